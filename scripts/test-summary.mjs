@@ -27,7 +27,8 @@ export function countReport(reportPath) {
     failed += failedHere;
     if (file.status === 'failed' && failedHere === 0) {
       failed += 1;
-      notes.push(`${file.name}: the file failed outside its tests: ${file.message ?? ''}`.trim());
+      const why = file.message ? `: ${file.message}` : '';
+      notes.push(`${file.name}: failed outside its tests (import, beforeAll or afterAll)${why}`);
     }
   }
   if (report.success === false && failed === 0) {

@@ -1,0 +1,50 @@
+// DiskParams (ms, datasheet units) → the form the simulator runs on (ns, lookup tables).
+import { buildGeometry, type Geometry } from './geometry';
+import type { DiskParams } from './params';
+import { seekTableNs } from './seek';
+
+const MS = 1e6;
+
+export interface CompiledDisk {
+  params: DiskParams;
+  geometry: Geometry;
+  revolutionNs: number;
+  /** seek time by distance in cylinders, ns */
+  seekNs: Float64Array;
+  headSwitchNs: number;
+  writeSettleNs: number;
+  readHitNs: number;
+  readMissNs: number;
+  writeCmdNs: number;
+  dataPrepNs: number;
+  reselectNs: number;
+  readCompleteNs: number;
+  writeCompleteNs: number;
+  minWriteSeekNs: number;
+  busReadNsPerSector: number;
+  busWriteNsPerSector: number;
+  readSegments: number;
+}
+
+export function compileDisk(params: DiskParams): CompiledDisk {
+  const o = params.overheads;
+  return {
+    params,
+    geometry: buildGeometry(params.surfaces, params.cylinders, params.zones),
+    revolutionNs: (60000 / params.rpm) * MS,
+    seekNs: seekTableNs(params.seek, params.cylinders),
+    headSwitchNs: params.headSwitchMs * MS,
+    writeSettleNs: params.writeSettleMs * MS,
+    readHitNs: o.readHitMs * MS,
+    readMissNs: o.readMissMs * MS,
+    writeCmdNs: o.writeMs * MS,
+    dataPrepNs: o.dataPrepMs * MS,
+    reselectNs: o.reselectMs * MS,
+    readCompleteNs: o.readCompleteMs * MS,
+    writeCompleteNs: o.writeCompleteMs * MS,
+    minWriteSeekNs: params.minWriteSeekMs * MS,
+    busReadNsPerSector: params.bus.readMsPerSector * MS,
+    busWriteNsPerSector: params.bus.writeMsPerSector * MS,
+    readSegments: Math.max(0, params.cache.segments - (params.cache.separateWriteSegment ? 1 : 0)),
+  };
+}

@@ -1,0 +1,112 @@
+// The drive's own schedulers: which queued command the mechanism serves next
+// (DISK-MODEL.md §1.6, §4). Chosen when the mechanism becomes free, from the
+// instant it is free — never from a stale time (§1.6 "modelling pitfall").
+import type { IoRequest } from '../request';
+import type { CompiledDisk } from './compile';
+import { lbnToPhys, type PhysAddr } from './geometry';
+import { positionTo, type Positioning } from './mechanics';
+
+export const DISK_SCHEDULERS = ['fcfs', 'sstf', 'clook', 'sptf', 'asptf'] as const;
+export type DiskSchedulerName = (typeof DISK_SCHEDULERS)[number];
+
+/** The rule that picked a request, for decision records. */
+export type DiskPickRule =
+  | 'fcfs-oldest'
+  | 'sstf-nearest-cylinder'
+  | 'clook-next-ascending'
+  | 'clook-wrap-lowest'
+  | 'sptf-shortest-positioning'
+  | 'asptf-aged-positioning'
+  | 'only-candidate';
+
+export interface ArmState {
+  cylinder: number;
+  head: number;
+  /** the LBN just past the last one transferred (C-LOOK's sweep position) */
+  nextLbn: number;
+}
+
+export interface DiskPick {
+  /** index into the candidate list */
+  index: number;
+  rule: DiskPickRule;
+  /** positioning estimates computed (SPTF family), ns per candidate; empty otherwise */
+  estimatesNs: number[];
+}
+
+const scratch: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
+const pos: Positioning = { seekNs: 0, rotationNs: 0 };
+
+/**
+ * Choose among `candidates` (in arrival order at the drive) for a mechanism free at
+ * `startNs`. `agingWeight` is DiskSim's "Timeout time/weight" W for ASPTF:
+ * Teff = Tpos − W·0.001·Twait (Twait = time since the drive received the command).
+ */
+export function pickNext(
+  d: CompiledDisk,
+  name: DiskSchedulerName,
+  candidates: readonly IoRequest[],
+  arm: ArmState,
+  lastWriteEnd: number,
+  startNs: number,
+  agingWeight: number,
+  wantEstimates: boolean,
+): DiskPick {
+  const n = candidates.length;
+  if (n === 1 && name !== 'sptf' && name !== 'asptf') {
+    return { index: 0, rule: 'only-candidate', estimatesNs: [] };
+  }
+  switch (name) {
+    case 'fcfs':
+      return { index: 0, rule: 'fcfs-oldest', estimatesNs: [] };
+    case 'sstf': {
+      let best = 0;
+      let bestDist = Infinity;
+      for (let i = 0; i < n; i++) {
+        const c = lbnToPhys(d.geometry, candidates[i]!.sector, scratch).cylinder;
+        const dist = Math.abs(c - arm.cylinder);
+        if (dist < bestDist) {
+          bestDist = dist;
+          best = i;
+        }
+      }
+      return { index: best, rule: 'sstf-nearest-cylinder', estimatesNs: [] };
+    }
+    case 'clook': {
+      let best = -1;
+      let lowest = 0;
+      for (let i = 0; i < n; i++) {
+        const s = candidates[i]!.sector;
+        if (s < candidates[lowest]!.sector) lowest = i;
+        if (s >= arm.nextLbn && (best < 0 || s < candidates[best]!.sector)) best = i;
+      }
+      return best >= 0
+        ? { index: best, rule: 'clook-next-ascending', estimatesNs: [] }
+        : { index: lowest, rule: 'clook-wrap-lowest', estimatesNs: [] };
+    }
+    case 'sptf':
+    case 'asptf': {
+      const aged = name === 'asptf';
+      const estimates: number[] = wantEstimates ? new Array<number>(n) : [];
+      let best = 0;
+      let bestCost = Infinity;
+      for (let i = 0; i < n; i++) {
+        const rq = candidates[i]!;
+        const minSeek = rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
+        positionTo(d, startNs, arm.cylinder, arm.head, rq.sector, rq.write, rq.dataReadyNs, minSeek, pos);
+        const tpos = pos.seekNs + pos.rotationNs;
+        if (wantEstimates) estimates[i] = tpos;
+        const cost = aged ? tpos - agingWeight * 0.001 * (startNs - rq.dispatchedNs) : tpos;
+        if (cost < bestCost) {
+          bestCost = cost;
+          best = i;
+        }
+      }
+      return {
+        index: best,
+        rule: aged ? 'asptf-aged-positioning' : 'sptf-shortest-positioning',
+        estimatesNs: estimates,
+      };
+    }
+  }
+}

@@ -1,0 +1,174 @@
+// The mechanism: platter angle as a function of time, positioning (seek, head switch,
+// write settle, rotational latency) and media transfer across track and cylinder
+// boundaries. DISK-MODEL.md §1.2. All times ns.
+import type { CompiledDisk } from './compile';
+import { lbnToPhys, sectorAngle, type PhysAddr } from './geometry';
+
+/** Rotational waits this close to a whole revolution are the head arriving exactly on time. */
+const ANGLE_EPSILON = 1e-9;
+
+/** The platter angle under the heads at time t, fraction of a revolution in [0, 1). */
+export function angleAt(d: CompiledDisk, tNs: number): number {
+  const x = d.params.initialAngle + tNs / d.revolutionNs;
+  return x - Math.floor(x);
+}
+
+/** Time from `tNs` until the sector starting at `target` (fraction) comes under the head. */
+export function rotationalWaitNs(d: CompiledDisk, tNs: number, target: number): number {
+  let w = target - angleAt(d, tNs);
+  w -= Math.floor(w);
+  if (w > 1 - ANGLE_EPSILON) w = 0;
+  return w * d.revolutionNs;
+}
+
+/**
+ * Arm and head movement from (fromCyl, fromHead) to a target: seek by the curve,
+ * max(seek, head switch) when the head changes, plus write settle on a write that moved.
+ */
+export function seekTimeNs(
+  d: CompiledDisk,
+  fromCyl: number,
+  fromHead: number,
+  toCyl: number,
+  toHead: number,
+  write: boolean,
+): number {
+  const dist = toCyl > fromCyl ? toCyl - fromCyl : fromCyl - toCyl;
+  let t = dist > 0 ? d.seekNs[dist]! : 0;
+  const headMoves = toHead !== fromHead;
+  if (headMoves && t < d.headSwitchNs) t = d.headSwitchNs;
+  if (write && (dist > 0 || headMoves)) t += d.writeSettleNs;
+  return t;
+}
+
+/** Scratch address: the hot path allocates nothing. */
+const scratch: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
+
+export interface Positioning {
+  seekNs: number;
+  rotationNs: number;
+}
+
+/**
+ * Positioning to `lbn` starting at `startNs` with the arm at (cyl, head): seek (at
+ * least `minSeekNs`), then wait for the sector, and not before `notBeforeNs` (a write's data).
+ */
+export function positionTo(
+  d: CompiledDisk,
+  startNs: number,
+  cyl: number,
+  head: number,
+  lbn: number,
+  write: boolean,
+  notBeforeNs: number,
+  minSeekNs: number,
+  out: Positioning,
+): Positioning {
+  const p = lbnToPhys(d.geometry, lbn, scratch);
+  let seek = seekTimeNs(d, cyl, head, p.cylinder, p.head, write);
+  if (seek < minSeekNs) seek = minSeekNs;
+  const arrive = startNs + seek;
+  const from = arrive > notBeforeNs ? arrive : notBeforeNs;
+  const wait = rotationalWaitNs(d, from, sectorAngle(d.geometry, p));
+  out.seekNs = seek;
+  out.rotationNs = from + wait - arrive;
+  return out;
+}
+
+/** Where a media transfer left the arm, and when it ended. */
+export interface TransferEnd {
+  endNs: number;
+  cylinder: number;
+  head: number;
+  /** sectors fully transferred (the request's length unless `untilNs` cut it short) */
+  sectors: number;
+  /** cut short during a track switch: the arm is moving until then (else endNs) */
+  armBusyUntilNs: number;
+}
+
+/**
+ * A write's data arriving over the bus: sector i of the request is in the drive's
+ * buffer at firstNs + i·perSectorNs. A sector can be written only once its data is
+ * there; when the head overtakes the bus it goes round again (DiskSim writes sector by
+ * sector as data becomes available).
+ */
+export interface WriteData {
+  firstNs: number;
+  perSectorNs: number;
+}
+
+/**
+ * Transfer `n` sectors from `lbn`, the head being at the start of its sector at `startNs`.
+ * Each sector takes a revolution / sectors-per-track. At a track's end the head switches
+ * (a one-cylinder seek at a cylinder boundary, a longer move past a slipped track) and
+ * waits for the next sector — the skew is what keeps that wait short. With `untilNs`
+ * the transfer is cut off there (read-ahead stopped), counting only whole sectors;
+ * a switch already under way completes first, as in DiskSim.
+ */
+export function mediaTransfer(
+  d: CompiledDisk,
+  lbn: number,
+  n: number,
+  startNs: number,
+  write: boolean,
+  out: TransferEnd,
+  untilNs = Infinity,
+  data: WriteData | null = null,
+): TransferEnd {
+  const g = d.geometry;
+  let t = startNs;
+  let done = 0;
+  let p = lbnToPhys(g, lbn, scratch);
+  let cyl = p.cylinder;
+  let head = p.head;
+  let busy = 0;
+  while (done < n) {
+    if (done > 0) {
+      if (t >= untilNs) break;
+      p = lbnToPhys(g, lbn + done, scratch);
+      const switchEnd = t + seekTimeNs(d, cyl, head, p.cylinder, p.head, write);
+      cyl = p.cylinder;
+      head = p.head;
+      if (switchEnd > untilNs) {
+        busy = switchEnd;
+        t = untilNs;
+        break;
+      }
+      t = switchEnd + rotationalWaitNs(d, switchEnd, sectorAngle(g, p));
+    }
+    const spt = g.zones[p.zone]!.sectorsPerTrack;
+    const sectorNs = d.revolutionNs / spt;
+    // A track holds consecutive LBNs from its sector 0, so the run ends at the track's end.
+    const run = Math.min(n - done, spt - p.sector);
+    if (t + run * sectorNs > untilNs) {
+      const whole = Math.max(0, Math.min(run, Math.floor((untilNs - t) / sectorNs)));
+      done += whole;
+      t = untilNs;
+      break;
+    }
+    if (data === null) {
+      t += run * sectorNs;
+      done += run;
+      continue;
+    }
+    // Write as far as the data has come; where it has not, wait whole revolutions.
+    const end = done + run;
+    while (done < end) {
+      const slack = t - data.firstNs - done * data.perSectorNs;
+      if (slack < 0) {
+        t += Math.ceil(-slack / d.revolutionNs) * d.revolutionNs;
+        continue;
+      }
+      const gain = data.perSectorNs - sectorNs; // how fast the head overtakes the bus
+      const m = gain <= 0 ? end - done : Math.min(end - done, Math.floor(slack / gain) + 1);
+      t += m * sectorNs;
+      done += m;
+    }
+  }
+  out.endNs = t;
+  out.cylinder = cyl;
+  out.head = head;
+  out.sectors = done;
+  out.armBusyUntilNs = busy > t ? busy : t;
+  return out;
+}

@@ -1,0 +1,114 @@
+// The parameters that describe one drive, after DiskSim's disk spec (DISK-MODEL.md §1).
+// Times are in milliseconds here, as datasheets and DiskSim print them; the engine
+// converts to nanoseconds once, in compile.ts. Sectors are 512 bytes.
+
+/** One recording zone: a band of cylinders with the same number of sectors per track. */
+export interface ZoneSpec {
+  firstCylinder: number;
+  lastCylinder: number;
+  sectorsPerTrack: number;
+  /** angular position of the zone's first physical sector, in sectors from angle 0 */
+  firstSectorOffset: number;
+  /** sectors at the zone's front that hold no data (DiskSim "Empty space at zone front") */
+  emptyFrontSectors: number;
+  /** rotational offset between consecutive tracks of a cylinder, in sectors */
+  trackSkew: number;
+  /** rotational offset from a cylinder's last track to the next cylinder's first, in sectors */
+  cylinderSkew: number;
+  /** whole tracks kept spare at the zone's end (DiskSim sparing scheme 1) */
+  spareTracks: number;
+  /** slipped tracks (zone-relative track numbers) skipped by the mapping, using up spares */
+  slips: number[];
+}
+
+/** Seek time as a function of distance in cylinders (DISK-MODEL.md §1.3). */
+export type SeekCurve =
+  | { type: 'constant'; ms: number }
+  /** base + perCylinder·d; OSTEP's disk.py uses base 0 (not DiskSim's buggy "linear") */
+  | { type: 'linear'; baseMs: number; perCylinderMs: number }
+  /** Lee's three-point curve through single-cylinder, average and full-stroke times */
+  | { type: 'curve'; singleMs: number; averageMs: number; fullMs: number }
+  /** Ruemmler–Wilkes: d < v1 → v2 + v3·√d, else v4 + v5·d; d = 1 → v6 unless v6 = −1 */
+  | { type: 'hpl'; v: [number, number, number, number, number, number] }
+  /** ten measured times for 1…10 cylinders, then HPL beyond */
+  | { type: 'hplplus10'; firstTen: number[]; v: [number, number, number, number, number, number] }
+  /** measured (distance, ms) points, linearly interpolated, extrapolated past the last */
+  | { type: 'extracted'; points: Array<[number, number]> };
+
+/** Controller overheads, charged per command (DiskSim's "… over." parameters). */
+export interface OverheadSpec {
+  /** command processing before a buffer hit's data goes out ("Read hit over.") */
+  readHitMs: number;
+  /** command processing before the mechanism starts a read miss ("Read miss over.") */
+  readMissMs: number;
+  /** command processing before the mechanism starts a write ("Write miss over."); the data
+   * crosses the bus meanwhile */
+  writeMs: number;
+  /** before data goes over the bus ("Data preparation overhead") */
+  dataPrepMs: number;
+  /** the drive reconnecting to the bus to send data or status ("First reselect overhead") */
+  reselectMs: number;
+  /** after the last data, before the completion reaches the host */
+  readCompleteMs: number;
+  writeCompleteMs: number;
+}
+
+export interface BusSpec {
+  /** host-interface transfer time per sector */
+  readMsPerSector: number;
+  writeMsPerSector: number;
+  /** a read miss reconnects to send data once this fraction of it is in the buffer */
+  readWatermark: number;
+}
+
+export type WritePolicy = 'write-through' | 'write-back';
+
+export interface CacheSpec {
+  /** buffer segments (0 turns the cache off) */
+  segments: number;
+  /** one segment is kept for writes; what it holds can be read back as hits */
+  separateWriteSegment: boolean;
+  segmentSectors: number;
+  /** read-ahead after a read miss, up to this many sectors past the request (0 = none) */
+  readAheadSectors: number;
+  writePolicy: WritePolicy;
+  /** write-back buffer size; a write that does not fit waits ("buffer full") */
+  writeBufferSectors: number;
+}
+
+/** A solid-state device: no positioning, a fixed latency plus transfer at a given bandwidth. */
+export interface SsdSpec {
+  readLatencyMs: number;
+  writeLatencyMs: number;
+  readMBps: number;
+  writeMBps: number;
+  /** requests serviced in parallel */
+  channels: number;
+}
+
+export interface DiskParams {
+  /** preset name, e.g. "hp-c2247a" */
+  name: string;
+  title: string;
+  /** where each number came from: datasheet, DiskSim, derived */
+  provenance: string;
+  rpm: number;
+  surfaces: number;
+  cylinders: number;
+  zones: ZoneSpec[];
+  /** the platter angle under the heads at t = 0, as a fraction of a revolution */
+  initialAngle: number;
+  seek: SeekCurve;
+  headSwitchMs: number;
+  /** added to a write whose arm or head moved */
+  writeSettleMs: number;
+  /** a write not appending to the previous one waits at least this long before
+   * rotating (DiskSim "Minimum seek delay"); it only binds on a same-track write */
+  minWriteSeekMs: number;
+  overheads: OverheadSpec;
+  bus: BusSpec;
+  cache: CacheSpec;
+  /** the most commands the drive accepts (tagged queue depth), 1–64 */
+  maxQueueDepth: number;
+  ssd: SsdSpec | null;
+}

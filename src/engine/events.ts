@@ -1,0 +1,53 @@
+// What a run tells the outside world, in blktrace's vocabulary (ARCHITECTURE.md):
+// I/O events named by action code, the drive's service phases, and decision records.
+
+/** blktrace action codes: Q queued, G get request, M/F back/front merge, I inserted,
+ * D dispatched to the device, C completed, P/U/T plug/unplug/timer unplug,
+ * S sleep (no request free), X split, A remap, R requeue, m message. */
+export type BlkAction = 'Q' | 'G' | 'M' | 'F' | 'I' | 'D' | 'C' | 'P' | 'U' | 'T' | 'S' | 'X' | 'A' | 'R' | 'm';
+
+export interface TraceEvent {
+  tNs: number;
+  action: BlkAction;
+  rq: number;
+  pid: number;
+  /** process instance index in the workload */
+  proc: number;
+  sector: number;
+  nSectors: number;
+  write: boolean;
+  sync: boolean;
+  /** free text for 'm' messages */
+  message?: string;
+}
+
+/** One media access by the mechanism, for drawing the arm and platter. */
+export interface ServiceRecord {
+  rq: number;
+  startNs: number;
+  seekEndNs: number;
+  mediaStartNs: number;
+  mediaEndNs: number;
+  /** the mechanism may take the next command */
+  freeNs: number;
+  fromCylinder: number;
+  toCylinder: number;
+  head: number;
+}
+
+/** A scheduling choice and why; the explanation text is rendered from it (src/engine/explain). */
+export interface DecisionRecord {
+  tNs: number;
+  layer: 'disk' | 'iosched';
+  /** the rule that fired, from the deciding scheduler's closed list */
+  rule: string;
+  chosen: number;
+  /** every request considered, with the drive's positioning estimate where one was made */
+  candidates: Array<{ rq: number; estimateNs: number | null }>;
+}
+
+export interface TraceSink {
+  trace(e: TraceEvent): void;
+  service(s: ServiceRecord): void;
+  decision(d: DecisionRecord): void;
+}

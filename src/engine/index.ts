@@ -1,0 +1,13 @@
+// Spindle's engine: the public surface used by the worker, the CLI and tests.
+// Pure TypeScript: no DOM, React or d3 (enforced by lint).
+export { loadScenario, parseScenarioText, ScenarioError } from './scenario/load';
+export type { Scenario, ProcessSpec } from './scenario/types';
+export { runScenario, type RunOptions, type RunResult } from './run';
+export type { RunSummary } from './summary';
+export { buildModel, diskParamsOf } from './model';
+export { createSimulation, step, runUntil, runToEnd, peekTime, snapshot, restore } from './sim/simulation';
+export type { Simulation, SimState, Model } from './sim/simulation';
+export type { TraceEvent, TraceSink, ServiceRecord, DecisionRecord, BlkAction } from './events';
+export { getPreset, presetNames } from './disk/presets';
+export type { DiskParams } from './disk/params';
+export { DISK_SCHEDULERS, type DiskSchedulerName } from './disk/disk-scheduler';

@@ -1,0 +1,118 @@
+// What a run measures, streamed as it goes (memory stays flat however long it runs):
+// per-request Q2C / Q2D / D2C histograms, throughput and queue depth over time,
+// per-process figures and the drive's positioning breakdown.
+import type { IoRequest } from '../request';
+import type { Model, Simulation } from '../sim/simulation';
+import { createHistogram, recordValue, type Histogram } from './histogram';
+import { countAt, createCounterSeries, createLevelSeries, setLevel, type CounterSeries, type LevelSeries } from './timeseries';
+
+/** Charts hold at most this many windows; windows widen as the run grows. */
+const MAX_POINTS = 512;
+/** First window width: 10 ms of simulated time. */
+const FIRST_WINDOW_NS = 10e6;
+
+export interface ProcessFigures {
+  completed: number;
+  bytes: number;
+  q2c: Histogram;
+  /** time the mechanism spent positioning for and transferring its requests, ns */
+  diskNs: number;
+}
+
+export interface Collector {
+  queued: number;
+  dispatched: number;
+  completed: number;
+  bytes: number;
+  q2c: Histogram;
+  q2d: Histogram;
+  d2c: Histogram;
+  /** sums over completed host requests, ns (cache hits add zero positioning) */
+  seekNs: number;
+  rotationNs: number;
+  transferNs: number;
+  overheadNs: number;
+  cacheHits: number;
+  lastCompletionNs: number;
+  completions: CounterSeries;
+  completedBytes: CounterSeries;
+  q2cSum: CounterSeries;
+  /** commands in the drive (tags in use) over time */
+  deviceDepth: LevelSeries;
+  /** requests queued in the host, not yet dispatched */
+  hostDepth: LevelSeries;
+  processes: ProcessFigures[];
+}
+
+export function createCollector(model: Model): Collector {
+  const processes: ProcessFigures[] = [];
+  for (const p of model.processes) {
+    for (let k = 0; k < p.count; k++) processes.push({ completed: 0, bytes: 0, q2c: createHistogram(), diskNs: 0 });
+  }
+  return {
+    queued: 0,
+    dispatched: 0,
+    completed: 0,
+    bytes: 0,
+    q2c: createHistogram(),
+    q2d: createHistogram(),
+    d2c: createHistogram(),
+    seekNs: 0,
+    rotationNs: 0,
+    transferNs: 0,
+    overheadNs: 0,
+    cacheHits: 0,
+    lastCompletionNs: 0,
+    completions: createCounterSeries(FIRST_WINDOW_NS, MAX_POINTS),
+    completedBytes: createCounterSeries(FIRST_WINDOW_NS, MAX_POINTS),
+    q2cSum: createCounterSeries(FIRST_WINDOW_NS, MAX_POINTS),
+    deviceDepth: createLevelSeries(FIRST_WINDOW_NS, MAX_POINTS),
+    hostDepth: createLevelSeries(FIRST_WINDOW_NS, MAX_POINTS),
+    processes,
+  };
+}
+
+export function noteQueued(sim: Simulation, rq: IoRequest): void {
+  const m = sim.state.metrics;
+  m.queued++;
+  setLevel(m.hostDepth, rq.queuedNs, m.queued - m.dispatched);
+}
+
+export function noteDispatched(sim: Simulation, rq: IoRequest): void {
+  const m = sim.state.metrics;
+  m.dispatched++;
+  setLevel(m.hostDepth, rq.dispatchedNs, m.queued - m.dispatched);
+  setLevel(m.deviceDepth, rq.dispatchedNs, sim.state.drive.tagsInUse);
+}
+
+/** The mechanism finished its part of a request (media or SSD service). */
+export function noteServiced(sim: Simulation, rq: IoRequest): void {
+  if (rq.internal) return;
+  const p = sim.state.metrics.processes[rq.proc];
+  if (p) p.diskNs += rq.seekNs + rq.rotationNs + rq.transferNs;
+}
+
+export function noteCompleted(sim: Simulation, rq: IoRequest): void {
+  const m = sim.state.metrics;
+  const t = rq.completedNs;
+  const q2c = t - rq.queuedNs;
+  m.completed++;
+  m.bytes += rq.nSectors * 512;
+  recordValue(m.q2c, q2c);
+  recordValue(m.q2d, rq.dispatchedNs - rq.queuedNs);
+  recordValue(m.d2c, t - rq.dispatchedNs);
+  m.seekNs += rq.seekNs;
+  m.rotationNs += rq.rotationNs;
+  m.transferNs += rq.transferNs;
+  m.overheadNs += rq.overheadNs;
+  if (rq.cacheHit) m.cacheHits++;
+  m.lastCompletionNs = t;
+  countAt(m.completions, t, 1);
+  countAt(m.completedBytes, t, rq.nSectors * 512);
+  countAt(m.q2cSum, t, q2c);
+  setLevel(m.deviceDepth, t, sim.state.drive.tagsInUse);
+  const p = m.processes[rq.proc]!;
+  p.completed++;
+  p.bytes += rq.nSectors * 512;
+  recordValue(p.q2c, q2c);
+}

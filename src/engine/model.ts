@@ -1,0 +1,43 @@
+// Scenario → Model: the preset with its overrides applied, compiled for the run.
+import { compileDisk } from './disk/compile';
+import type { DiskParams } from './disk/params';
+import { getPreset } from './disk/presets';
+import type { Model } from './sim/simulation';
+import type { Scenario } from './scenario/types';
+
+/** Overrides replace the preset's values key by key; arrays and scalars are replaced whole. */
+export function applyOverrides<T>(base: T, overrides: Record<string, unknown>): T {
+  const out = structuredClone(base) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(overrides)) {
+    const cur = out[k];
+    out[k] =
+      v !== null && typeof v === 'object' && !Array.isArray(v) && cur !== null && typeof cur === 'object' && !Array.isArray(cur)
+        ? applyOverrides(cur, v as Record<string, unknown>)
+        : v;
+  }
+  return out as T;
+}
+
+export function diskParamsOf(s: Scenario): DiskParams {
+  const preset = getPreset(s.disk.preset);
+  if (!preset) throw new Error(`unknown disk preset "${s.disk.preset}"`);
+  const params = applyOverrides(preset, s.disk.overrides);
+  if (s.disk.cache) params.cache.writePolicy = s.disk.cache;
+  return params;
+}
+
+export function buildModel(s: Scenario, seed = s.seed): Model {
+  const params = diskParamsOf(s);
+  return {
+    disk: compileDisk(params),
+    queueDepth: s.disk.queueDepth,
+    diskScheduler: s.disk.scheduler,
+    writePolicy: params.cache.writePolicy,
+    agingWeight: s.disk.agingWeight,
+    iosched: s.iosched,
+    processes: s.workload.processes,
+    seed,
+    stopRequests: s.stop.requests,
+    stopNs: s.stop.timeMs === null ? null : s.stop.timeMs * 1e6,
+  };
+}

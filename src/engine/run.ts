@@ -1,0 +1,24 @@
+// Run a scenario to its end and report (the CLI's and the worker's entry point).
+import type { TraceSink } from './events';
+import { buildModel } from './model';
+import type { Scenario } from './scenario/types';
+import { createSimulation, runToEnd, type Simulation } from './sim/simulation';
+import { summarize, type RunSummary } from './summary';
+
+export interface RunOptions {
+  /** overrides the scenario's seed */
+  seed?: number;
+  /** receives every event, service phase and decision (slower; omit for figures only) */
+  sink?: TraceSink;
+}
+
+export interface RunResult {
+  summary: RunSummary;
+  simulation: Simulation;
+}
+
+export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
+  const sim = createSimulation(buildModel(scenario, options.seed ?? scenario.seed), options.sink ?? null);
+  runToEnd(sim);
+  return { summary: summarize(sim, scenario), simulation: sim };
+}

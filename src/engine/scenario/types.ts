@@ -1,0 +1,69 @@
+// A validated scenario: what to simulate (ARCHITECTURE.md "Scenario files").
+// Produced from JSON by scenario/load.ts; every field here has been checked.
+import type { DiskSchedulerName } from '../disk/disk-scheduler';
+import type { WritePolicy } from '../disk/params';
+
+export interface SizeRange {
+  min: number;
+  max: number;
+}
+
+export interface FixedRequest {
+  sector: number;
+  sizeKiB: number;
+  op: 'read' | 'write';
+  /** issued at this time (ms from the start), unless thinkTimeMs is set */
+  atMs: number;
+  /** issued this long after the previous request of the list completes (a closed-loop
+   * list, as DiskSim replays its validation traces); null = use atMs */
+  thinkTimeMs: number | null;
+}
+
+export interface ProcessSpec {
+  name: string;
+  count: number;
+  mode: 'closed' | 'open';
+  /** closed loop: requests each instance keeps in flight */
+  outstanding: number;
+  /** closed loop: pause between a completion and the next issue */
+  thinkTimeMs: number;
+  /** open loop: arrivals per second, per instance */
+  rateIops: number;
+  arrival: 'poisson' | 'fixed';
+  op: 'read' | 'write' | 'mix';
+  /** for op "mix": the fraction of reads */
+  readFraction: number;
+  /** null: reads sync, writes async (the kernel's default classification) */
+  sync: boolean | null;
+  pattern: 'random' | 'sequential';
+  sizeKiB: number | SizeRange;
+  /** the addresses it may touch; null = the whole disk */
+  span: { startSector: number; sectors: number } | null;
+  /** CFQ I/O priority, carried for the Linux schedulers */
+  ioprio: { class: 'rt' | 'be' | 'idle'; level: number } | null;
+  /** a fixed request list instead of a pattern (disk.py-style exercises) */
+  requests: FixedRequest[] | null;
+}
+
+export interface Scenario {
+  name: string;
+  title: string;
+  lesson: string;
+  seed: number;
+  disk: {
+    preset: string;
+    queueDepth: number;
+    scheduler: DiskSchedulerName;
+    /** null: the preset's own policy */
+    cache: WritePolicy | null;
+    /** ASPTF's weight W (DiskSim "Timeout time/weight") */
+    agingWeight: number;
+    /** any disk parameter, overriding the preset's (validated against DiskParams) */
+    overrides: Record<string, unknown>;
+  };
+  iosched: { name: string; tunables: Record<string, number> };
+  workload: { processes: ProcessSpec[] };
+  stop: { requests: number | null; timeMs: number | null };
+  /** where it came from, for error messages */
+  source: string;
+}

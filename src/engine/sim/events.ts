@@ -1,0 +1,30 @@
+// What the simulation's events mean, and their order among equal times.
+
+export const EventKind = {
+  /** a process issues its next request (a: process instance) */
+  Issue: 1,
+  /** the drive's mechanism finished its work on a request (rq) and is free */
+  MechanismFree: 2,
+  /** the drive reports a request (rq) complete to the host */
+  DriveComplete: 3,
+  /** the idle drive looks for work (after arrivals at the same instant) */
+  DrivePick: 4,
+  /** an SSD channel finished a request (rq) */
+  SsdDone: 5,
+  /** the host layer's timer (plug, anticipation, slice) fires */
+  HostTimer: 6,
+} as const;
+
+/**
+ * Among events at the same instant: the mechanism decides first (so SPTF chooses
+ * before the host's replacement request arrives, DISK-MODEL.md §6 row 15), then
+ * completions are reported, then processes issue, and last an idle drive picks
+ * among everything that arrived at that instant (so all of a batch is seen).
+ */
+export const EventPriority = {
+  MechanismFree: 0,
+  Complete: 1,
+  Issue: 2,
+  HostTimer: 3,
+  Pick: 4,
+} as const;

@@ -1,0 +1,133 @@
+// A simulation: the immutable model (disk, workload, settings) and the state that
+// evolves, advanced one event at a time. Same model + seed ⇒ the same event sequence.
+// The state is plain data: snapshots are structuredClone copies (SimPy-style loop).
+import type { CompiledDisk } from '../disk/compile';
+import type { DiskSchedulerName } from '../disk/disk-scheduler';
+import type { WritePolicy } from '../disk/params';
+import { createDriveState, onDrivePick, onMechanismFree, driveRelease, type DriveState } from '../disk/drive';
+import type { TraceSink } from '../events';
+import { createHostState, hostComplete, onHostTimer, type HostState } from '../iosched/host';
+import { createCollector, type Collector } from '../metrics/collector';
+import type { IoRequest } from '../request';
+import type { ProcessSpec } from '../scenario/types';
+import { createWorkloadState, onIssue, startWorkload, type WorkloadState } from '../workload/workload';
+import { EventKind } from './events';
+import { createHeap, peekEvent, popEvent, type EventHeap } from './heap';
+
+export interface Model {
+  disk: CompiledDisk;
+  queueDepth: number;
+  diskScheduler: DiskSchedulerName;
+  writePolicy: WritePolicy;
+  agingWeight: number;
+  iosched: { name: string; tunables: Record<string, number> };
+  processes: ProcessSpec[];
+  seed: number;
+  stopRequests: number | null;
+  stopNs: number | null;
+}
+
+export interface SimState {
+  now: number;
+  heap: EventHeap;
+  requests: Map<number, IoRequest>;
+  nextRqId: number;
+  drive: DriveState;
+  host: HostState;
+  workload: WorkloadState;
+  metrics: Collector;
+  /** events processed so far */
+  steps: number;
+  done: boolean;
+}
+
+export interface Simulation {
+  model: Model;
+  state: SimState;
+  /** where events, service phases and decisions go; null = nowhere (fastest) */
+  sink: TraceSink | null;
+}
+
+export function createSimulation(model: Model, sink: TraceSink | null = null): Simulation {
+  const sim = { model, sink } as Simulation;
+  sim.state = {
+    now: 0,
+    heap: createHeap(),
+    requests: new Map(),
+    nextRqId: 0,
+    drive: createDriveState(sim),
+    host: createHostState(model),
+    workload: createWorkloadState(model),
+    metrics: createCollector(model),
+    steps: 0,
+    done: false,
+  };
+  startWorkload(sim);
+  return sim;
+}
+
+/** The time of the next event, or Infinity when nothing is pending. */
+export function peekTime(sim: Simulation): number {
+  return peekEvent(sim.state.heap)?.t ?? Infinity;
+}
+
+/** Process one event. Returns false once the run is over. */
+export function step(sim: Simulation): boolean {
+  const st = sim.state;
+  if (st.done) return false;
+  const ev = popEvent(st.heap);
+  if (!ev) {
+    st.done = true;
+    return false;
+  }
+  if (sim.model.stopNs !== null && ev.t > sim.model.stopNs) {
+    st.now = sim.model.stopNs;
+    st.done = true;
+    return false;
+  }
+  st.now = ev.t;
+  st.steps++;
+  switch (ev.kind) {
+    case EventKind.Issue:
+      onIssue(sim, ev.a, ev.t);
+      break;
+    case EventKind.MechanismFree:
+      onMechanismFree(sim, ev.rq, ev.t);
+      break;
+    case EventKind.DriveComplete: {
+      const rq = st.requests.get(ev.rq)!;
+      driveRelease(sim);
+      hostComplete(sim, rq, ev.t);
+      break;
+    }
+    case EventKind.DrivePick:
+      onDrivePick(sim, ev.t);
+      break;
+    case EventKind.HostTimer:
+      onHostTimer(sim, ev.a, ev.t);
+      break;
+  }
+  if (sim.model.stopRequests !== null && st.metrics.completed >= sim.model.stopRequests) st.done = true;
+  return !st.done;
+}
+
+/** Run until the next event would be after tNs (or the run ends). */
+export function runUntil(sim: Simulation, tNs: number): void {
+  while (!sim.state.done && peekTime(sim) <= tNs) step(sim);
+  if (!sim.state.done && sim.state.now < tNs) sim.state.now = tNs;
+}
+
+export function runToEnd(sim: Simulation): void {
+  while (step(sim)) {
+    /* each step advances the clock */
+  }
+}
+
+/** A copy of the state that a later restore() returns to exactly. */
+export function snapshot(sim: Simulation): SimState {
+  return structuredClone(sim.state);
+}
+
+export function restore(sim: Simulation, snap: SimState): void {
+  sim.state = structuredClone(snap);
+}

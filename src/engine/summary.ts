@@ -1,0 +1,98 @@
+// The run's figures in the shape of `spindle run --json` (ARCHITECTURE.md).
+import { summarizeMs } from './metrics/histogram';
+import type { Scenario } from './scenario/types';
+import type { Simulation } from './sim/simulation';
+
+const NS_PER_MS = 1e6;
+
+export interface LatencyFigures {
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export interface ProcessSummary {
+  name: string;
+  pid: number;
+  completed: number;
+  iops: number;
+  mbps: number;
+  q2cMeanMs: number;
+  q2cMaxMs: number;
+  diskTimeShare: number;
+}
+
+export interface RunSummary {
+  scenario: string;
+  seed: number;
+  iosched: string;
+  disk: string;
+  diskScheduler: string;
+  queueDepth: number;
+  writePolicy: string;
+  simulatedTimeMs: number;
+  requests: { queued: number; dispatched: number; completed: number; backMerges: number; frontMerges: number; cacheHits: number };
+  throughput: { iops: number; mbps: number };
+  latencyMs: { q2c: LatencyFigures; q2d: LatencyFigures; d2c: LatencyFigures };
+  positioningMs: { seek: number; rotation: number; transfer: number; overhead: number };
+  processes: ProcessSummary[];
+  work: { positioningEstimates: number; events: number };
+}
+
+function latency(h: Parameters<typeof summarizeMs>[0]): LatencyFigures {
+  const s = summarizeMs(h);
+  return { mean: s.mean, p50: s.p50, p95: s.p95, p99: s.p99, max: s.max };
+}
+
+export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
+  const m = sim.state.metrics;
+  const model = sim.model;
+  const endNs = m.lastCompletionNs;
+  const seconds = endNs / 1e9;
+  const perSecond = (x: number): number => (seconds > 0 ? x / seconds : 0);
+  const n = m.completed || 1;
+  const totalDisk = m.processes.reduce((a, p) => a + p.diskNs, 0);
+  return {
+    scenario: scenario.name,
+    seed: model.seed,
+    iosched: model.iosched.name,
+    disk: model.disk.params.name,
+    diskScheduler: model.diskScheduler,
+    queueDepth: model.queueDepth,
+    writePolicy: model.writePolicy,
+    simulatedTimeMs: endNs / NS_PER_MS,
+    requests: {
+      queued: m.queued,
+      dispatched: m.dispatched,
+      completed: m.completed,
+      backMerges: 0,
+      frontMerges: 0,
+      cacheHits: m.cacheHits,
+    },
+    throughput: { iops: perSecond(m.completed), mbps: perSecond(m.bytes) / 1e6 },
+    latencyMs: { q2c: latency(m.q2c), q2d: latency(m.q2d), d2c: latency(m.d2c) },
+    positioningMs: {
+      seek: m.seekNs / n / NS_PER_MS,
+      rotation: m.rotationNs / n / NS_PER_MS,
+      transfer: m.transferNs / n / NS_PER_MS,
+      overhead: m.overheadNs / n / NS_PER_MS,
+    },
+    processes: sim.state.workload.instances.map((inst, i) => {
+      const p = m.processes[i]!;
+      const q = summarizeMs(p.q2c);
+      return {
+        name: inst.name,
+        pid: inst.pid,
+        completed: p.completed,
+        iops: perSecond(p.completed),
+        mbps: perSecond(p.bytes) / 1e6,
+        q2cMeanMs: q.mean,
+        q2cMaxMs: q.max,
+        diskTimeShare: totalDisk > 0 ? p.diskNs / totalDisk : 0,
+      };
+    }),
+    work: { positioningEstimates: sim.state.drive.positioningEstimates, events: sim.state.steps },
+  };
+}

@@ -1,0 +1,153 @@
+// Processes that issue I/O: closed-loop issuers (keep N in flight, think between),
+// open-loop issuers (Poisson or fixed-rate arrivals), and fixed request lists.
+// Each process instance draws from its own named random stream, so adding a process
+// never changes what another one does.
+import type { IoRequest } from '../request';
+import { newRequest } from '../request';
+import { hostSubmit } from '../iosched/host';
+import { pushEvent } from '../sim/heap';
+import { EventKind, EventPriority } from '../sim/events';
+import { createRng, nextExponential, nextFloat, nextInt, type Rng } from '../sim/rng';
+import type { Model, Simulation } from '../sim/simulation';
+import type { ProcessSpec } from '../scenario/types';
+
+const MS = 1e6;
+
+export interface ProcInstance {
+  /** index into model.processes */
+  spec: number;
+  pid: number;
+  name: string;
+  rng: Rng;
+  /** next sector for a sequential pattern */
+  cursor: number;
+  /** next entry of a fixed request list */
+  listIndex: number;
+  inFlight: number;
+  issued: number;
+}
+
+export interface WorkloadState {
+  instances: ProcInstance[];
+}
+
+/** The first pid handed out; instances count up from it. */
+export const FIRST_PID = 1000;
+
+export function createWorkloadState(model: Model): WorkloadState {
+  const instances: ProcInstance[] = [];
+  const total = model.disk.geometry.totalLbns;
+  model.processes.forEach((p, spec) => {
+    const span = resolveSpan(p, total);
+    for (let k = 0; k < p.count; k++) {
+      const name = p.count > 1 ? `${p.name}-${k}` : p.name;
+      // Several sequential instances start spread over the span, 4 KiB-aligned.
+      const offset = Math.floor((span.sectors * k) / p.count / 8) * 8;
+      instances.push({
+        spec,
+        pid: FIRST_PID + instances.length,
+        name,
+        rng: createRng(model.seed, `process:${name}`),
+        cursor: span.startSector + offset,
+        listIndex: 0,
+        inFlight: 0,
+        issued: 0,
+      });
+    }
+  });
+  return { instances };
+}
+
+function resolveSpan(p: ProcessSpec, totalLbns: number): { startSector: number; sectors: number } {
+  return p.span ?? { startSector: 0, sectors: totalLbns };
+}
+
+/** Put every process's first arrivals on the clock. */
+export function startWorkload(sim: Simulation): void {
+  const heap = sim.state.heap;
+  sim.state.workload.instances.forEach((inst, i) => {
+    const p = sim.model.processes[inst.spec]!;
+    if (p.requests) {
+      const first = p.requests[0];
+      if (first) pushEvent(heap, (first.thinkTimeMs ?? first.atMs) * MS, EventPriority.Issue, EventKind.Issue, i);
+    } else if (p.mode === 'closed') {
+      for (let n = 0; n < p.outstanding; n++) pushEvent(heap, 0, EventPriority.Issue, EventKind.Issue, i);
+    } else {
+      pushEvent(heap, interarrivalNs(inst, p), EventPriority.Issue, EventKind.Issue, i);
+    }
+  });
+}
+
+function interarrivalNs(inst: ProcInstance, p: ProcessSpec): number {
+  const meanNs = (1000 / p.rateIops) * MS;
+  return p.arrival === 'poisson' ? nextExponential(inst.rng, meanNs) : meanNs;
+}
+
+/** A process instance issues its next request. */
+export function onIssue(sim: Simulation, instIndex: number, now: number): void {
+  const inst = sim.state.workload.instances[instIndex]!;
+  const p = sim.model.processes[inst.spec]!;
+  const rq = p.requests ? listRequest(sim, inst, instIndex, p, now) : patternRequest(sim, inst, instIndex, p, now);
+  inst.inFlight++;
+  inst.issued++;
+  if (p.requests) {
+    const next = p.requests[inst.listIndex];
+    // A timed entry goes on the clock now; a think-time entry waits for this completion.
+    if (next && next.thinkTimeMs === null) {
+      pushEvent(sim.state.heap, Math.max(now, next.atMs * MS), EventPriority.Issue, EventKind.Issue, instIndex);
+    }
+  } else if (p.mode === 'open') {
+    pushEvent(sim.state.heap, now + interarrivalNs(inst, p), EventPriority.Issue, EventKind.Issue, instIndex);
+  }
+  hostSubmit(sim, rq, now);
+}
+
+function listRequest(sim: Simulation, inst: ProcInstance, i: number, p: ProcessSpec, now: number): IoRequest {
+  const r = p.requests![inst.listIndex++]!;
+  const write = r.op === 'write';
+  const sync = p.sync ?? !write;
+  return newRequest(sim.state.nextRqId++, i, inst.pid, write, sync, r.sector, Math.round(r.sizeKiB * 2), now);
+}
+
+function patternRequest(sim: Simulation, inst: ProcInstance, i: number, p: ProcessSpec, now: number): IoRequest {
+  const rng = inst.rng;
+  const write = p.op === 'write' || (p.op === 'mix' && nextFloat(rng) >= p.readFraction);
+  const sync = p.sync ?? !write;
+  const n = sizeSectors(rng, p);
+  const span = resolveSpan(p, sim.model.disk.geometry.totalLbns);
+  let sector: number;
+  if (p.pattern === 'sequential') {
+    if (inst.cursor + n > span.startSector + span.sectors || inst.cursor < span.startSector) inst.cursor = span.startSector;
+    sector = inst.cursor;
+    inst.cursor += n;
+  } else {
+    // File systems place blocks on 4 KiB boundaries: align when the size allows.
+    const align = n % 8 === 0 ? 8 : 1;
+    const slots = Math.floor((span.sectors - n) / align) + 1;
+    sector = span.startSector + nextInt(rng, slots) * align;
+  }
+  return newRequest(sim.state.nextRqId++, i, inst.pid, write, sync, sector, n, now);
+}
+
+function sizeSectors(rng: Rng, p: ProcessSpec): number {
+  const s = p.sizeKiB;
+  if (typeof s === 'number') return Math.round(s * 2);
+  const lo = Math.round(s.min * 2);
+  const hi = Math.round(s.max * 2);
+  return lo + nextInt(rng, hi - lo + 1);
+}
+
+/** A request of this process completed: a closed-loop process issues its next one. */
+export function noteRequestDone(sim: Simulation, rq: IoRequest, now: number): void {
+  const inst = sim.state.workload.instances[rq.proc]!;
+  inst.inFlight--;
+  const p = sim.model.processes[inst.spec]!;
+  if (p.requests) {
+    const next = p.requests[inst.listIndex];
+    if (next && next.thinkTimeMs !== null) {
+      pushEvent(sim.state.heap, now + next.thinkTimeMs * MS, EventPriority.Issue, EventKind.Issue, rq.proc);
+    }
+  } else if (p.mode === 'closed') {
+    pushEvent(sim.state.heap, now + p.thinkTimeMs * MS, EventPriority.Issue, EventKind.Issue, rq.proc);
+  }
+}

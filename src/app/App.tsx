@@ -76,23 +76,23 @@ export function App() {
         <>
           <h2>{view.result.title}</h2>
           <RunSummary summary={view.result.summary} />
+          <form onSubmit={runAgain} style={{ marginTop: '1rem' }}>
+            <label>
+              Run again with seed{' '}
+              <input
+                type="number"
+                step={1}
+                value={seedText}
+                onChange={(e) => setSeedText(e.target.value)}
+                style={{ width: '8rem' }}
+              />
+            </label>{' '}
+            <button type="submit" disabled={running || !session}>
+              {running ? 'Running…' : 'Run'}
+            </button>
+          </form>
         </>
       )}
-      <form onSubmit={runAgain} style={{ marginTop: '1rem' }}>
-        <label>
-          Run again with seed{' '}
-          <input
-            type="number"
-            step={1}
-            value={seedText}
-            onChange={(e) => setSeedText(e.target.value)}
-            style={{ width: '8rem' }}
-          />
-        </label>{' '}
-        <button type="submit" disabled={running || !session}>
-          {running ? 'Running…' : 'Run'}
-        </button>
-      </form>
     </main>
   );
 }

@@ -1,9 +1,9 @@
 // The worker that owns a simulation: a thin adapter from messages to engine calls
 // (STYLE.md habit 1). The page talks to it through comlink; see ./client.ts.
 import { expose } from 'comlink';
-import { loadScenario, runScenario } from '../engine';
+import { loadScenario, runScenario, type RunSummary } from '../engine';
 
-export type RunSummary = ReturnType<typeof runScenario>['summary'];
+export type { RunSummary };
 export interface RunResponse {
   title: string;
   summary: RunSummary;

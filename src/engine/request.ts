@@ -2,7 +2,10 @@
 // Times are ns; −1 means "not yet". Plain data: lives in the simulation state.
 
 export interface IoRequest {
+  /** unique over the run, as blktrace numbers requests */
   id: number;
+  /** where it lives in the RequestTable while in flight (events and queues hold this) */
+  slot: number;
   /** the issuing process instance (index into the workload's instances) and its pid */
   proc: number;
   pid: number;
@@ -33,7 +36,27 @@ export interface IoRequest {
   media: boolean;
 }
 
-export function newRequest(
+/** The requests in flight, by slot; freed request objects are reused for new ones. */
+export interface RequestTable {
+  slots: IoRequest[];
+  free: number[];
+}
+
+export function createRequestTable(): RequestTable {
+  return { slots: [], free: [] };
+}
+
+export function requestAt(t: RequestTable, slot: number): IoRequest {
+  return t.slots[slot]!;
+}
+
+export function freeRequest(t: RequestTable, rq: IoRequest): void {
+  t.free.push(rq.slot);
+}
+
+/** A new request in a free slot (reusing that slot's object) with every field reset. */
+export function allocRequest(
+  t: RequestTable,
   id: number,
   proc: number,
   pid: number,
@@ -44,27 +67,33 @@ export function newRequest(
   queuedNs: number,
   internal = false,
 ): IoRequest {
-  return {
-    id,
-    proc,
-    pid,
-    write,
-    sync,
-    sector,
-    nSectors,
-    internal,
-    queuedNs,
-    dispatchedNs: -1,
-    completedNs: -1,
-    eligibleNs: -1,
-    dataReadyNs: -1,
-    startNs: -1,
-    seekNs: 0,
-    rotationNs: 0,
-    transferNs: 0,
-    busNs: 0,
-    overheadNs: 0,
-    cacheHit: false,
-    media: false,
-  };
+  const slot = t.free.length > 0 ? t.free.pop()! : t.slots.length;
+  let rq = t.slots[slot];
+  if (!rq) {
+    rq = {} as IoRequest;
+    t.slots[slot] = rq;
+  }
+  rq.id = id;
+  rq.slot = slot;
+  rq.proc = proc;
+  rq.pid = pid;
+  rq.write = write;
+  rq.sync = sync;
+  rq.sector = sector;
+  rq.nSectors = nSectors;
+  rq.internal = internal;
+  rq.queuedNs = queuedNs;
+  rq.dispatchedNs = -1;
+  rq.completedNs = -1;
+  rq.eligibleNs = -1;
+  rq.dataReadyNs = -1;
+  rq.startNs = -1;
+  rq.seekNs = 0;
+  rq.rotationNs = 0;
+  rq.transferNs = 0;
+  rq.busNs = 0;
+  rq.overheadNs = 0;
+  rq.cacheHit = false;
+  rq.media = false;
+  return rq;
 }

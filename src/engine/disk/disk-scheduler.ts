@@ -30,7 +30,7 @@ export interface DiskPick {
   /** index into the candidate list */
   index: number;
   rule: DiskPickRule;
-  /** positioning estimates computed (SPTF family), ns per candidate; empty otherwise */
+  /** positioning estimates (SPTF family) per candidate, ns; filled only when asked for */
   estimatesNs: number[];
 }
 
@@ -46,31 +46,36 @@ export function pickNext(
   d: CompiledDisk,
   name: DiskSchedulerName,
   candidates: readonly IoRequest[],
+  n: number,
   arm: ArmState,
   lastWriteEnd: number,
   startNs: number,
   agingWeight: number,
+  out: DiskPick,
   wantEstimates: boolean,
 ): DiskPick {
-  const n = candidates.length;
+  out.index = 0;
+  out.estimatesNs.length = 0;
   if (n === 1 && name !== 'sptf' && name !== 'asptf') {
-    return { index: 0, rule: 'only-candidate', estimatesNs: [] };
+    out.rule = 'only-candidate';
+    return out;
   }
   switch (name) {
     case 'fcfs':
-      return { index: 0, rule: 'fcfs-oldest', estimatesNs: [] };
+      out.rule = 'fcfs-oldest';
+      return out;
     case 'sstf': {
-      let best = 0;
       let bestDist = Infinity;
       for (let i = 0; i < n; i++) {
         const c = lbnToPhys(d.geometry, candidates[i]!.sector, scratch).cylinder;
         const dist = Math.abs(c - arm.cylinder);
         if (dist < bestDist) {
           bestDist = dist;
-          best = i;
+          out.index = i;
         }
       }
-      return { index: best, rule: 'sstf-nearest-cylinder', estimatesNs: [] };
+      out.rule = 'sstf-nearest-cylinder';
+      return out;
     }
     case 'clook': {
       let best = -1;
@@ -80,33 +85,28 @@ export function pickNext(
         if (s < candidates[lowest]!.sector) lowest = i;
         if (s >= arm.nextLbn && (best < 0 || s < candidates[best]!.sector)) best = i;
       }
-      return best >= 0
-        ? { index: best, rule: 'clook-next-ascending', estimatesNs: [] }
-        : { index: lowest, rule: 'clook-wrap-lowest', estimatesNs: [] };
+      out.index = best >= 0 ? best : lowest;
+      out.rule = best >= 0 ? 'clook-next-ascending' : 'clook-wrap-lowest';
+      return out;
     }
     case 'sptf':
     case 'asptf': {
       const aged = name === 'asptf';
-      const estimates: number[] = wantEstimates ? new Array<number>(n) : [];
-      let best = 0;
       let bestCost = Infinity;
       for (let i = 0; i < n; i++) {
         const rq = candidates[i]!;
         const minSeek = rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
-        positionTo(d, startNs, arm.cylinder, arm.head, rq.sector, rq.write, rq.dataReadyNs, minSeek, pos);
+        positionTo(d, startNs, arm.cylinder, arm.head, rq.sector, rq.write, rq.write ? rq.dataReadyNs : 0, minSeek, pos);
         const tpos = pos.seekNs + pos.rotationNs;
-        if (wantEstimates) estimates[i] = tpos;
+        if (wantEstimates) out.estimatesNs.push(tpos);
         const cost = aged ? tpos - agingWeight * 0.001 * (startNs - rq.dispatchedNs) : tpos;
         if (cost < bestCost) {
           bestCost = cost;
-          best = i;
+          out.index = i;
         }
       }
-      return {
-        index: best,
-        rule: aged ? 'asptf-aged-positioning' : 'sptf-shortest-positioning',
-        estimatesNs: estimates,
-      };
+      out.rule = aged ? 'asptf-aged-positioning' : 'sptf-shortest-positioning';
+      return out;
     }
   }
 }

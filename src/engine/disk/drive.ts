@@ -2,13 +2,13 @@
 // read-ahead, write-back buffer, and the mechanism that serves one command at a time.
 // The host sees only submit (D) and completion (C). DISK-MODEL.md §1.2, §1.5, §1.6.
 import type { IoRequest } from '../request';
-import { newRequest } from '../request';
+import { allocRequest, freeRequest, requestAt } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import type { CompiledDisk } from './compile';
-import { mediaTransfer, positionTo, type Positioning, type TransferEnd } from './mechanics';
-import { pickNext, type ArmState } from './disk-scheduler';
+import { mediaTransfer, positionTo, type Positioning, type TransferEnd, type WriteData } from './mechanics';
+import { pickNext, type ArmState, type DiskPick } from './disk-scheduler';
 import { noteServiced } from '../metrics/collector';
 
 /** A read-cache segment holding the contiguous LBNs [lo, hi). */
@@ -33,7 +33,7 @@ export interface Prefetch {
 }
 
 export interface DriveState {
-  /** commands waiting for the mechanism (request ids), in arrival order */
+  /** commands waiting for the mechanism (request slots), in arrival order */
   queue: number[];
   /** host commands accepted and not yet completed */
   tagsInUse: number;
@@ -93,7 +93,7 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): void {
     if (tryCacheRead(sim, rq, now)) return;
     rq.eligibleNs = now + d.readMissNs;
     rq.overheadNs = d.readMissNs + d.readCompleteNs;
-    drive.queue.push(rq.id);
+    drive.queue.push(rq.slot);
     schedulePick(sim, rq.eligibleNs);
     return;
   }
@@ -105,11 +105,11 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): void {
   rq.dataReadyNs = rq.eligibleNs + d.dataPrepNs + d.busWriteNsPerSector;
   if (sim.model.writePolicy === 'write-back') {
     if (drive.bufferWaiters.length === 0 && fitsWriteBuffer(sim, rq)) bufferWrite(sim, rq, now);
-    else drive.bufferWaiters.push(rq.id);
+    else drive.bufferWaiters.push(rq.slot);
     return;
   }
   rq.overheadNs = d.writeCmdNs + d.reselectNs + d.writeCompleteNs;
-  drive.queue.push(rq.id);
+  drive.queue.push(rq.slot);
   schedulePick(sim, rq.eligibleNs);
 }
 
@@ -132,21 +132,20 @@ function bufferWrite(sim: Simulation, rq: IoRequest, now: number): void {
   drive.writeBufferUsed += rq.nSectors;
   rq.cacheHit = true;
   rq.overheadNs = d.writeCmdNs + d.writeCompleteNs;
-  pushEvent(sim.state.heap, dataReady + d.writeCompleteNs, EventPriority.Complete, EventKind.DriveComplete, 0, rq.id);
+  pushEvent(sim.state.heap, dataReady + d.writeCompleteNs, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
   const st = sim.state;
-  const destage = newRequest(st.nextRqId++, rq.proc, rq.pid, true, false, rq.sector, rq.nSectors, now, true);
+  const destage = allocRequest(st.requests, st.nextRqId++, rq.proc, rq.pid, true, false, rq.sector, rq.nSectors, now, true);
   destage.dispatchedNs = now;
   destage.eligibleNs = dataReady;
   destage.dataReadyNs = dataReady;
-  st.requests.set(destage.id, destage);
-  drive.queue.push(destage.id);
+  drive.queue.push(destage.slot);
   schedulePick(sim, dataReady);
 }
 
 function admitBufferWaiters(sim: Simulation, now: number): void {
   const drive = sim.state.drive;
   while (drive.bufferWaiters.length > 0) {
-    const rq = sim.state.requests.get(drive.bufferWaiters[0]!)!;
+    const rq = requestAt(sim.state.requests, drive.bufferWaiters[0]!);
     if (!fitsWriteBuffer(sim, rq)) break;
     drive.bufferWaiters.shift();
     bufferWrite(sim, rq, now);
@@ -169,6 +168,7 @@ export function onDrivePick(sim: Simulation, now: number): void {
 
 const candidates: IoRequest[] = [];
 const candidateSlots: number[] = [];
+const pickOut: DiskPick = { index: 0, rule: 'only-candidate', estimatesNs: [] };
 
 /** The mechanism is free at `now`: choose the next command and start it. */
 function pickAndStart(sim: Simulation, now: number): void {
@@ -181,31 +181,28 @@ function pickAndStart(sim: Simulation, now: number): void {
   }
   // Host commands first; destages join when nothing else is ready or the buffer is full.
   const includeDestage = drive.bufferWaiters.length > 0;
-  candidates.length = 0;
-  candidateSlots.length = 0;
+  let n = 0;
   let nextEligible = Infinity;
-  for (let pass = 0; pass < 2 && candidates.length === 0; pass++) {
+  for (let pass = 0; pass < 2 && n === 0; pass++) {
     for (let i = 0; i < drive.queue.length; i++) {
-      const rq = st.requests.get(drive.queue[i]!)!;
+      const rq = requestAt(st.requests, drive.queue[i]!);
       if (rq.eligibleNs > now) {
         if (rq.eligibleNs < nextEligible) nextEligible = rq.eligibleNs;
         continue;
       }
       if (pass === 0 && rq.internal && !includeDestage) continue;
-      candidates.push(rq);
-      candidateSlots.push(i);
+      candidates[n] = rq;
+      candidateSlots[n] = i;
+      n++;
     }
   }
-  if (candidates.length === 0) {
+  if (n === 0) {
     if (nextEligible < Infinity) schedulePick(sim, nextEligible);
     return;
   }
   const m = sim.model;
-  const wantEstimates = sim.sink !== null;
-  const pick = pickNext(m.disk, m.diskScheduler, candidates, drive.arm, drive.writeSegment.hi, now, m.agingWeight, wantEstimates);
-  if (m.diskScheduler === 'sptf' || m.diskScheduler === 'asptf') {
-    drive.positioningEstimates += candidates.length;
-  }
+  const pick = pickNext(m.disk, m.diskScheduler, candidates, n, drive.arm, drive.writeSegment.hi, now, m.agingWeight, pickOut, sim.sink !== null);
+  if (m.diskScheduler === 'sptf' || m.diskScheduler === 'asptf') drive.positioningEstimates += n;
   const chosen = candidates[pick.index]!;
   if (sim.sink) {
     sim.sink.decision({
@@ -213,7 +210,7 @@ function pickAndStart(sim: Simulation, now: number): void {
       layer: 'disk',
       rule: pick.rule,
       chosen: chosen.id,
-      candidates: candidates.map((c, i) => ({ rq: c.id, estimateNs: pick.estimatesNs[i] ?? null })),
+      candidates: candidates.slice(0, n).map((c, i) => ({ rq: c.id, estimateNs: pick.estimatesNs[i] ?? null })),
     });
   }
   drive.queue.splice(candidateSlots[pick.index]!, 1);
@@ -223,6 +220,7 @@ function pickAndStart(sim: Simulation, now: number): void {
 const pos: Positioning = { seekNs: 0, rotationNs: 0 };
 const xfer: TransferEnd = { endNs: 0, cylinder: 0, head: 0, sectors: 0, armBusyUntilNs: 0 };
 const mark: TransferEnd = { endNs: 0, cylinder: 0, head: 0, sectors: 0, armBusyUntilNs: 0 };
+const writeData: WriteData = { firstNs: 0, perSectorNs: 0 };
 
 /** A write that does not append to the previous write waits DiskSim's minimum seek delay. */
 export function minSeekNs(d: CompiledDisk, rq: IoRequest, lastWriteEnd: number): number {
@@ -241,7 +239,12 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
   const minSeek = minSeekNs(d, rq, drive.writeSegment.hi);
   positionTo(d, start, arm.cylinder, arm.head, rq.sector, rq.write, rq.write ? rq.dataReadyNs : 0, minSeek, pos);
   const mediaStart = start + pos.seekNs + pos.rotationNs;
-  const data = rq.write && !rq.internal ? { firstNs: rq.dataReadyNs, perSectorNs: d.busWriteNsPerSector } : null;
+  let data: WriteData | null = null;
+  if (rq.write && !rq.internal) {
+    writeData.firstNs = rq.dataReadyNs;
+    writeData.perSectorNs = d.busWriteNsPerSector;
+    data = writeData;
+  }
   mediaTransfer(d, rq.sector, rq.nSectors, mediaStart, rq.write, xfer, Infinity, data);
   rq.seekNs = pos.seekNs;
   rq.rotationNs = pos.rotationNs;
@@ -267,12 +270,12 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
     // With read-ahead the mechanism streams on and cannot be stopped before the host
     // has the completion (DiskSim preseeking level 0); without it, it is free at once.
     if (drive.segments.length > 0 && d.params.cache.readAheadSectors > 0) freeAt = complete;
-    pushEvent(st.heap, complete, EventPriority.Complete, EventKind.DriveComplete, 0, rq.id);
+    pushEvent(st.heap, complete, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
   } else if (!rq.internal) {
     const c = xfer.endNs + d.reselectNs + d.writeCompleteNs;
-    pushEvent(st.heap, c, EventPriority.Complete, EventKind.DriveComplete, 0, rq.id);
+    pushEvent(st.heap, c, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
   }
-  pushEvent(st.heap, freeAt, EventPriority.MechanismFree, EventKind.MechanismFree, 0, rq.id);
+  pushEvent(st.heap, freeAt, EventPriority.MechanismFree, EventKind.MechanismFree, 0, rq.slot);
   if (sim.sink) {
     sim.sink.service({
       rq: rq.id,
@@ -288,16 +291,16 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
   }
 }
 
-export function onMechanismFree(sim: Simulation, rqId: number, now: number): void {
+export function onMechanismFree(sim: Simulation, slot: number, now: number): void {
   const st = sim.state;
   const drive = st.drive;
-  const rq = st.requests.get(rqId)!;
+  const rq = requestAt(st.requests, slot);
   drive.mechBusy = false;
   noteServiced(sim, rq);
   if (rq.write) noteWritten(sim, rq);
   if (rq.internal) {
     drive.writeBufferUsed -= rq.nSectors;
-    st.requests.delete(rq.id);
+    freeRequest(st.requests, rq);
     admitBufferWaiters(sim, now);
   } else if (!rq.write && drive.segments.length > 0) {
     startReadAhead(sim, rq);
@@ -416,7 +419,7 @@ function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boolean {
   rq.eligibleNs = cmdDone;
   rq.busNs = bus;
   rq.overheadNs = d.readHitNs + d.dataPrepNs + d.readCompleteNs + (busEnd - cmdDone - bus);
-  pushEvent(sim.state.heap, complete, EventPriority.Complete, EventKind.DriveComplete, 0, rq.id);
+  pushEvent(sim.state.heap, complete, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
   if (segment >= 0) {
     drive.segments[segment]!.lastUse = ++drive.useClock;
     keepReadingAhead(sim, segment, hi, now, complete);
@@ -487,6 +490,6 @@ function ssdSubmit(sim: Simulation, rq: IoRequest, now: number): void {
   rq.media = true;
   rq.overheadNs = cmd + (rq.write ? d.writeCompleteNs : d.readCompleteNs);
   const done = start + transfer + (rq.write ? d.writeCompleteNs : d.readCompleteNs);
-  pushEvent(sim.state.heap, done, EventPriority.Complete, EventKind.DriveComplete, 0, rq.id);
+  pushEvent(sim.state.heap, done, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
   noteServiced(sim, rq);
 }

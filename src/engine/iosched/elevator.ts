@@ -24,7 +24,7 @@ export interface ElevatorType<S> {
   init(tunables: Record<string, number>): S;
   /** a request enters the scheduler (blktrace I) */
   add(state: S, rq: IoRequest, now: number): void;
-  /** the next request for the device, or −1 if none now */
+  /** the next request for the device (its slot), or −1 if none now */
   dispatch(state: S, now: number): number;
   /** the device completed a request */
   completed(state: S, rq: IoRequest, now: number): void;
@@ -44,7 +44,7 @@ export const noneElevator: ElevatorType<NoneState> = {
   tunables: [],
   init: () => ({ fifo: [], head: 0 }),
   add(s, rq) {
-    s.fifo.push(rq.id);
+    s.fifo.push(rq.slot);
   },
   dispatch(s) {
     if (s.head >= s.fifo.length) return -1;

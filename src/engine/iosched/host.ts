@@ -4,23 +4,17 @@
 import { driveHasFreeTag, driveSubmit } from '../disk/drive';
 import type { BlkAction } from '../events';
 import { noteCompleted, noteDispatched, noteQueued } from '../metrics/collector';
-import type { IoRequest } from '../request';
+import { freeRequest, requestAt, type IoRequest } from '../request';
 import type { Model, Simulation } from '../sim/simulation';
 import { noteRequestDone } from '../workload/workload';
-import { getElevator, type ElevatorType } from './elevator';
+import type { ElevatorType } from './elevator';
 
 export interface HostState {
   /** the elevator's own state (plain data) */
   elevator: unknown;
 }
 
-function elevatorOf(sim: Simulation): ElevatorType<unknown> {
-  return getElevator(sim.model.iosched.name)!;
-}
-
-export function createHostState(model: Model): HostState {
-  const e = getElevator(model.iosched.name);
-  if (!e) throw new Error(`unknown I/O scheduler "${model.iosched.name}"`);
+export function createHostState(e: ElevatorType<unknown>, model: Model): HostState {
   return { elevator: e.init(model.iosched.tunables) };
 }
 
@@ -40,25 +34,24 @@ function emit(sim: Simulation, action: BlkAction, rq: IoRequest, t: number): voi
 
 /** A process submits a request: queued (Q), a request allocated (G), inserted (I). */
 export function hostSubmit(sim: Simulation, rq: IoRequest, now: number): void {
-  sim.state.requests.set(rq.id, rq);
   noteQueued(sim, rq);
   if (sim.sink) {
     emit(sim, 'Q', rq, now);
     emit(sim, 'G', rq, now);
     emit(sim, 'I', rq, now);
   }
-  elevatorOf(sim).add(sim.state.host.elevator, rq, now);
+  sim.elevator.add(sim.state.host.elevator, rq, now);
   hostDispatch(sim, now);
 }
 
 /** Hand requests to the device while it has free tags and the elevator offers one. */
 export function hostDispatch(sim: Simulation, now: number): void {
-  const e = elevatorOf(sim);
+  const e = sim.elevator;
   const es = sim.state.host.elevator;
   while (driveHasFreeTag(sim)) {
     const id = e.dispatch(es, now);
-    if (id < 0) break;
-    const rq = sim.state.requests.get(id)!;
+    if (id < 0) break; // the elevator returns a request slot
+    const rq = requestAt(sim.state.requests, id);
     if (sim.sink) emit(sim, 'D', rq, now);
     driveSubmit(sim, rq, now);
     noteDispatched(sim, rq);
@@ -70,9 +63,9 @@ export function hostComplete(sim: Simulation, rq: IoRequest, now: number): void 
   rq.completedNs = now;
   if (sim.sink) emit(sim, 'C', rq, now);
   noteCompleted(sim, rq);
-  elevatorOf(sim).completed(sim.state.host.elevator, rq, now);
-  sim.state.requests.delete(rq.id);
+  sim.elevator.completed(sim.state.host.elevator, rq, now);
   noteRequestDone(sim, rq, now);
+  freeRequest(sim.state.requests, rq);
   hostDispatch(sim, now);
 }
 

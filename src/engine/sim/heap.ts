@@ -20,10 +20,17 @@ export interface SimEvent {
 export interface EventHeap {
   items: SimEvent[];
   nextSeq: number;
+  /** processed events kept for reuse, so a long run allocates no event objects */
+  spare: SimEvent[];
 }
 
 export function createHeap(): EventHeap {
-  return { items: [], nextSeq: 0 };
+  return { items: [], nextSeq: 0, spare: [] };
+}
+
+/** Give a processed event back for reuse; the caller must not touch it afterwards. */
+export function recycleEvent(h: EventHeap, ev: SimEvent): void {
+  if (h.spare.length < 256) h.spare.push(ev);
 }
 
 function before(x: SimEvent, y: SimEvent): boolean {
@@ -33,7 +40,17 @@ function before(x: SimEvent, y: SimEvent): boolean {
 }
 
 export function pushEvent(h: EventHeap, t: number, p: number, kind: number, a = 0, rq = -1): void {
-  const ev: SimEvent = { t, p, s: h.nextSeq++, kind, a, rq };
+  let ev = h.spare.pop();
+  if (ev) {
+    ev.t = t;
+    ev.p = p;
+    ev.s = h.nextSeq++;
+    ev.kind = kind;
+    ev.a = a;
+    ev.rq = rq;
+  } else {
+    ev = { t, p, s: h.nextSeq++, kind, a, rq };
+  }
   const items = h.items;
   let i = items.length;
   items.push(ev);

@@ -6,13 +6,14 @@ import type { DiskSchedulerName } from '../disk/disk-scheduler';
 import type { WritePolicy } from '../disk/params';
 import { createDriveState, onDrivePick, onMechanismFree, driveRelease, type DriveState } from '../disk/drive';
 import type { TraceSink } from '../events';
+import { getElevator, type ElevatorType } from '../iosched/elevator';
 import { createHostState, hostComplete, onHostTimer, type HostState } from '../iosched/host';
 import { createCollector, type Collector } from '../metrics/collector';
-import type { IoRequest } from '../request';
+import { createRequestTable, requestAt, type RequestTable } from '../request';
 import type { ProcessSpec } from '../scenario/types';
 import { createWorkloadState, onIssue, startWorkload, type WorkloadState } from '../workload/workload';
 import { EventKind } from './events';
-import { createHeap, peekEvent, popEvent, type EventHeap } from './heap';
+import { createHeap, peekEvent, popEvent, recycleEvent, type EventHeap } from './heap';
 
 export interface Model {
   disk: CompiledDisk;
@@ -30,7 +31,7 @@ export interface Model {
 export interface SimState {
   now: number;
   heap: EventHeap;
-  requests: Map<number, IoRequest>;
+  requests: RequestTable;
   nextRqId: number;
   drive: DriveState;
   host: HostState;
@@ -46,17 +47,21 @@ export interface Simulation {
   state: SimState;
   /** where events, service phases and decisions go; null = nowhere (fastest) */
   sink: TraceSink | null;
+  /** the I/O scheduler's operations, looked up once from model.iosched.name */
+  elevator: ElevatorType<unknown>;
 }
 
 export function createSimulation(model: Model, sink: TraceSink | null = null): Simulation {
-  const sim = { model, sink } as Simulation;
+  const elevator = getElevator(model.iosched.name);
+  if (!elevator) throw new Error(`unknown I/O scheduler "${model.iosched.name}"`);
+  const sim = { model, sink, elevator } as Simulation;
   sim.state = {
     now: 0,
     heap: createHeap(),
-    requests: new Map(),
+    requests: createRequestTable(),
     nextRqId: 0,
     drive: createDriveState(sim),
-    host: createHostState(model),
+    host: createHostState(elevator, model),
     workload: createWorkloadState(model),
     metrics: createCollector(model),
     steps: 0,
@@ -87,24 +92,24 @@ export function step(sim: Simulation): boolean {
   }
   st.now = ev.t;
   st.steps++;
-  switch (ev.kind) {
+  const { kind, a, rq, t } = ev;
+  recycleEvent(st.heap, ev);
+  switch (kind) {
     case EventKind.Issue:
-      onIssue(sim, ev.a, ev.t);
+      onIssue(sim, a, t);
       break;
     case EventKind.MechanismFree:
-      onMechanismFree(sim, ev.rq, ev.t);
+      onMechanismFree(sim, rq, t);
       break;
-    case EventKind.DriveComplete: {
-      const rq = st.requests.get(ev.rq)!;
+    case EventKind.DriveComplete:
       driveRelease(sim);
-      hostComplete(sim, rq, ev.t);
+      hostComplete(sim, requestAt(st.requests, rq), t);
       break;
-    }
     case EventKind.DrivePick:
-      onDrivePick(sim, ev.t);
+      onDrivePick(sim, t);
       break;
     case EventKind.HostTimer:
-      onHostTimer(sim, ev.a, ev.t);
+      onHostTimer(sim, a, t);
       break;
   }
   if (sim.model.stopRequests !== null && st.metrics.completed >= sim.model.stopRequests) st.done = true;

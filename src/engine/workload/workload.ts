@@ -3,7 +3,7 @@
 // Each process instance draws from its own named random stream, so adding a process
 // never changes what another one does.
 import type { IoRequest } from '../request';
-import { newRequest } from '../request';
+import { allocRequest } from '../request';
 import { hostSubmit } from '../iosched/host';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
@@ -106,7 +106,7 @@ function listRequest(sim: Simulation, inst: ProcInstance, i: number, p: ProcessS
   const r = p.requests![inst.listIndex++]!;
   const write = r.op === 'write';
   const sync = p.sync ?? !write;
-  return newRequest(sim.state.nextRqId++, i, inst.pid, write, sync, r.sector, Math.round(r.sizeKiB * 2), now);
+  return allocRequest(sim.state.requests, sim.state.nextRqId++, i, inst.pid, write, sync, r.sector, Math.round(r.sizeKiB * 2), now);
 }
 
 function patternRequest(sim: Simulation, inst: ProcInstance, i: number, p: ProcessSpec, now: number): IoRequest {
@@ -126,7 +126,7 @@ function patternRequest(sim: Simulation, inst: ProcInstance, i: number, p: Proce
     const slots = Math.floor((span.sectors - n) / align) + 1;
     sector = span.startSector + nextInt(rng, slots) * align;
   }
-  return newRequest(sim.state.nextRqId++, i, inst.pid, write, sync, sector, n, now);
+  return allocRequest(sim.state.requests, sim.state.nextRqId++, i, inst.pid, write, sync, sector, n, now);
 }
 
 function sizeSectors(rng: Rng, p: ProcessSpec): number {

@@ -1,0 +1,116 @@
+// The benchmark cases: each names its target from the issues and measures one figure.
+import { buildModel } from '../src/engine/model';
+import { createSimulation, step, type Simulation } from '../src/engine/sim/simulation';
+import type { Scenario } from '../src/engine/scenario/types';
+import type { DiskSchedulerName } from '../src/engine/disk/disk-scheduler';
+
+export interface BenchFigure {
+  name: string;
+  value: number;
+  unit: string;
+  /** the issue's target, and whether higher is better */
+  target: number | null;
+  higherIsBetter: boolean;
+  note: string;
+}
+
+function randomReads(opts: { scheduler: DiskSchedulerName; queueDepth: number; processes: number; requests: number }): Scenario {
+  return {
+    name: 'bench',
+    title: 'bench',
+    lesson: '',
+    seed: 1,
+    disk: { preset: 'hp-c2247a', queueDepth: opts.queueDepth, scheduler: opts.scheduler, cache: null, agingWeight: 6, overrides: {} },
+    iosched: { name: 'none', tunables: {} },
+    workload: {
+      processes: [
+        {
+          name: 'reader',
+          count: opts.processes,
+          mode: 'closed',
+          outstanding: 1,
+          thinkTimeMs: 0,
+          rateIops: 0,
+          arrival: 'poisson',
+          op: 'read',
+          readFraction: 1,
+          sync: null,
+          pattern: 'random',
+          sizeKiB: 4,
+          span: null,
+          ioprio: null,
+          requests: null,
+        },
+      ],
+    },
+    stop: { requests: opts.requests, timeMs: null },
+    source: 'bench',
+  };
+}
+
+/** Simulated requests completed per second of wall time. */
+function throughput(s: Scenario): { perSecond: number; sim: Simulation } {
+  const sim = createSimulation(buildModel(s));
+  const t0 = performance.now();
+  while (step(sim)) {
+    /* run */
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  return { perSecond: sim.state.metrics.completed / seconds, sim };
+}
+
+function best(n: number, f: () => number): number {
+  let b = -Infinity;
+  for (let i = 0; i < n; i++) b = Math.max(b, f());
+  return b;
+}
+
+export function engineCases(): BenchFigure[] {
+  const fcfs = randomReads({ scheduler: 'fcfs', queueDepth: 1, processes: 1, requests: 2_000_000 });
+  const sptf = randomReads({ scheduler: 'sptf', queueDepth: 32, processes: 32, requests: 500_000 });
+  throughput(randomReads({ scheduler: 'fcfs', queueDepth: 1, processes: 1, requests: 200_000 })); // warm-up
+  const figures: BenchFigure[] = [
+    {
+      name: 'hp-c2247a FCFS QD1 random 4 KiB reads',
+      value: best(3, () => throughput(fcfs).perSecond),
+      unit: 'simulated requests/s',
+      target: 1_000_000,
+      higherIsBetter: true,
+      note: '2M requests, best of 3',
+    },
+    {
+      name: 'hp-c2247a SPTF QD32 random 4 KiB reads (32 processes)',
+      value: best(3, () => throughput(sptf).perSecond),
+      unit: 'simulated requests/s',
+      target: 250_000,
+      higherIsBetter: true,
+      note: '500k requests, best of 3',
+    },
+  ];
+  figures.push(memoryFlat());
+  return figures;
+}
+
+/** A 10-million-request run: heap after GC sampled every million requests. */
+function memoryFlat(): BenchFigure {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const sim = createSimulation(buildModel(randomReads({ scheduler: 'fcfs', queueDepth: 1, processes: 1, requests: 10_000_000 })));
+  const samples: number[] = [];
+  let next = 1_000_000;
+  while (step(sim)) {
+    if (sim.state.metrics.completed >= next) {
+      gc?.();
+      samples.push(process.memoryUsage().heapUsed / 2 ** 20);
+      next += 1_000_000;
+    }
+  }
+  const growth = samples.length > 1 ? samples[samples.length - 1]! - samples[0]! : 0;
+  return {
+    name: '10M-request run: heap growth from 1M to 10M requests',
+    value: growth,
+    unit: 'MiB',
+    target: 16,
+    higherIsBetter: false,
+    note: `heap after GC at each million: ${samples.map((x) => x.toFixed(1)).join(', ')} MiB${gc ? '' : ' (no --expose-gc: figures noisy)'}`,
+  };
+}

@@ -1,0 +1,35 @@
+// `npm run bench`: measure, print, and record the figures in bench/RESULTS.md with the
+// machine they ran on. Targets come from the issues; a miss is reported, not hidden.
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { engineCases, type BenchFigure } from './cases';
+
+function format(f: BenchFigure): string {
+  const v = f.value >= 1000 ? Math.round(f.value).toLocaleString('en-US') : f.value.toFixed(2);
+  const target = f.target === null ? '—' : `${f.higherIsBetter ? '≥' : '≤'} ${f.target.toLocaleString('en-US')}`;
+  const met = f.target === null ? '' : (f.higherIsBetter ? f.value >= f.target : f.value <= f.target) ? 'met' : 'MISSED';
+  return `| ${f.name} | ${v} ${f.unit} | ${target} | ${met} | ${f.note} |`;
+}
+
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const machine = `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
+console.log(`Spindle benchmarks — ${machine}`);
+const figures = engineCases();
+const rows = figures.map(format);
+for (const r of rows) console.log(r);
+
+const doc = `# Benchmark results
+
+Written by \`npm run bench\` (bench/run.ts); the latest run replaces this file, git keeps
+the history. Figures are wall-clock on the machine named, a shared 2-core machine in CI
+terms, so expect ±15% between runs.
+
+- Run: ${new Date().toISOString()}
+- Machine: ${machine}
+
+| case | figure | target | | note |
+|---|---|---|---|---|
+${rows.join('\n')}
+`;
+writeFileSync(new URL('./RESULTS.md', import.meta.url), doc);
+console.log('recorded in bench/RESULTS.md');

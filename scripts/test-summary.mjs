@@ -9,21 +9,24 @@ import { pathToFileURL } from 'node:url';
 
 /**
  * @param {string} reportPath
- * @returns {{ passed: number, failed: number, notes: string[] }}
+ * @returns {{ passed: number, failed: number, skipped: number, notes: string[] }}
  */
 export function countReport(reportPath) {
   if (!existsSync(reportPath)) {
-    return { passed: 0, failed: 1, notes: [`${reportPath}: no report (vitest did not finish)`] };
+    const notes = [`${reportPath}: no report (vitest did not finish)`];
+    return { passed: 0, failed: 1, skipped: 0, notes };
   }
   /** @type {{ success?: boolean, testResults?: { name: string, status: string, message?: string, assertionResults?: { status: string }[] }[] }} */
   const report = JSON.parse(readFileSync(reportPath, 'utf8'));
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   const notes = [];
   for (const file of report.testResults ?? []) {
     const results = file.assertionResults ?? [];
     const failedHere = results.filter((r) => r.status === 'failed').length;
     passed += results.filter((r) => r.status === 'passed').length;
+    skipped += results.filter((r) => r.status !== 'passed' && r.status !== 'failed').length;
     failed += failedHere;
     if (file.status === 'failed' && failedHere === 0) {
       failed += 1;
@@ -35,21 +38,24 @@ export function countReport(reportPath) {
     failed += 1;
     notes.push(`${reportPath}: vitest reported an error outside any test`);
   }
-  return { passed, failed, notes };
+  return { passed, failed, skipped, notes };
 }
 
 /** @param {string[]} reportPaths */
 export function summarize(reportPaths) {
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   /** @type {string[]} */
   const notes = [];
   for (const path of reportPaths) {
     const r = countReport(path);
     passed += r.passed;
     failed += r.failed;
+    skipped += r.skipped;
     notes.push(...r.notes);
   }
+  if (skipped > 0) notes.push(`${skipped} skipped`);
   return { passed, failed, notes };
 }
 

@@ -213,8 +213,14 @@ function pickAndStart(sim: Simulation, now: number): void {
       candidates: candidates.slice(0, n).map((c, i) => ({ rq: c.id, estimateNs: pick.estimatesNs[i] ?? null })),
     });
   }
-  drive.queue.splice(candidateSlots[pick.index]!, 1);
+  removeAt(drive.queue, candidateSlots[pick.index]!);
   startService(sim, chosen, now);
+}
+
+/** Remove one entry keeping the order (splice would allocate the removed part). */
+function removeAt(a: number[], i: number): void {
+  for (let j = i + 1; j < a.length; j++) a[j - 1] = a[j]!;
+  a.pop();
 }
 
 const pos: Positioning = { seekNs: 0, rotationNs: 0 };

@@ -16,6 +16,9 @@ const MS = 1e6;
 export interface ProcInstance {
   /** index into model.processes */
   spec: number;
+  /** the addresses it may touch (the process's span, or the whole disk) */
+  spanStart: number;
+  spanSectors: number;
   pid: number;
   name: string;
   rng: Rng;
@@ -45,6 +48,8 @@ export function createWorkloadState(model: Model): WorkloadState {
       const offset = Math.floor((span.sectors * k) / p.count / 8) * 8;
       instances.push({
         spec,
+        spanStart: span.startSector,
+        spanSectors: span.sectors,
         pid: FIRST_PID + instances.length,
         name,
         rng: createRng(model.seed, `process:${name}`),
@@ -114,17 +119,16 @@ function patternRequest(sim: Simulation, inst: ProcInstance, i: number, p: Proce
   const write = p.op === 'write' || (p.op === 'mix' && nextFloat(rng) >= p.readFraction);
   const sync = p.sync ?? !write;
   const n = sizeSectors(rng, p);
-  const span = resolveSpan(p, sim.model.disk.geometry.totalLbns);
   let sector: number;
   if (p.pattern === 'sequential') {
-    if (inst.cursor + n > span.startSector + span.sectors || inst.cursor < span.startSector) inst.cursor = span.startSector;
+    if (inst.cursor + n > inst.spanStart + inst.spanSectors || inst.cursor < inst.spanStart) inst.cursor = inst.spanStart;
     sector = inst.cursor;
     inst.cursor += n;
   } else {
     // File systems place blocks on 4 KiB boundaries: align when the size allows.
     const align = n % 8 === 0 ? 8 : 1;
-    const slots = Math.floor((span.sectors - n) / align) + 1;
-    sector = span.startSector + nextInt(rng, slots) * align;
+    const slots = Math.floor((inst.spanSectors - n) / align) + 1;
+    sector = inst.spanStart + nextInt(rng, slots) * align;
   }
   return allocRequest(sim.state.requests, sim.state.nextRqId++, i, inst.pid, write, sync, sector, n, now);
 }

@@ -21,7 +21,6 @@ const vitest = (project) => [
   'run',
   '--project',
   project,
-  ...(project === 'unit' ? ['--passWithNoTests'] : []),
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${reports[project]}`,

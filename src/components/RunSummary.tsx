@@ -1,5 +1,5 @@
 // A table of one run's summary (the `spindle run --json` figures). Read-only view.
-import type { RunSummary as Summary } from '../worker/client';
+import type { RunSummary as Summary } from '../engine';
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 const num = (x: number, digits = 1) => x.toFixed(digits);

@@ -2,7 +2,7 @@
 import { wrap, type Remote } from 'comlink';
 import type { SimApi } from './sim.worker';
 
-export type { RunResponse, RunSummary } from './sim.worker';
+export type { RunResponse } from './sim.worker';
 export type SimClient = Remote<SimApi>;
 
 /** Start a simulation worker. Vite bundles it only for this literal `new Worker(new URL(…))`. */

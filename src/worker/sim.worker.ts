@@ -3,7 +3,6 @@
 import { expose } from 'comlink';
 import { loadScenario, runScenario, type RunSummary } from '../engine';
 
-export type { RunSummary };
 export interface RunResponse {
   title: string;
   summary: RunSummary;

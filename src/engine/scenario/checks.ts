@@ -1,0 +1,233 @@
+// Small building blocks for the scenario loader: zod leaf schemas that carry one plain
+// "must be …" phrase each, zod issues turned into `key.path: what was expected (got …)`
+// lines, and "did you mean" suggestions for unknown keys.
+import { z } from 'zod';
+
+export type Path = ReadonlyArray<string | number>;
+
+/** One problem found in a scenario: where (a key path) and what is wrong. */
+export interface Problem {
+  path: string;
+  message: string;
+}
+
+export function pathString(path: Path): string {
+  return path.length === 0 ? '(top level)' : path.join('.');
+}
+
+export function problem(path: Path, message: string): Problem {
+  return { path: pathString(path), message };
+}
+
+// ---- Leaf schemas: every check reports the same single phrase -------------------------
+
+const fmt = (x: number): string => String(x);
+
+/** An integer in [lo, hi]. */
+export function intIn(
+  lo: number,
+  hi: number,
+  phrase = `must be an integer from ${fmt(lo)} to ${fmt(hi)}`,
+) {
+  return z
+    .number({ error: phrase })
+    .int({ error: phrase })
+    .min(lo, { error: phrase })
+    .max(hi, { error: phrase });
+}
+
+/** A finite number in [lo, hi] (or (lo, hi] when `positive`). */
+export function numIn(
+  lo: number,
+  hi: number,
+  phrase = `must be a number from ${fmt(lo)} to ${fmt(hi)}`,
+) {
+  return z.number({ error: phrase }).min(lo, { error: phrase }).max(hi, { error: phrase });
+}
+
+/** A finite number > 0 and ≤ hi. */
+export function positive(
+  hi: number,
+  phrase = `must be a number greater than 0 and at most ${fmt(hi)}`,
+) {
+  return z.number({ error: phrase }).gt(0, { error: phrase }).max(hi, { error: phrase });
+}
+
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: `must be one of ${values.map((v) => `"${v}"`).join(', ')}` });
+}
+
+export function text(phrase = 'must be a string') {
+  return z.string({ error: phrase });
+}
+
+export function bool(phrase = 'must be true or false') {
+  return z.boolean({ error: phrase });
+}
+
+export function object<S extends z.ZodRawShape>(shape: S, what = 'an object') {
+  return z.strictObject(shape, { error: `must be ${what}` });
+}
+
+// ---- Issues → problems ----------------------------------------------------------------
+
+/** The raw value at `path` inside `root`, or undefined. */
+export function valueAt(root: unknown, path: Path): unknown {
+  let v = root;
+  for (const k of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string | number, unknown>)[k];
+  }
+  return v;
+}
+
+/** A short rendering of a value for "(got …)". */
+export function show(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (Array.isArray(v)) return v.length === 0 ? 'an empty list' : 'a list';
+  if (v !== null && typeof v === 'object') return 'an object';
+  const s = JSON.stringify(v);
+  return s.length > 40 ? `${s.slice(0, 37)}…` : s;
+}
+
+/**
+ * zod issues as problems. `root` is the raw input (for "got" values), `schema` the schema
+ * it was checked against (for the known keys that "did you mean" draws on).
+ */
+export function issueProblems(
+  issues: readonly z.core.$ZodIssue[],
+  root: unknown,
+  schema: z.ZodType,
+  prefix: Path = [],
+): Problem[] {
+  const out: Problem[] = [];
+  for (const issue of issues) addIssue(out, issue, root, schema, prefix, []);
+  return out;
+}
+
+function addIssue(
+  out: Problem[],
+  issue: z.core.$ZodIssue,
+  root: unknown,
+  schema: z.ZodType,
+  prefix: Path,
+  base: Path,
+): void {
+  const path = [...base, ...(issue.path as Array<string | number>)];
+  const full = [...prefix, ...path];
+  if (issue.code === 'unrecognized_keys') {
+    const known = knownKeys(schema, path, root);
+    for (const key of issue.keys) out.push(unknownKey([...full, key], key, known));
+    return;
+  }
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    // The input is of one branch's kind (e.g. an object for `number | {min, max}`):
+    // report that branch's problems rather than "matches neither".
+    const fitting = issue.errors.filter(
+      (errs) => !errs.some((e) => e.code === 'invalid_type' && e.path.length === 0),
+    );
+    if (fitting.length === 1) {
+      for (const e of fitting[0]!) addIssue(out, e, root, schema, prefix, path);
+      return;
+    }
+  }
+  const got = valueAt(root, path);
+  if (issue.code === 'custom') out.push(problem(full, issue.message));
+  else if (got === undefined) out.push(problem(full, `missing (${issue.message})`));
+  else out.push(problem(full, `${issue.message} (got ${show(got)})`));
+}
+
+export function unknownKey(path: Path, key: string, known: readonly string[]): Problem {
+  const guess = suggest(key, known);
+  return problem(
+    path,
+    guess
+      ? `unknown key (did you mean "${guess}"?)`
+      : `unknown key (expected one of: ${known.join(', ')})`,
+  );
+}
+
+/** The keys the schema allows at `path`, following the raw input through unions. */
+export function knownKeys(schema: z.ZodType, path: Path, root: unknown): string[] {
+  let s: z.ZodType | undefined = schema;
+  let v = root;
+  for (const k of path) {
+    s = s && pick(unwrap(s), v);
+    s = s && childSchema(s, k);
+    v = valueAt(v, [k]);
+  }
+  const last = s && pick(unwrap(s), v);
+  return last instanceof z.ZodObject ? Object.keys(last.shape) : [];
+}
+
+function unwrap(s: z.ZodType): z.ZodType {
+  for (;;) {
+    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault)
+      s = s.unwrap() as z.ZodType;
+    else if (s instanceof z.ZodPipe) s = s.in as z.ZodType;
+    else return s;
+  }
+}
+
+/** For a union, the branch the value belongs to (by `type` discriminator or by kind). */
+function pick(s: z.ZodType, v: unknown): z.ZodType {
+  if (!(s instanceof z.ZodUnion)) return s;
+  const options = s.options as z.ZodType[];
+  const objects = options.map(unwrap).filter((o): o is z.ZodObject => o instanceof z.ZodObject);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    const type = (v as Record<string, unknown>).type;
+    const byType = objects.find((o) => {
+      const t = o.shape.type;
+      return t instanceof z.ZodLiteral && t.values.has(type as never);
+    });
+    return byType ?? objects[0] ?? s;
+  }
+  return s;
+}
+
+function childSchema(s: z.ZodType, k: string | number): z.ZodType | undefined {
+  if (s instanceof z.ZodObject) return (s.shape as Record<string, z.ZodType>)[k];
+  if (s instanceof z.ZodArray) return s.element as z.ZodType;
+  if (s instanceof z.ZodRecord) return s.def.valueType as z.ZodType;
+  if (s instanceof z.ZodTuple) return s.def.items[Number(k)] as z.ZodType | undefined;
+  return undefined;
+}
+
+// ---- "Did you mean" -------------------------------------------------------------------
+
+/** The known key closest to `key`, if it is close enough to be a likely typo. */
+export function suggest(key: string, known: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestD = Infinity;
+  for (const k of known) {
+    const d = closeness(key.toLowerCase(), k.toLowerCase());
+    if (d < bestD) {
+      best = k;
+      bestD = d;
+    }
+  }
+  return bestD <= Math.max(2, Math.floor(key.length / 3)) ? best : null;
+}
+
+/** Edit distance, except that a unit added or dropped ("thinkTime" for "thinkTimeMs",
+ * "sizeKiBs") counts as one edit. */
+function closeness(a: string, b: string): number {
+  if ((a.startsWith(b) || b.startsWith(a)) && Math.abs(a.length - b.length) <= 3) {
+    return Math.min(1, Math.abs(a.length - b.length));
+  }
+  return editDistance(a, b);
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j]!;
+      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length]!;
+}

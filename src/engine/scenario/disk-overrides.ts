@@ -1,0 +1,233 @@
+// Disk-parameter overrides in a scenario: any DiskParams key written beside
+// `disk.preset` (e.g. `"rpm": 7200`, `"overheads": {"readMissMs": 0.4}`) replaces the
+// preset's value. Each key must exist in DiskParams, and the preset with the overrides
+// applied must still describe a drive: right types, finite numbers in sane ranges,
+// zones that tile the cylinders. Ranges are generous; they catch typos and signs
+// (a negative rpm), not unusual drives.
+import { z } from 'zod';
+import { buildGeometry } from '../disk/geometry';
+import type { DiskParams } from '../disk/params';
+import { applyOverrides } from '../model';
+import {
+  bool,
+  intIn,
+  issueProblems,
+  numIn,
+  oneOf,
+  positive,
+  problem,
+  text,
+  unknownKey,
+  valueAt,
+  type Path,
+  type Problem,
+} from './checks';
+
+const ms = (hi = 10_000) => numIn(0, hi, `must be a time in ms from 0 to ${hi}`);
+const sectors = (hi = 1e9) => intIn(0, hi, `must be a whole number of sectors from 0 to ${hi}`);
+const obj = <S extends z.ZodRawShape>(shape: S) =>
+  z.strictObject(shape, { error: 'must be an object' });
+const hplV = z.tuple([z.number(), z.number(), z.number(), z.number(), z.number(), z.number()], {
+  error: 'must be a list of 6 numbers (DiskSim HPL v1…v6)',
+});
+
+const zoneSchema = obj({
+  firstCylinder: intIn(0, 1e7),
+  lastCylinder: intIn(0, 1e7),
+  sectorsPerTrack: intIn(1, 100_000),
+  firstSectorOffset: numIn(0, 100_000),
+  emptyFrontSectors: sectors(),
+  trackSkew: numIn(0, 100_000),
+  cylinderSkew: numIn(0, 100_000),
+  spareTracks: intIn(0, 1e7),
+  slips: z.array(intIn(0, 1e8), { error: 'must be a list of track numbers' }),
+});
+
+// Not strict: an override that changes the curve's type is merged key by key into the
+// preset's curve (model.ts applyOverrides), so the preset's old keys stay beside the new
+// ones — harmless, as only the keys of the curve's type are read. The keys a scenario
+// writes are still checked (checkKeys, against the curve type in effect).
+const seekObj = <S extends z.ZodRawShape>(shape: S) =>
+  z.object(shape, { error: 'must be an object' });
+const seekSchema = z.discriminatedUnion(
+  'type',
+  [
+    seekObj({ type: z.literal('constant'), ms: ms() }),
+    seekObj({ type: z.literal('linear'), baseMs: ms(), perCylinderMs: ms() }),
+    seekObj({ type: z.literal('curve'), singleMs: ms(), averageMs: ms(), fullMs: ms() }),
+    seekObj({ type: z.literal('hpl'), v: hplV }),
+    seekObj({
+      type: z.literal('hplplus10'),
+      firstTen: z
+        .array(ms(), { error: 'must be a list of 10 times in ms' })
+        .length(10, { error: 'must be a list of 10 times in ms' }),
+      v: hplV,
+    }),
+    seekObj({
+      type: z.literal('extracted'),
+      points: z
+        .array(z.tuple([intIn(0, 1e7), ms()], { error: 'must be a [cylinders, ms] pair' }), {
+          error: 'must be a list of [cylinders, ms] points',
+        })
+        .min(1, { error: 'must be a non-empty list of [cylinders, ms] points' }),
+    }),
+  ],
+  {
+    error:
+      'must be a seek curve with "type" one of "constant", "linear", "curve", "hpl", "hplplus10", "extracted"',
+  },
+);
+
+/** DiskParams with the ranges a scenario may set. */
+export const diskParamsSchema = obj({
+  name: text(),
+  title: text(),
+  provenance: text(),
+  rpm: positive(1_000_000, 'must be a rotation speed in rpm, greater than 0 and at most 1000000'),
+  surfaces: intIn(1, 1000),
+  cylinders: intIn(1, 1e7),
+  zones: z
+    .array(zoneSchema, { error: 'must be a list of zones' })
+    .min(1, { error: 'must be a non-empty list of zones' }),
+  initialAngle: numIn(0, 1, 'must be a fraction of a revolution from 0 to 1'),
+  seek: seekSchema,
+  headSwitchMs: ms(),
+  writeSettleMs: ms(),
+  minWriteSeekMs: ms(),
+  overheads: obj({
+    readHitMs: ms(),
+    readMissMs: ms(),
+    writeMs: ms(),
+    dataPrepMs: ms(),
+    reselectMs: ms(),
+    readCompleteMs: ms(),
+    writeCompleteMs: ms(),
+  }),
+  bus: obj({
+    readMsPerSector: ms(1000),
+    writeMsPerSector: ms(1000),
+    readWatermark: numIn(0, 1, 'must be a fraction from 0 to 1'),
+  }),
+  cache: obj({
+    segments: intIn(0, 1024),
+    separateWriteSegment: bool(),
+    segmentSectors: sectors(),
+    readAheadSectors: sectors(),
+    writePolicy: oneOf(['write-through', 'write-back']),
+    writeBufferSectors: sectors(),
+  }),
+  maxQueueDepth: intIn(1, 64),
+  ssd: obj({
+    readLatencyMs: ms(),
+    writeLatencyMs: ms(),
+    readMBps: positive(1e6),
+    writeMBps: positive(1e6),
+    channels: intIn(1, 1024),
+  }).nullable(),
+});
+
+/**
+ * Check `overrides` (the raw keys under `disk` other than the scenario's own) against
+ * `preset`; return the problems (paths start with `disk.`) and the effective params.
+ */
+export function checkDiskOverrides(
+  preset: DiskParams,
+  overrides: Record<string, unknown>,
+): { problems: Problem[]; params: DiskParams | null; totalLbns: number } {
+  const problems: Problem[] = [];
+  if ('name' in overrides)
+    problems.push(problem(['disk', 'name'], 'is the preset\'s name; choose a drive with "preset"'));
+  const merged = applyOverrides(preset, overrides);
+  checkKeys(diskParamsSchema, overrides, merged, ['disk'], problems, SCENARIO_DISK_KEYS);
+  if (problems.length > 0) return { problems, params: null, totalLbns: 0 };
+
+  const parsed = diskParamsSchema.safeParse(merged);
+  if (!parsed.success) {
+    // Paths and "got" values come from the merged params: where the schema objects, the
+    // value is an override's (the presets themselves pass).
+    problems.push(...issueProblems(parsed.error.issues, merged, diskParamsSchema, ['disk']));
+    return { problems, params: null, totalLbns: 0 };
+  }
+  problems.push(...checkZones(merged));
+  if (problems.length > 0) return { problems, params: null, totalLbns: 0 };
+  const g = buildGeometry(merged.surfaces, merged.cylinders, merged.zones);
+  if (!(g.totalLbns > 0))
+    problems.push(
+      problem(
+        ['disk', 'zones'],
+        'leave no sectors for data (spare tracks and empty front cover the zones)',
+      ),
+    );
+  return { problems, params: merged, totalLbns: g.totalLbns };
+}
+
+/** The keys `disk` has besides DiskParams' (for "did you mean"). */
+export const SCENARIO_DISK_KEYS = ['preset', 'queueDepth', 'scheduler', 'cache', 'agingWeight'];
+
+/** Every override key must name a DiskParams field; objects are checked key by key. */
+function checkKeys(
+  schema: z.ZodType,
+  value: unknown,
+  merged: unknown,
+  path: Path,
+  out: Problem[],
+  extra: readonly string[] = [],
+): void {
+  let s = schema;
+  if (s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
+  if (s instanceof z.ZodDiscriminatedUnion) {
+    // A seek curve: the known keys are those of the curve type in effect after merging.
+    const type = valueAt(merged, ['type']);
+    const branch = (s.options as z.ZodObject[]).find((o) =>
+      (o.shape.type as z.ZodLiteral).values.has(type as never),
+    );
+    if (!branch) return; // the schema check reports the bad type
+    s = branch;
+  }
+  if (s instanceof z.ZodObject && isPlainObject(value)) {
+    const shape = s.shape as Record<string, z.ZodType>;
+    for (const [k, v] of Object.entries(value)) {
+      const child = shape[k];
+      if (child) checkKeys(child, v, valueAt(merged, [k]), [...path, k], out);
+      else out.push(unknownKey([...path, k], k, [...extra, ...Object.keys(shape)]));
+    }
+  } else if (s instanceof z.ZodArray && Array.isArray(value)) {
+    value.forEach((v, i) => checkKeys(s.element as z.ZodType, v, v, [...path, i], out));
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Zones must tile cylinders 0…cylinders−1 in order. */
+function checkZones(p: DiskParams): Problem[] {
+  const out: Problem[] = [];
+  let next = 0;
+  p.zones.forEach((z, i) => {
+    if (z.firstCylinder !== next)
+      out.push(
+        problem(
+          ['disk', 'zones', i, 'firstCylinder'],
+          `must be ${next}, just after the previous zone (got ${z.firstCylinder})`,
+        ),
+      );
+    if (z.lastCylinder < z.firstCylinder)
+      out.push(
+        problem(
+          ['disk', 'zones', i, 'lastCylinder'],
+          `must be at least firstCylinder ${z.firstCylinder} (got ${z.lastCylinder})`,
+        ),
+      );
+    next = z.lastCylinder + 1;
+  });
+  if (out.length === 0 && next !== p.cylinders) {
+    out.push(
+      problem(
+        ['disk', 'zones'],
+        `must cover cylinders 0 to ${p.cylinders - 1} (disk.cylinders = ${p.cylinders}); the last zone ends at ${next - 1}`,
+      ),
+    );
+  }
+  return out;
+}

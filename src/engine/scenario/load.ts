@@ -1,0 +1,283 @@
+// Scenario JSON → a validated Scenario (types.ts); ARCHITECTURE.md "Scenario files".
+// Every problem is reported, one line each, as `<source>: <key.path>: <what was expected>
+// (got <value>)`. Unknown keys and out-of-range values are errors, never silent defaults.
+//
+// Two passes: (1) a zod schema checks shapes, types and ranges that need no context;
+// (2) checks that need the disk (preset, overrides, the disk's size for spans and fixed
+// requests), the registered I/O schedulers, or several fields at once. The second pass
+// runs once the first has passed, so a file with both kinds shows the first kind first.
+//
+// Defaults (what a key left out means):
+//   seed 1 · title = name · lesson ""
+//   disk: preset "hp-c2247a" · queueDepth 1 (at most the drive's maxQueueDepth, ≤ 64)
+//         · scheduler "fcfs" · cache null (the preset's write policy) · agingWeight 6
+//         · any other key is a DiskParams override (disk-overrides.ts)
+//   iosched: name "none" · tunables: each of the scheduler's tunables at its default
+//   each process: count 1 · mode "closed" · outstanding 1 · thinkTimeMs 0
+//         · rateIops (required for mode "open") · arrival "poisson" · op "read"
+//         · readFraction 0.5 (op "mix" only) · sync null (reads sync, writes async)
+//         · pattern "random" · sizeKiB 4 · span null (the whole disk) · ioprio null
+//         · requests null; a fixed request's atMs 0
+//   stop: requests null · timeMs null — but a workload with a process that has no fixed
+//         request list must have one of them, or it would run forever.
+import { z } from 'zod';
+import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
+import { getPreset, presetNames } from '../disk/presets';
+import { elevatorNames, getElevator } from '../iosched/elevator';
+import {
+  intIn,
+  issueProblems,
+  numIn,
+  object,
+  oneOf,
+  positive,
+  problem,
+  show,
+  text,
+  unknownKey,
+  type Problem,
+} from './checks';
+import { checkDiskOverrides } from './disk-overrides';
+import { parseJsonText } from './json-text';
+import { checkProcesses, processSchema } from './process';
+import type { Scenario } from './types';
+
+/** A scenario that cannot be run; `message` has one line per problem. */
+export class ScenarioError extends Error {
+  override readonly name = 'ScenarioError';
+  constructor(
+    readonly source: string,
+    readonly problems: readonly Problem[],
+  ) {
+    super(
+      problems
+        .map((p) => `${source}: ${p.path === '' ? '' : `${p.path}: `}${p.message}`)
+        .join('\n'),
+    );
+  }
+}
+
+export const SCENARIO_DEFAULTS = {
+  seed: 1,
+  lesson: '',
+  disk: { preset: 'hp-c2247a', queueDepth: 1, scheduler: 'fcfs', cache: null, agingWeight: 6 },
+  iosched: { name: 'none' },
+} as const;
+
+/** I/O schedulers a scenario may name that arrive in later issues. */
+export const PLANNED_IOSCHEDS = [
+  'noop',
+  'deadline',
+  'anticipatory',
+  'cfq',
+  'switcher',
+  'adio',
+  'cfq-ann',
+  'mq-deadline',
+];
+
+const MAX_SEED = 4294967295;
+const NAME_PHRASE = 'must be a name of 1 to 64 letters, digits, "_", "." or "-"';
+
+function scenarioSchema() {
+  return object({
+    name: text(NAME_PHRASE).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: NAME_PHRASE }),
+    title: text().optional(),
+    lesson: text().optional(),
+    seed: intIn(0, MAX_SEED).optional(),
+    disk: z
+      .object(
+        {
+          preset: text().optional(),
+          queueDepth: intIn(1, 64).optional(),
+          scheduler: oneOf(DISK_SCHEDULERS).optional(),
+          cache: oneOf(['write-through', 'write-back']).nullable().optional(),
+          agingWeight: numIn(0, 1e6).optional(),
+        },
+        { error: 'must be an object' },
+      )
+      .catchall(z.unknown())
+      .optional(),
+    iosched: object({
+      name: text().optional(),
+      tunables: z
+        .record(z.string(), z.number({ error: 'must be a number' }), {
+          error: 'must be an object of numbers',
+        })
+        .optional(),
+    }).optional(),
+    workload: object({
+      processes: z
+        .array(processSchema, { error: 'must be a list of processes' })
+        .min(1, { error: 'must be a non-empty list of processes' }),
+    }),
+    stop: object({
+      requests: intIn(
+        1,
+        1e9,
+        'must be a whole number of completed requests from 1 to 1000000000',
+      ).optional(),
+      timeMs: positive(1e12, 'must be a simulated time in ms greater than 0').optional(),
+    }).optional(),
+  });
+}
+
+type RawScenario = z.infer<ReturnType<typeof scenarioSchema>>;
+
+/** Validate parsed JSON as a scenario; `source` (a file name) starts every message. */
+export function loadScenario(json: unknown, source: string): Scenario {
+  const schema = scenarioSchema();
+  const parsed = schema.safeParse(json);
+  if (!parsed.success)
+    throw new ScenarioError(source, issueProblems(parsed.error.issues, json, schema));
+  const problems: Problem[] = [];
+  const scenario = build(parsed.data, source, problems);
+  if (problems.length > 0 || !scenario) throw new ScenarioError(source, problems);
+  return scenario;
+}
+
+/** JSON text → a validated scenario; JSON syntax errors say line and column. */
+export function parseScenarioText(text: string, source: string): Scenario {
+  return loadScenario(parseScenarioJson(text, source), source);
+}
+
+/** JSON text → the raw value (not yet validated): for callers that edit it first (the
+ * CLI's --set). Syntax errors and duplicate keys are ScenarioErrors with line/column. */
+export function parseScenarioJson(text: string, source: string): unknown {
+  const r = parseJsonText(text);
+  if (!r.ok) {
+    const { line, column, message } = r.problem;
+    throw new ScenarioError(source, [
+      { path: '', message: `invalid JSON at line ${line}, column ${column}: ${message}` },
+    ]);
+  }
+  if (r.duplicates.length > 0) {
+    throw new ScenarioError(
+      source,
+      r.duplicates.map((path) => ({
+        path,
+        message: 'appears twice (JSON would silently keep the last)',
+      })),
+    );
+  }
+  return r.value;
+}
+
+function build(raw: RawScenario, source: string, problems: Problem[]): Scenario | null {
+  const d = SCENARIO_DEFAULTS.disk;
+  const {
+    preset: presetName = d.preset,
+    queueDepth = d.queueDepth,
+    scheduler = d.scheduler,
+    cache = d.cache,
+    agingWeight = d.agingWeight,
+    ...overrides
+  } = raw.disk ?? {};
+
+  // The drive: the preset, then the overrides, which must leave a sane drive.
+  let totalLbns = 0;
+  const preset = getPreset(presetName);
+  if (!preset) {
+    problems.push(
+      problem(
+        ['disk', 'preset'],
+        `must be one of ${quoteList(presetNames())} (got ${show(presetName)})`,
+      ),
+    );
+  } else {
+    const disk = checkDiskOverrides(preset, overrides);
+    problems.push(...disk.problems);
+    totalLbns = disk.totalLbns;
+    const maxDepth = disk.params?.maxQueueDepth ?? 64;
+    if (disk.params && queueDepth > maxDepth) {
+      problems.push(
+        problem(
+          ['disk', 'queueDepth'],
+          `must be an integer from 1 to ${maxDepth}, the drive's maxQueueDepth (got ${queueDepth})`,
+        ),
+      );
+    }
+  }
+
+  const iosched = checkIosched(raw.iosched, problems);
+  const processes = checkProcesses(raw.workload.processes, totalLbns, presetName, problems);
+
+  const stop = { requests: raw.stop?.requests ?? null, timeMs: raw.stop?.timeMs ?? null };
+  if (raw.stop && stop.requests === null && stop.timeMs === null) {
+    problems.push(problem(['stop'], 'must give "requests" (completed) or "timeMs" (simulated)'));
+  } else if (stop.requests === null && stop.timeMs === null) {
+    const endless = raw.workload.processes.findIndex(
+      (p) => p.requests === undefined || p.requests === null,
+    );
+    if (endless >= 0) {
+      problems.push(
+        problem(
+          ['stop'],
+          `missing: workload.processes.${endless} has no fixed "requests" list, so the run would go on forever; give stop.requests or stop.timeMs`,
+        ),
+      );
+    }
+  }
+  if (problems.length > 0 || !iosched || !processes) return null;
+
+  return {
+    name: raw.name,
+    title: raw.title ?? raw.name,
+    lesson: raw.lesson ?? SCENARIO_DEFAULTS.lesson,
+    seed: raw.seed ?? SCENARIO_DEFAULTS.seed,
+    disk: { preset: presetName, queueDepth, scheduler, cache, agingWeight, overrides },
+    iosched,
+    workload: { processes },
+    stop,
+    source,
+  };
+}
+
+function checkIosched(
+  raw: RawScenario['iosched'],
+  problems: Problem[],
+): Scenario['iosched'] | null {
+  const name = raw?.name ?? SCENARIO_DEFAULTS.iosched.name;
+  const e = getElevator(name);
+  if (!e) {
+    const available = quoteList(elevatorNames());
+    problems.push(
+      problem(
+        ['iosched', 'name'],
+        PLANNED_IOSCHEDS.includes(name)
+          ? `"${name}" is not implemented yet; available: ${available}`
+          : `must be one of ${available} (got ${show(name)})`,
+      ),
+    );
+    return null;
+  }
+  const tunables: Record<string, number> = {};
+  for (const t of e.tunables) tunables[t.name] = t.default;
+  const known = e.tunables.map((t) => t.name);
+  let ok = true;
+  for (const [key, value] of Object.entries(raw?.tunables ?? {})) {
+    const spec = e.tunables.find((t) => t.name === key);
+    const path = ['iosched', 'tunables', key];
+    if (!spec) {
+      ok = false;
+      problems.push(
+        known.length === 0
+          ? problem(path, `unknown key ("${name}" has no tunables)`)
+          : unknownKey(path, key, known),
+      );
+    } else if (!(value >= spec.min && value <= spec.max)) {
+      ok = false;
+      problems.push(
+        problem(
+          path,
+          `must be a number from ${spec.min} to ${spec.max} ${spec.unit} (got ${show(value)})`,
+        ),
+      );
+    } else tunables[key] = value;
+  }
+  return ok ? { name, tunables } : null;
+}
+
+export function quoteList(names: readonly string[]): string {
+  return names.map((n) => `"${n}"`).join(', ');
+}

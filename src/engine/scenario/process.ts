@@ -1,0 +1,279 @@
+// The processes of a scenario's workload: their schema, their defaults (PROCESS_DEFAULTS),
+// and the checks that involve several fields or the disk's size (spans and fixed requests
+// must lie on the disk). See load.ts for the whole list of defaults.
+import { z } from 'zod';
+import type { FixedRequest, ProcessSpec } from './types';
+import {
+  bool,
+  intIn,
+  numIn,
+  object,
+  oneOf,
+  positive,
+  problem,
+  text,
+  type Path,
+  type Problem,
+} from './checks';
+
+/** What a process key left out means (rateIops has none: open mode must give it). */
+export const PROCESS_DEFAULTS = {
+  count: 1,
+  mode: 'closed',
+  outstanding: 1,
+  thinkTimeMs: 0,
+  arrival: 'poisson',
+  op: 'read',
+  readFraction: 0.5,
+  sync: null,
+  pattern: 'random',
+  sizeKiB: 4,
+  span: null,
+  ioprio: null,
+  requests: null,
+} as const;
+
+const MAX_KIB = 65536;
+const SIZE_PHRASE = `must be a size in KiB greater than 0 and at most ${MAX_KIB}, a multiple of 0.5 (one sector)`;
+const kib = () =>
+  z
+    .number({ error: SIZE_PHRASE })
+    .gt(0, { error: SIZE_PHRASE })
+    .max(MAX_KIB, { error: SIZE_PHRASE })
+    .multipleOf(0.5, { error: SIZE_PHRASE });
+
+const PROC_NAME_PHRASE = 'must be a name of 1 to 32 letters, digits, "_", ".", "+" or "-"';
+
+const fixedRequest = object(
+  {
+    sector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
+    sizeKiB: kib(),
+    op: oneOf(['read', 'write']),
+    atMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
+    thinkTimeMs: numIn(0, 1e9, 'must be null or a time in ms from 0').nullable().optional(),
+  },
+  'an object {"sector", "sizeKiB", "op", "atMs" or "thinkTimeMs"}',
+);
+
+export const processSchema = object(
+  {
+    name: text(PROC_NAME_PHRASE).regex(/^[A-Za-z0-9_.+-]{1,32}$/, { error: PROC_NAME_PHRASE }),
+    count: intIn(1, 1024).optional(),
+    mode: oneOf(['closed', 'open']).optional(),
+    outstanding: intIn(1, 1024).optional(),
+    thinkTimeMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
+    rateIops: positive(
+      1e9,
+      'must be an arrival rate in requests per second, greater than 0',
+    ).optional(),
+    arrival: oneOf(['poisson', 'fixed']).optional(),
+    op: oneOf(['read', 'write', 'mix']).optional(),
+    readFraction: numIn(0, 1, 'must be a fraction from 0 to 1').optional(),
+    sync: bool('must be true, false or null').nullable().optional(),
+    pattern: oneOf(['random', 'sequential']).optional(),
+    sizeKiB: z
+      .union([kib(), object({ min: kib(), max: kib() }, 'an object {"min", "max"}')], {
+        error: `must be a size in KiB (a number) or {"min", "max"}`,
+      })
+      .optional(),
+    span: object(
+      {
+        startSector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
+        sectors: intIn(1, 1e12, 'must be a number of sectors (an integer from 1)'),
+      },
+      'null or an object {"startSector", "sectors"}',
+    )
+      .nullable()
+      .optional(),
+    ioprio: object(
+      { class: oneOf(['rt', 'be', 'idle']), level: intIn(0, 7) },
+      'null or an object {"class", "level"}',
+    )
+      .nullable()
+      .optional(),
+    requests: z
+      .array(fixedRequest, { error: 'must be null or a list of requests' })
+      .min(1, { error: 'must be null or a non-empty list of requests' })
+      .nullable()
+      .optional(),
+    /** range writes (ARCHITECTURE.md): accepted by the schema, refused below until implemented */
+    range: z.unknown().optional(),
+  },
+  'an object (a process)',
+);
+
+type RawProcess = z.infer<typeof processSchema>;
+
+/** Keys that mean nothing for a process replaying a fixed request list. */
+const PATTERN_ONLY = [
+  'mode',
+  'outstanding',
+  'thinkTimeMs',
+  'rateIops',
+  'arrival',
+  'op',
+  'readFraction',
+  'pattern',
+  'sizeKiB',
+  'span',
+] as const;
+
+/**
+ * Apply defaults and check what the schema cannot: keys that only apply in some modes,
+ * sizes and spans against each other and against the disk (`totalLbns` sectors; 0 when
+ * the disk itself is invalid, which skips those checks).
+ */
+export function checkProcesses(
+  raw: readonly RawProcess[],
+  totalLbns: number,
+  diskName: string,
+  problems: Problem[],
+): ProcessSpec[] | null {
+  const before = problems.length;
+  const instanceNames = new Map<string, number>();
+  const out = raw.map((r, i) => {
+    const at = (...keys: Array<string | number>): Path => ['workload', 'processes', i, ...keys];
+    const { range: _range, requests: _requests, ...given } = r;
+    // rateIops 0 stands for "not open-loop"; open mode must give its own (checked below).
+    const p: ProcessSpec = {
+      ...PROCESS_DEFAULTS,
+      rateIops: 0,
+      ...withoutUndefined(given),
+      name: r.name,
+      requests: null,
+    };
+
+    // Names must stay apart after instances are numbered ("reader" ×2 → reader-0, reader-1).
+    const count = r.count ?? PROCESS_DEFAULTS.count;
+    for (let k = 0; k < count; k++) {
+      const inst = count > 1 ? `${r.name}-${k}` : r.name;
+      const other = instanceNames.get(inst);
+      if (other !== undefined) {
+        problems.push(
+          problem(
+            at('name'),
+            `gives an instance the name "${inst}", which workload.processes.${other} also uses`,
+          ),
+        );
+        break;
+      }
+      instanceNames.set(inst, i);
+    }
+
+    if (r.range !== undefined) {
+      problems.push(
+        problem(at('range'), 'range writes are not supported yet (they come in a later issue)'),
+      );
+    }
+
+    if (r.requests) {
+      for (const key of PATTERN_ONLY) {
+        if (r[key] !== undefined)
+          problems.push(
+            problem(at(key), 'does not apply to a process with a fixed "requests" list'),
+          );
+      }
+      p.requests = checkFixed(r.requests, totalLbns, diskName, at, problems);
+      return p;
+    }
+
+    if (r.readFraction !== undefined && p.op !== 'mix') {
+      problems.push(problem(at('readFraction'), `only applies to op "mix" (op is "${p.op}")`));
+    }
+    const modeOnly: Array<[keyof RawProcess, 'open' | 'closed']> = [
+      ['rateIops', 'open'],
+      ['arrival', 'open'],
+      ['outstanding', 'closed'],
+      ['thinkTimeMs', 'closed'],
+    ];
+    for (const [key, mode] of modeOnly) {
+      if (r[key] !== undefined && p.mode !== mode)
+        problems.push(problem(at(key), `only applies to mode "${mode}" (mode is "${p.mode}")`));
+    }
+    if (p.mode === 'open' && r.rateIops === undefined) {
+      problems.push(
+        problem(
+          at('rateIops'),
+          'missing (mode "open" needs an arrival rate in requests per second)',
+        ),
+      );
+    }
+
+    const size = p.sizeKiB;
+    const maxKiB = typeof size === 'number' ? size : size.max;
+    if (typeof size !== 'number' && size.min > size.max) {
+      problems.push(
+        problem(at('sizeKiB', 'max'), `must be at least min ${size.min} (got ${size.max})`),
+      );
+    }
+    if (totalLbns > 0) {
+      const span = p.span ?? { startSector: 0, sectors: totalLbns };
+      const end = span.startSector + span.sectors;
+      if (p.span && end > totalLbns) {
+        problems.push(
+          problem(
+            at('span'),
+            `ends at sector ${end - 1}, past the disk's end (${diskName} has ${totalLbns} sectors: 0 to ${totalLbns - 1})`,
+          ),
+        );
+      } else if (maxKiB * 2 > span.sectors) {
+        problems.push(
+          problem(
+            at('sizeKiB'),
+            `${maxKiB} KiB (${maxKiB * 2} sectors) does not fit in ${p.span ? 'the span' : 'the disk'} of ${span.sectors} sectors`,
+          ),
+        );
+      }
+    }
+    return p;
+  });
+  return problems.length > before ? null : out;
+}
+
+function checkFixed(
+  list: NonNullable<RawProcess['requests']>,
+  totalLbns: number,
+  diskName: string,
+  at: (...keys: Array<string | number>) => Path,
+  problems: Problem[],
+): FixedRequest[] {
+  let lastMs = 0;
+  return list.map((q, j) => {
+    const r: FixedRequest = {
+      sector: q.sector,
+      sizeKiB: q.sizeKiB,
+      op: q.op,
+      atMs: q.atMs ?? 0,
+      thinkTimeMs: q.thinkTimeMs ?? null,
+    };
+    const n = r.sizeKiB * 2;
+    if (totalLbns > 0 && r.sector + n > totalLbns) {
+      problems.push(
+        problem(
+          at('requests', j, 'sector'),
+          `${r.sector} + ${n} sectors runs past the disk's end (${diskName} has ${totalLbns} sectors: 0 to ${totalLbns - 1})`,
+        ),
+      );
+    }
+    if (q.atMs !== undefined && r.thinkTimeMs !== null) {
+      problems.push(
+        problem(at('requests', j, 'thinkTimeMs'), 'give "atMs" or "thinkTimeMs", not both'),
+      );
+    }
+    if (r.thinkTimeMs !== null) return r; // issued after a completion: no clock time to order
+    if (r.atMs < lastMs) {
+      problems.push(
+        problem(
+          at('requests', j, 'atMs'),
+          `must not be earlier than the timed request before it (${lastMs}) (got ${r.atMs})`,
+        ),
+      );
+    }
+    lastMs = r.atMs;
+    return r;
+  });
+}
+
+function withoutUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

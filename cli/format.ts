@@ -1,0 +1,76 @@
+// Human-readable output: short aligned tables for `run`, `sweep` and `presets`.
+import type { RunSummary } from '../src/engine/summary';
+
+/** A number for people: grouped thousands, a few significant decimals. */
+export function num(x: number, decimals = 2): string {
+  if (!Number.isFinite(x)) return String(x);
+  return x.toLocaleString('en-US', {
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  });
+}
+
+/** Columns padded to their widest cell. `align` has one letter per column, l or r; by
+ * default the first column is left-aligned and the rest (numbers) right-aligned. */
+export function table(rows: ReadonlyArray<readonly string[]>, align = ''): string {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  const left = (i: number): boolean => (align[i] ?? (i === 0 ? 'l' : 'r')) === 'l';
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (left(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+const MAX_PROCESS_ROWS = 20;
+
+export function runReport(s: RunSummary, title: string): string {
+  const lat = s.latencyMs;
+  const latRow = (name: string, l: RunSummary['latencyMs']['q2c']) => [
+    name,
+    num(l.mean),
+    num(l.p50),
+    num(l.p95),
+    num(l.p99),
+    num(l.max),
+  ];
+  const p = s.positioningMs;
+  const procs = s.processes
+    .slice(0, MAX_PROCESS_ROWS)
+    .map((x) => [
+      x.name,
+      String(x.pid),
+      num(x.completed, 0),
+      num(x.iops, 1),
+      num(x.mbps, 3),
+      num(x.q2cMeanMs),
+      num(x.q2cMaxMs),
+      `${num(x.diskTimeShare * 100, 1)}%`,
+    ]);
+  const more = s.processes.length - procs.length;
+  return [
+    `${s.scenario} — ${title}`,
+    `disk ${s.disk} · drive scheduler ${s.diskScheduler} · queue depth ${s.queueDepth} · I/O scheduler ${s.iosched} · ${s.writePolicy} · seed ${s.seed}`,
+    `simulated ${num(s.simulatedTimeMs, 1)} ms · ${num(s.requests.completed, 0)} requests completed` +
+      ` (${num(s.requests.cacheHits, 0)} cache hits) · ${num(s.throughput.iops, 1)} IOPS · ${num(s.throughput.mbps, 3)} MB/s`,
+    '',
+    table([
+      ['latency (ms)', 'mean', 'p50', 'p95', 'p99', 'max'],
+      latRow('Q2C', lat.q2c),
+      latRow('Q2D', lat.q2d),
+      latRow('D2C', lat.d2c),
+    ]),
+    '',
+    `per request at the media (ms): seek ${num(p.seek)} · rotation ${num(p.rotation)} · transfer ${num(p.transfer)} · overhead ${num(p.overhead)}`,
+    '',
+    table([
+      ['process', 'pid', 'completed', 'IOPS', 'MB/s', 'Q2C mean', 'Q2C max', 'disk time'],
+      ...procs,
+    ]),
+    ...(more > 0 ? [`… and ${more} more (see --json)`] : []),
+  ].join('\n');
+}

@@ -1,0 +1,82 @@
+// Usage text for `spindle --help` and `spindle <command> --help`.
+
+export const COMMANDS = ['run', 'sweep', 'export', 'presets', 'parse', 'replay'] as const;
+export type CommandName = (typeof COMMANDS)[number];
+
+const SCENARIO_EDITS = `  --set KEY=VALUE   change a scenario value before validation; KEY is the JSON path
+                    (disk.queueDepth=16, workload.processes.0.count=4,
+                    iosched.tunables.read_expire=100); numbers, true/false, null and
+                    JSON objects/lists are parsed, anything else is a string. Repeatable.
+  --scheduler S     an I/O scheduler name sets iosched.name; a drive scheduler
+                    (fcfs, sstf, clook, sptf, asptf) sets disk.scheduler
+  --seed N          the random seed (0 to 4294967295), instead of the scenario's`;
+
+const HELP: Record<CommandName | 'main', string> = {
+  main: `spindle — a deterministic disk I/O scheduling simulator
+
+Usage: spindle <command> [options]
+
+Commands:
+  run <scenario.json>      run a scenario and report its figures
+  sweep <scenario.json>    run a scenario over a grid of settings
+  export <scenario.json>   write the simulated run as blkparse text
+  presets                  list the disk presets
+  parse <trace>            summarise a blkparse trace (not implemented yet)
+  replay <trace>           replay a blkparse trace on a simulated disk (not implemented yet)
+
+Options for every command: --help. With --json a command prints exactly one JSON
+document on stdout. Errors go to stderr as "spindle: <message>"; the exit status is
+2 for a bad argument or scenario, 1 for any other failure.
+
+Example: spindle run public/scenarios/c2247a-random-read.json --set disk.queueDepth=8 --json`,
+
+  run: `Usage: spindle run <scenario.json> [--scheduler S] [--set KEY=VALUE …] [--seed N] [--json]
+
+Run the scenario to its end and print a summary (or, with --json, the figures as one
+JSON document: requests, throughput, Q2C/Q2D/D2C latencies, positioning breakdown,
+per-process figures). "-" reads the scenario from standard input.
+
+${SCENARIO_EDITS}
+  --json            print the figures as JSON`,
+
+  sweep: `Usage: spindle sweep <scenario.json> --vary KEY=V1,V2,… [--vary …] [--scheduler S1,S2,…]
+                     [--set KEY=VALUE …] [--seed N] [--json]
+
+Run the scenario once for every combination of the varied settings (the cartesian
+product, the first --vary outermost). With --json: {"scenario", "runs": [{"settings",
+"summary"}]}, each summary as \`spindle run --json\` prints it.
+
+  --vary KEY=V1,V2  a setting to vary and its values (commas inside {…} or […] do not
+                    split). Repeatable.
+  --scheduler S1,S2 vary the scheduler (each name as for run's --scheduler)
+  --set KEY=VALUE   a fixed change, applied to every run. Repeatable.
+  --seed N          the random seed for every run
+  --json            print the runs as JSON`,
+
+  export: `Usage: spindle export <scenario.json> --format blkparse [--scheduler S] [--set KEY=VALUE …] [--seed N]
+
+Run the scenario and write every I/O event (Q, G, I, D, C) to stdout as blkparse's
+default text format, line by line as the simulation produces them. Device 8,0, CPU 0;
+completions carry pid 0 and the error value [0], as blkparse prints them.
+
+  --format blkparse the output format (the only one so far)
+${SCENARIO_EDITS}`,
+
+  presets: `Usage: spindle presets [--json]
+
+List the disk presets a scenario can name in disk.preset, with their size and speed.
+
+  --json            print them as JSON`,
+
+  parse: `Usage: spindle parse <trace.txt|.gz|-> --json
+
+Summarise a blkparse text trace. Not implemented yet (issue: trace ingestion).`,
+
+  replay: `Usage: spindle replay <trace.txt> --scheduler S [--disk PRESET] [--mode open|closed] --json
+
+Replay a blkparse trace's requests on a simulated disk. Not implemented yet (issue: trace ingestion).`,
+};
+
+export function helpText(command: CommandName | 'main'): string {
+  return HELP[command];
+}

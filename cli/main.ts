@@ -1,0 +1,83 @@
+// The `spindle` command: dispatch to a command, turn every failure into one
+// `spindle: <message>` line per problem on stderr and an exit status (errors.ts).
+import { ScenarioError } from '../src/engine/scenario/load';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors';
+import { exportCommand } from './export';
+import { COMMANDS, helpText, type CommandName } from './help';
+import { presetsCommand } from './presets';
+import { runCommand, sweepCommand } from './run';
+
+export interface Io {
+  stdout: NodeJS.WritableStream & import('node:stream').Writable;
+  stderr: { write(text: string): unknown };
+  debug: boolean;
+}
+
+const wantsHelp = (argv: readonly string[]): boolean =>
+  argv.includes('--help') || argv.includes('-h');
+
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const print = (text: string): void => void io.stdout.write(text + '\n');
+  try {
+    const [command, ...rest] = argv;
+    if (command === undefined) {
+      io.stderr.write(helpText('main') + '\n');
+      return EXIT_USAGE;
+    }
+    if (command === '--help' || command === '-h' || command === 'help') {
+      const topic = rest[0];
+      print(helpText(topic !== undefined && isCommand(topic) ? topic : 'main'));
+      return EXIT_OK;
+    }
+    if (!isCommand(command)) {
+      throw new UsageError(
+        `unknown command "${command}" (commands: ${COMMANDS.join(', ')}; see spindle --help)`,
+      );
+    }
+    if (wantsHelp(rest)) {
+      print(helpText(command));
+      return EXIT_OK;
+    }
+    switch (command) {
+      case 'run':
+        runCommand(rest, print);
+        break;
+      case 'sweep':
+        sweepCommand(rest, print);
+        break;
+      case 'export':
+        await exportCommand(rest, io.stdout);
+        break;
+      case 'presets':
+        presetsCommand(rest, print);
+        break;
+      case 'parse':
+      case 'replay':
+        throw new UsageError(`${command} is not implemented yet (issue: trace ingestion)`);
+    }
+    return EXIT_OK;
+  } catch (e) {
+    return report(e, io);
+  }
+}
+
+function isCommand(s: string): s is CommandName {
+  return (COMMANDS as readonly string[]).includes(s);
+}
+
+function report(e: unknown, io: Io): number {
+  if (e instanceof ScenarioError) {
+    for (const line of e.message.split('\n')) io.stderr.write(`spindle: ${line}\n`);
+    return EXIT_USAGE;
+  }
+  if (e instanceof UsageError) {
+    io.stderr.write(`spindle: ${e.message}\n`);
+    return EXIT_USAGE;
+  }
+  const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
+  if (io.debug && e instanceof Error && e.stack) io.stderr.write(e.stack + '\n');
+  io.stderr.write(
+    `spindle: internal error: ${message}${io.debug ? '' : ' (SPINDLE_DEBUG=1 shows the stack)'}\n`,
+  );
+  return EXIT_FAILURE;
+}

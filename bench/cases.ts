@@ -14,13 +14,25 @@ export interface BenchFigure {
   note: string;
 }
 
-function randomReads(opts: { scheduler: DiskSchedulerName; queueDepth: number; processes: number; requests: number }): Scenario {
+function randomReads(opts: {
+  scheduler: DiskSchedulerName;
+  queueDepth: number;
+  processes: number;
+  requests: number;
+}): Scenario {
   return {
     name: 'bench',
     title: 'bench',
     lesson: '',
     seed: 1,
-    disk: { preset: 'hp-c2247a', queueDepth: opts.queueDepth, scheduler: opts.scheduler, cache: null, agingWeight: 6, overrides: {} },
+    disk: {
+      preset: 'hp-c2247a',
+      queueDepth: opts.queueDepth,
+      scheduler: opts.scheduler,
+      cache: null,
+      agingWeight: 6,
+      overrides: {},
+    },
     iosched: { name: 'none', tunables: {} },
     workload: {
       processes: [
@@ -94,7 +106,11 @@ export function engineCases(): BenchFigure[] {
 /** A 10-million-request run: heap after GC sampled every million requests. */
 function memoryFlat(): BenchFigure {
   const gc = (globalThis as { gc?: () => void }).gc;
-  const sim = createSimulation(buildModel(randomReads({ scheduler: 'fcfs', queueDepth: 1, processes: 1, requests: 10_000_000 })));
+  const sim = createSimulation(
+    buildModel(
+      randomReads({ scheduler: 'fcfs', queueDepth: 1, processes: 1, requests: 10_000_000 }),
+    ),
+  );
   const samples: number[] = [];
   let next = 1_000_000;
   while (step(sim)) {

@@ -6,8 +6,14 @@ import { engineCases, type BenchFigure } from './cases';
 
 function format(f: BenchFigure): string {
   const v = f.value >= 1000 ? Math.round(f.value).toLocaleString('en-US') : f.value.toFixed(2);
-  const target = f.target === null ? '—' : `${f.higherIsBetter ? '≥' : '≤'} ${f.target.toLocaleString('en-US')}`;
-  const met = f.target === null ? '' : (f.higherIsBetter ? f.value >= f.target : f.value <= f.target) ? 'met' : 'MISSED';
+  const target =
+    f.target === null ? '—' : `${f.higherIsBetter ? '≥' : '≤'} ${f.target.toLocaleString('en-US')}`;
+  const met =
+    f.target === null
+      ? ''
+      : (f.higherIsBetter ? f.value >= f.target : f.value <= f.target)
+        ? 'met'
+        : 'MISSED';
   return `| ${f.name} | ${v} ${f.unit} | ${target} | ${met} | ${f.note} |`;
 }
 
@@ -31,5 +37,6 @@ terms, so expect ±15% between runs.
 |---|---|---|---|---|
 ${rows.join('\n')}
 `;
-writeFileSync(new URL('./RESULTS.md', import.meta.url), doc);
+// npm runs scripts from the project root; the bundle lives in dist-cli/, so name the path.
+writeFileSync('bench/RESULTS.md', doc);
 console.log('recorded in bench/RESULTS.md');

@@ -4,7 +4,8 @@
 /** blktrace action codes: Q queued, G get request, M/F back/front merge, I inserted,
  * D dispatched to the device, C completed, P/U/T plug/unplug/timer unplug,
  * S sleep (no request free), X split, A remap, R requeue, m message. */
-export type BlkAction = 'Q' | 'G' | 'M' | 'F' | 'I' | 'D' | 'C' | 'P' | 'U' | 'T' | 'S' | 'X' | 'A' | 'R' | 'm';
+export type BlkAction =
+  'Q' | 'G' | 'M' | 'F' | 'I' | 'D' | 'C' | 'P' | 'U' | 'T' | 'S' | 'X' | 'A' | 'R' | 'm';
 
 export interface TraceEvent {
   tNs: number;

@@ -5,7 +5,15 @@ export type { Scenario, ProcessSpec } from './scenario/types';
 export { runScenario, type RunOptions, type RunResult } from './run';
 export type { RunSummary } from './summary';
 export { buildModel, diskParamsOf } from './model';
-export { createSimulation, step, runUntil, runToEnd, peekTime, snapshot, restore } from './sim/simulation';
+export {
+  createSimulation,
+  step,
+  runUntil,
+  runToEnd,
+  peekTime,
+  snapshot,
+  restore,
+} from './sim/simulation';
 export type { Simulation, SimState, Model } from './sim/simulation';
 export type { TraceEvent, TraceSink, ServiceRecord, DecisionRecord, BlkAction } from './events';
 export { getPreset, presetNames } from './disk/presets';

@@ -11,7 +11,12 @@ export function applyOverrides<T>(base: T, overrides: Record<string, unknown>): 
   for (const [k, v] of Object.entries(overrides)) {
     const cur = out[k];
     out[k] =
-      v !== null && typeof v === 'object' && !Array.isArray(v) && cur !== null && typeof cur === 'object' && !Array.isArray(cur)
+      v !== null &&
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      cur !== null &&
+      typeof cur === 'object' &&
+      !Array.isArray(cur)
         ? applyOverrides(cur, v as Record<string, unknown>)
         : v;
   }

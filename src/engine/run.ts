@@ -18,7 +18,10 @@ export interface RunResult {
 }
 
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
-  const sim = createSimulation(buildModel(scenario, options.seed ?? scenario.seed), options.sink ?? null);
+  const sim = createSimulation(
+    buildModel(scenario, options.seed ?? scenario.seed),
+    options.sink ?? null,
+  );
   runToEnd(sim);
   return { summary: summarize(sim, scenario), simulation: sim };
 }

@@ -33,7 +33,14 @@ export interface RunSummary {
   queueDepth: number;
   writePolicy: string;
   simulatedTimeMs: number;
-  requests: { queued: number; dispatched: number; completed: number; backMerges: number; frontMerges: number; cacheHits: number };
+  requests: {
+    queued: number;
+    dispatched: number;
+    completed: number;
+    backMerges: number;
+    frontMerges: number;
+    cacheHits: number;
+  };
   throughput: { iops: number; mbps: number };
   latencyMs: { q2c: LatencyFigures; q2d: LatencyFigures; d2c: LatencyFigures };
   positioningMs: { seek: number; rotation: number; transfer: number; overhead: number };

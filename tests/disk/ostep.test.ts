@@ -3,13 +3,32 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/engine/run';
 import { fixedReads, scenario } from '../helpers/scenario';
 
-function diskPy(sectors: number[], opts: { scheduler?: 'fcfs' | 'sstf' | 'sptf'; skew?: number } = {}) {
+function diskPy(
+  sectors: number[],
+  opts: { scheduler?: 'fcfs' | 'sstf' | 'sptf'; skew?: number } = {},
+) {
   const s = scenario({
     preset: 'ostep',
     queueDepth: opts.scheduler && opts.scheduler !== 'fcfs' ? 64 : 1,
     scheduler: opts.scheduler ?? 'fcfs',
     processes: [fixedReads(sectors)],
-    overrides: opts.skew ? { zones: [{ firstCylinder: 0, lastCylinder: 2, sectorsPerTrack: 12, firstSectorOffset: 0, emptyFrontSectors: 0, trackSkew: 0, cylinderSkew: opts.skew, spareTracks: 0, slips: [] }] } : {},
+    overrides: opts.skew
+      ? {
+          zones: [
+            {
+              firstCylinder: 0,
+              lastCylinder: 2,
+              sectorsPerTrack: 12,
+              firstSectorOffset: 0,
+              emptyFrontSectors: 0,
+              trackSkew: 0,
+              cylinderSkew: opts.skew,
+              spareTracks: 0,
+              slips: [],
+            },
+          ],
+        }
+      : {},
   });
   const { summary } = runScenario(s);
   const n = summary.requests.completed;

@@ -5,18 +5,30 @@ import type { DiskSchedulerName } from '../../src/engine/disk/disk-scheduler';
 import { proc, scenario } from '../helpers/scenario';
 
 /** n closed-loop processes, one random 4 KiB write each in flight, drive queue depth qd. */
-function randomWrites(scheduler: DiskSchedulerName, qd: number, requests = 6000, span: number | null = null) {
+function randomWrites(
+  scheduler: DiskSchedulerName,
+  qd: number,
+  requests = 6000,
+  span: number | null = null,
+) {
   return runScenario(
     scenario({
       scheduler,
       queueDepth: qd,
-      processes: [proc({ op: 'write', count: qd, span: span === null ? null : { startSector: 0, sectors: span } })],
+      processes: [
+        proc({
+          op: 'write',
+          count: qd,
+          span: span === null ? null : { startSector: 0, sectors: span },
+        }),
+      ],
       stopRequests: requests,
     }),
   ).summary;
 }
 
-const positioning = (s: ReturnType<typeof randomWrites>) => s.positioningMs.seek + s.positioningMs.rotation;
+const positioning = (s: ReturnType<typeof randomWrites>) =>
+  s.positioningMs.seek + s.positioningMs.rotation;
 
 describe('SPTF inside the drive', () => {
   it('beats FCFS at queue depth 16, and positions faster than SSTF and C-LOOK', () => {
@@ -51,9 +63,21 @@ describe('SPTF inside the drive', () => {
   });
 
   it('aged SPTF bounds the worst wait better than SPTF', () => {
-    const sptf = runScenario(scenario({ scheduler: 'sptf', queueDepth: 32, processes: [proc({ count: 32 })], stopRequests: 20000 })).summary;
+    const sptf = runScenario(
+      scenario({
+        scheduler: 'sptf',
+        queueDepth: 32,
+        processes: [proc({ count: 32 })],
+        stopRequests: 20000,
+      }),
+    ).summary;
     const aged = runScenario(
-      scenario({ scheduler: 'asptf', queueDepth: 32, processes: [proc({ count: 32 })], stopRequests: 20000 }),
+      scenario({
+        scheduler: 'asptf',
+        queueDepth: 32,
+        processes: [proc({ count: 32 })],
+        stopRequests: 20000,
+      }),
     ).summary;
     expect(aged.latencyMs.q2c.max).toBeLessThan(sptf.latencyMs.q2c.max);
   });

@@ -14,8 +14,9 @@ import type { TraceSink } from '../../src/engine/events';
 import { runScenario } from '../../src/engine/run';
 import type { FixedRequest } from '../../src/engine/scenario/types';
 import { proc, scenario } from '../helpers/scenario';
+import { sharedPath } from '../helpers/shared';
 
-const TRACE = new URL('../../../shared/traces/disksim-validation/hp_c2247a.trace', import.meta.url);
+const TRACE = sharedPath('traces', 'disksim-validation', 'hp_c2247a.trace');
 
 interface Line {
   op: 'read' | 'write';
@@ -33,7 +34,13 @@ function readTrace(): Line[] {
     .split('\n')
     .map((line) => {
       const [rw, , start, size, resp, gap] = line.trim().split(/\s+/);
-      const l: Line = { op: rw === 'R' ? 'read' : 'write', sector: Number(start), sectors: Number(size), measuredMs: Number(resp) / 1000, thinkMs: previousGap };
+      const l: Line = {
+        op: rw === 'R' ? 'read' : 'write',
+        sector: Number(start),
+        sectors: Number(size),
+        measuredMs: Number(resp) / 1000,
+        thinkMs: previousGap,
+      };
       previousGap = Number(gap) / 1000;
       return l;
     });
@@ -55,7 +62,13 @@ export function demerit(a: number[], b: number[]): number {
 
 describe('hp-c2247a on DiskSim validation trace', () => {
   const lines = readTrace();
-  const requests: FixedRequest[] = lines.map((l) => ({ sector: l.sector, sizeKiB: l.sectors / 2, op: l.op, atMs: 0, thinkTimeMs: l.thinkMs }));
+  const requests: FixedRequest[] = lines.map((l) => ({
+    sector: l.sector,
+    sizeKiB: l.sectors / 2,
+    op: l.op,
+    atMs: 0,
+    thinkTimeMs: l.thinkMs,
+  }));
   const simulated = new Array<number>(lines.length);
   const queued = new Map<number, number>();
   const sink: TraceSink = {
@@ -71,7 +84,7 @@ describe('hp-c2247a on DiskSim validation trace', () => {
   const meanMeasured = measured.reduce((a, b) => a + b, 0) / measured.length;
   const d = demerit(simulated, measured);
 
-  it('replays every request, with the drive\'s share of buffer hits', () => {
+  it("replays every request, with the drive's share of buffer hits", () => {
     expect(summary.requests.completed).toBe(9999);
     // The trace marks 1559 reads as buffer hits on the real drive.
     expect(Math.abs(summary.requests.cacheHits - 1559)).toBeLessThan(1559 * 0.05);

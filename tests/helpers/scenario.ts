@@ -56,5 +56,13 @@ export function scenario(s: {
 
 /** disk.py-style fixed list: one-sector reads, all queued at time 0. */
 export function fixedReads(sectors: number[]): ProcessSpec {
-  return proc({ requests: sectors.map((sector) => ({ sector, sizeKiB: 0.5, op: 'read' as const, atMs: 0, thinkTimeMs: null })) });
+  return proc({
+    requests: sectors.map((sector) => ({
+      sector,
+      sizeKiB: 0.5,
+      op: 'read' as const,
+      atMs: 0,
+      thinkTimeMs: null,
+    })),
+  });
 }

@@ -17,7 +17,17 @@ function logOf(seed: number): string[] {
     scenario({
       scheduler: 'sptf',
       queueDepth: 8,
-      processes: [proc({ count: 4, op: 'mix' }), proc({ name: 'w', mode: 'open', rateIops: 40, op: 'write', pattern: 'sequential', sizeKiB: { min: 4, max: 64 } })],
+      processes: [
+        proc({ count: 4, op: 'mix' }),
+        proc({
+          name: 'w',
+          mode: 'open',
+          rateIops: 40,
+          op: 'write',
+          pattern: 'sequential',
+          sizeKiB: { min: 4, max: 64 },
+        }),
+      ],
       stopRequests: 3000,
       seed,
     }),
@@ -40,7 +50,12 @@ describe('determinism', () => {
 
   it('a snapshot restored mid-run continues exactly as the original did', () => {
     const model = buildModel(
-      scenario({ scheduler: 'sptf', queueDepth: 4, processes: [proc({ count: 4 })], stopRequests: 4000 }),
+      scenario({
+        scheduler: 'sptf',
+        queueDepth: 4,
+        processes: [proc({ count: 4 })],
+        stopRequests: 4000,
+      }),
     );
     const sim = createSimulation(model);
     for (let i = 0; i < 5000; i++) step(sim);
@@ -54,6 +69,8 @@ describe('determinism', () => {
     while (step(sim)) {
       /* again */
     }
-    expect({ t: sim.state.now, steps: sim.state.steps, q2c: sim.state.metrics.q2c.sumNs }).toEqual(end);
+    expect({ t: sim.state.now, steps: sim.state.steps, q2c: sim.state.metrics.q2c.sumNs }).toEqual(
+      end,
+    );
   });
 });

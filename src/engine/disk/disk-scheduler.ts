@@ -96,7 +96,17 @@ export function pickNext(
       for (let i = 0; i < n; i++) {
         const rq = candidates[i]!;
         const minSeek = rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
-        positionTo(d, startNs, arm.cylinder, arm.head, rq.sector, rq.write, rq.write ? rq.dataReadyNs : 0, minSeek, pos);
+        positionTo(
+          d,
+          startNs,
+          arm.cylinder,
+          arm.head,
+          rq.sector,
+          rq.write,
+          rq.write ? rq.dataReadyNs : 0,
+          minSeek,
+          pos,
+        );
         const tpos = pos.seekNs + pos.rotationNs;
         if (wantEstimates) out.estimatesNs.push(tpos);
         const cost = aged ? tpos - agingWeight * 0.001 * (startNs - rq.dispatchedNs) : tpos;

@@ -77,7 +77,8 @@ export function zoneOfLbn(g: Geometry, lbn: number): Zone {
 
 /** LBN → physical address, written into `out` (no allocation on the hot path). */
 export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
-  if (!(lbn >= 0 && lbn < g.totalLbns)) throw new RangeError(`LBN ${lbn} outside 0…${g.totalLbns - 1}`);
+  if (!(lbn >= 0 && lbn < g.totalLbns))
+    throw new RangeError(`LBN ${lbn} outside 0…${g.totalLbns - 1}`);
   const z = zoneOfLbn(g, lbn);
   // DiskSim g1_ltop_trackspare: count the empty front, then skip slipped tracks.
   const x = lbn - z.firstLbn + z.emptyFrontSectors;

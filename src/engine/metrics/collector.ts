@@ -4,7 +4,14 @@
 import type { IoRequest } from '../request';
 import type { Model, Simulation } from '../sim/simulation';
 import { createHistogram, recordValue, type Histogram } from './histogram';
-import { countAt, createCounterSeries, createLevelSeries, setLevel, type CounterSeries, type LevelSeries } from './timeseries';
+import {
+  countAt,
+  createCounterSeries,
+  createLevelSeries,
+  setLevel,
+  type CounterSeries,
+  type LevelSeries,
+} from './timeseries';
 
 /** Charts hold at most this many windows; windows widen as the run grows. */
 const MAX_POINTS = 512;
@@ -47,7 +54,8 @@ export interface Collector {
 export function createCollector(model: Model): Collector {
   const processes: ProcessFigures[] = [];
   for (const p of model.processes) {
-    for (let k = 0; k < p.count; k++) processes.push({ completed: 0, bytes: 0, q2c: createHistogram(), diskNs: 0 });
+    for (let k = 0; k < p.count; k++)
+      processes.push({ completed: 0, bytes: 0, q2c: createHistogram(), diskNs: 0 });
   }
   return {
     queued: 0,

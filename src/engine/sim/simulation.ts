@@ -4,14 +4,25 @@
 import type { CompiledDisk } from '../disk/compile';
 import type { DiskSchedulerName } from '../disk/disk-scheduler';
 import type { WritePolicy } from '../disk/params';
-import { createDriveState, onDrivePick, onMechanismFree, driveRelease, type DriveState } from '../disk/drive';
+import {
+  createDriveState,
+  onDrivePick,
+  onMechanismFree,
+  driveRelease,
+  type DriveState,
+} from '../disk/drive';
 import type { TraceSink } from '../events';
 import { getElevator, type ElevatorType } from '../iosched/elevator';
 import { createHostState, hostComplete, onHostTimer, type HostState } from '../iosched/host';
 import { createCollector, type Collector } from '../metrics/collector';
 import { createRequestTable, requestAt, type RequestTable } from '../request';
 import type { ProcessSpec } from '../scenario/types';
-import { createWorkloadState, onIssue, startWorkload, type WorkloadState } from '../workload/workload';
+import {
+  createWorkloadState,
+  onIssue,
+  startWorkload,
+  type WorkloadState,
+} from '../workload/workload';
 import { EventKind } from './events';
 import { createHeap, peekEvent, popEvent, recycleEvent, type EventHeap } from './heap';
 
@@ -112,7 +123,8 @@ export function step(sim: Simulation): boolean {
       onHostTimer(sim, a, t);
       break;
   }
-  if (sim.model.stopRequests !== null && st.metrics.completed >= sim.model.stopRequests) st.done = true;
+  if (sim.model.stopRequests !== null && st.metrics.completed >= sim.model.stopRequests)
+    st.done = true;
   return !st.done;
 }
 

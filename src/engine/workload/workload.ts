@@ -74,9 +74,17 @@ export function startWorkload(sim: Simulation): void {
     const p = sim.model.processes[inst.spec]!;
     if (p.requests) {
       const first = p.requests[0];
-      if (first) pushEvent(heap, (first.thinkTimeMs ?? first.atMs) * MS, EventPriority.Issue, EventKind.Issue, i);
+      if (first)
+        pushEvent(
+          heap,
+          (first.thinkTimeMs ?? first.atMs) * MS,
+          EventPriority.Issue,
+          EventKind.Issue,
+          i,
+        );
     } else if (p.mode === 'closed') {
-      for (let n = 0; n < p.outstanding; n++) pushEvent(heap, 0, EventPriority.Issue, EventKind.Issue, i);
+      for (let n = 0; n < p.outstanding; n++)
+        pushEvent(heap, 0, EventPriority.Issue, EventKind.Issue, i);
     } else {
       pushEvent(heap, interarrivalNs(inst, p), EventPriority.Issue, EventKind.Issue, i);
     }
@@ -92,36 +100,73 @@ function interarrivalNs(inst: ProcInstance, p: ProcessSpec): number {
 export function onIssue(sim: Simulation, instIndex: number, now: number): void {
   const inst = sim.state.workload.instances[instIndex]!;
   const p = sim.model.processes[inst.spec]!;
-  const rq = p.requests ? listRequest(sim, inst, instIndex, p, now) : patternRequest(sim, inst, instIndex, p, now);
+  const rq = p.requests
+    ? listRequest(sim, inst, instIndex, p, now)
+    : patternRequest(sim, inst, instIndex, p, now);
   inst.inFlight++;
   inst.issued++;
   if (p.requests) {
     const next = p.requests[inst.listIndex];
     // A timed entry goes on the clock now; a think-time entry waits for this completion.
     if (next && next.thinkTimeMs === null) {
-      pushEvent(sim.state.heap, Math.max(now, next.atMs * MS), EventPriority.Issue, EventKind.Issue, instIndex);
+      pushEvent(
+        sim.state.heap,
+        Math.max(now, next.atMs * MS),
+        EventPriority.Issue,
+        EventKind.Issue,
+        instIndex,
+      );
     }
   } else if (p.mode === 'open') {
-    pushEvent(sim.state.heap, now + interarrivalNs(inst, p), EventPriority.Issue, EventKind.Issue, instIndex);
+    pushEvent(
+      sim.state.heap,
+      now + interarrivalNs(inst, p),
+      EventPriority.Issue,
+      EventKind.Issue,
+      instIndex,
+    );
   }
   hostSubmit(sim, rq, now);
 }
 
-function listRequest(sim: Simulation, inst: ProcInstance, i: number, p: ProcessSpec, now: number): IoRequest {
+function listRequest(
+  sim: Simulation,
+  inst: ProcInstance,
+  i: number,
+  p: ProcessSpec,
+  now: number,
+): IoRequest {
   const r = p.requests![inst.listIndex++]!;
   const write = r.op === 'write';
   const sync = p.sync ?? !write;
-  return allocRequest(sim.state.requests, sim.state.nextRqId++, i, inst.pid, write, sync, r.sector, Math.round(r.sizeKiB * 2), now);
+  return allocRequest(
+    sim.state.requests,
+    sim.state.nextRqId++,
+    i,
+    inst.pid,
+    write,
+    sync,
+    r.sector,
+    Math.round(r.sizeKiB * 2),
+    now,
+  );
 }
 
-function patternRequest(sim: Simulation, inst: ProcInstance, i: number, p: ProcessSpec, now: number): IoRequest {
+function patternRequest(
+  sim: Simulation,
+  inst: ProcInstance,
+  i: number,
+  p: ProcessSpec,
+  now: number,
+): IoRequest {
   const rng = inst.rng;
   const write = p.op === 'write' || (p.op === 'mix' && nextFloat(rng) >= p.readFraction);
   const sync = p.sync ?? !write;
   const n = sizeSectors(rng, p);
   let sector: number;
   if (p.pattern === 'sequential') {
-    if (inst.cursor + n > inst.spanStart + inst.spanSectors || inst.cursor < inst.spanStart) inst.cursor = inst.spanStart;
+    if (inst.cursor + n > inst.spanStart + inst.spanSectors || inst.cursor < inst.spanStart)
+      inst.cursor = inst.spanStart;
     sector = inst.cursor;
     inst.cursor += n;
   } else {
@@ -130,7 +175,17 @@ function patternRequest(sim: Simulation, inst: ProcInstance, i: number, p: Proce
     const slots = Math.floor((inst.spanSectors - n) / align) + 1;
     sector = inst.spanStart + nextInt(rng, slots) * align;
   }
-  return allocRequest(sim.state.requests, sim.state.nextRqId++, i, inst.pid, write, sync, sector, n, now);
+  return allocRequest(
+    sim.state.requests,
+    sim.state.nextRqId++,
+    i,
+    inst.pid,
+    write,
+    sync,
+    sector,
+    n,
+    now,
+  );
 }
 
 function sizeSectors(rng: Rng, p: ProcessSpec): number {
@@ -149,9 +204,21 @@ export function noteRequestDone(sim: Simulation, rq: IoRequest, now: number): vo
   if (p.requests) {
     const next = p.requests[inst.listIndex];
     if (next && next.thinkTimeMs !== null) {
-      pushEvent(sim.state.heap, now + next.thinkTimeMs * MS, EventPriority.Issue, EventKind.Issue, rq.proc);
+      pushEvent(
+        sim.state.heap,
+        now + next.thinkTimeMs * MS,
+        EventPriority.Issue,
+        EventKind.Issue,
+        rq.proc,
+      );
     }
   } else if (p.mode === 'closed') {
-    pushEvent(sim.state.heap, now + p.thinkTimeMs * MS, EventPriority.Issue, EventKind.Issue, rq.proc);
+    pushEvent(
+      sim.state.heap,
+      now + p.thinkTimeMs * MS,
+      EventPriority.Issue,
+      EventKind.Issue,
+      rq.proc,
+    );
   }
 }

@@ -14,7 +14,17 @@ function zone(
   spareTracks: number,
   slips: number[],
 ): ZoneSpec {
-  return { firstCylinder, lastCylinder, sectorsPerTrack, firstSectorOffset, emptyFrontSectors, trackSkew, cylinderSkew, spareTracks, slips };
+  return {
+    firstCylinder,
+    lastCylinder,
+    sectorsPerTrack,
+    firstSectorOffset,
+    emptyFrontSectors,
+    trackSkew,
+    cylinderSkew,
+    spareTracks,
+    slips,
+  };
 }
 
 export const hpC2247a: DiskParams = {
@@ -26,7 +36,17 @@ export const hpC2247a: DiskParams = {
   surfaces: 13,
   cylinders: 2051,
   zones: [
-    zone(0, 558, 96, 0, 1632, 14, 32, 325, [468, 526, 1204, 1861, 2447, 2680, 3098, 3683, 4880, 4919, 6952, 7095]),
+    zone(
+      0,
+      558,
+      96,
+      0,
+      1632,
+      14,
+      32,
+      325,
+      [468, 526, 1204, 1861, 2447, 2680, 3098, 3683, 4880, 4919, 6952, 7095],
+    ),
     zone(559, 760, 92, 14, 0, 13, 30, 130, [231, 868, 1125, 1458, 1479, 1492]),
     zone(761, 901, 88, 73, 0, 13, 29, 65, [585, 996, 1401, 1810]),
     zone(902, 1051, 84, 80, 0, 12, 28, 78, [582, 595, 699]),

@@ -9,7 +9,8 @@ import type { DiskParams } from '../params';
 export const ostep: DiskParams = {
   name: 'ostep',
   title: "OSTEP disk.py — 3 tracks × 12 sectors, answers in disk.py's time units (1 unit = 1 ms)",
-  provenance: 'disk.py defaults: -z 30,30,30, -S 1, -R 1, track spacing 40, head at the middle of sector 6.',
+  provenance:
+    'disk.py defaults: -z 30,30,30, -S 1, -R 1, track spacing 40, head at the middle of sector 6.',
   rpm: 60000 / 360,
   surfaces: 1,
   cylinders: 3,
@@ -31,9 +32,24 @@ export const ostep: DiskParams = {
   headSwitchMs: 0,
   writeSettleMs: 0,
   minWriteSeekMs: 0,
-  overheads: { readHitMs: 0, readMissMs: 0, writeMs: 0, dataPrepMs: 0, reselectMs: 0, readCompleteMs: 0, writeCompleteMs: 0 },
+  overheads: {
+    readHitMs: 0,
+    readMissMs: 0,
+    writeMs: 0,
+    dataPrepMs: 0,
+    reselectMs: 0,
+    readCompleteMs: 0,
+    writeCompleteMs: 0,
+  },
   bus: { readMsPerSector: 0, writeMsPerSector: 0, readWatermark: 1 },
-  cache: { segments: 0, separateWriteSegment: false, segmentSectors: 0, readAheadSectors: 0, writePolicy: 'write-through', writeBufferSectors: 0 },
+  cache: {
+    segments: 0,
+    separateWriteSegment: false,
+    segmentSectors: 0,
+    readAheadSectors: 0,
+    writePolicy: 'write-through',
+    writeBufferSectors: 0,
+  },
   maxQueueDepth: 64,
   ssd: null,
 };

@@ -1,0 +1,211 @@
+// The drive's buffer: read segments with read-ahead (DiskSim "buffer continuous read"),
+// the separate write segment, and what counts as a hit (DISK-MODEL.md §1.5).
+// Read-ahead is the read's own media transfer running on, so its progress at any time is
+// computed from where that transfer started — nothing is simulated sector by sector.
+import type { IoRequest } from '../request';
+import { pushEvent } from '../sim/heap';
+import { EventKind, EventPriority } from '../sim/events';
+import type { Simulation } from '../sim/simulation';
+import { mediaTransfer, positionTo, type Positioning, type TransferEnd } from './mechanics';
+
+/** A read-cache segment holding the contiguous LBNs [lo, hi). */
+export interface CacheSegment {
+  lo: number;
+  hi: number;
+  lastUse: number;
+}
+
+/**
+ * Read-ahead in progress: the mechanism keeps transferring past a read miss while idle.
+ * It is that read's transfer running on, so progress is computed from the read's start.
+ */
+export interface Prefetch {
+  segment: number;
+  baseLbn: number;
+  baseStartNs: number;
+  limitLbn: number;
+  /** the stream cannot be stopped before this: the read it serves has not yet
+   * completed to the host (DiskSim, preseeking level 0) */
+  holdUntilNs: number;
+}
+
+const pos: Positioning = { seekNs: 0, rotationNs: 0 };
+
+/** The write segment keeps the latest written LBNs (a sequential write extends it). */
+export function noteWritten(sim: Simulation, rq: IoRequest): void {
+  const d = sim.model.disk;
+  if (!d.params.cache.separateWriteSegment || d.params.cache.segments === 0) return;
+  const ws = sim.state.drive.writeSegment;
+  const end = rq.sector + rq.nSectors;
+  if (rq.sector === ws.hi && ws.hi > ws.lo) ws.hi = end;
+  else {
+    ws.lo = rq.sector;
+    ws.hi = end;
+  }
+  if (ws.hi - ws.lo > d.params.cache.segmentSectors) ws.lo = ws.hi - d.params.cache.segmentSectors;
+}
+
+/** After a read miss: its data fills a segment and read-ahead runs on. */
+export function startReadAhead(sim: Simulation, rq: IoRequest): void {
+  const drive = sim.state.drive;
+  const p = sim.model.disk.params;
+  let lru = 0;
+  for (let i = 1; i < drive.segments.length; i++) {
+    if (drive.segments[i]!.lastUse < drive.segments[lru]!.lastUse) lru = i;
+  }
+  const seg = drive.segments[lru]!;
+  const end = rq.sector + rq.nSectors;
+  seg.lo = rq.sector;
+  seg.hi = end;
+  seg.lastUse = ++drive.useClock;
+  const limit = Math.min(end + p.cache.readAheadSectors, sim.model.disk.geometry.totalLbns);
+  if (limit > end) {
+    drive.prefetch = {
+      segment: lru,
+      baseLbn: rq.sector,
+      baseStartNs: rq.startNs + rq.seekNs + rq.rotationNs,
+      limitLbn: limit,
+      holdUntilNs: 0,
+    };
+  }
+}
+
+const progress: TransferEnd = { endNs: 0, cylinder: 0, head: 0, sectors: 0, armBusyUntilNs: 0 };
+
+/** How far the read-ahead has got by time t (fills `progress`). */
+function prefetchProgress(sim: Simulation, pf: Prefetch, t: number): TransferEnd {
+  return mediaTransfer(
+    sim.model.disk,
+    pf.baseLbn,
+    pf.limitLbn - pf.baseLbn,
+    pf.baseStartNs,
+    false,
+    progress,
+    t,
+  );
+}
+
+/**
+ * The mechanism is needed elsewhere: keep what was read, note where the arm is.
+ * Returns when the arm is free (a track switch under way completes first).
+ */
+export function stopPrefetch(sim: Simulation, t: number): number {
+  const drive = sim.state.drive;
+  const pf = drive.prefetch!;
+  const got = prefetchProgress(sim, pf, t);
+  const seg = drive.segments[pf.segment]!;
+  seg.hi = Math.max(seg.hi, pf.baseLbn + got.sectors);
+  if (seg.hi - seg.lo > sim.model.disk.params.cache.segmentSectors) {
+    seg.lo = seg.hi - sim.model.disk.params.cache.segmentSectors;
+  }
+  drive.arm.cylinder = got.cylinder;
+  drive.arm.head = got.head;
+  drive.arm.nextLbn = seg.hi;
+  drive.prefetch = null;
+  return got.armBusyUntilNs;
+}
+
+/**
+ * A read served from the buffer: a whole hit (its first and last sectors are there, or
+ * in the write segment), or a partial hit on the segment being read ahead, which sends
+ * what is there at once and the rest as the stream brings it. True if served so.
+ * DiskSim counts a read as a hit only if its first sector is already buffered.
+ */
+export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boolean {
+  const drive = sim.state.drive;
+  const d = sim.model.disk;
+  const cache = d.params.cache;
+  const lo = rq.sector;
+  const hi = rq.sector + rq.nSectors;
+  let dataAt = -1;
+  let segment = -1;
+  const pf = drive.prefetch;
+  for (let i = 0; i < drive.segments.length && dataAt < 0; i++) {
+    const seg = drive.segments[i]!;
+    if (pf && pf.segment === i) {
+      const got = Math.max(seg.hi, pf.baseLbn + prefetchProgress(sim, pf, now).sectors);
+      if (lo < seg.lo || lo >= got) continue;
+      segment = i;
+      if (hi <= got) dataAt = now;
+      else {
+        if (hi > pf.limitLbn) pf.limitLbn = Math.min(hi, d.geometry.totalLbns);
+        dataAt = mediaTransfer(
+          d,
+          pf.baseLbn,
+          hi - pf.baseLbn,
+          pf.baseStartNs,
+          false,
+          progress,
+        ).endNs;
+      }
+    } else if (lo >= seg.lo && hi <= seg.hi) {
+      segment = i;
+      dataAt = now;
+    }
+  }
+  const ws = drive.writeSegment;
+  if (dataAt < 0 && cache.separateWriteSegment && lo >= ws.lo && hi <= ws.hi) dataAt = now;
+  if (dataAt < 0) return false;
+
+  const bus = rq.nSectors * d.busReadNsPerSector;
+  const cmdDone = now + d.readHitNs + d.dataPrepNs;
+  const busEnd = Math.max(cmdDone + bus, dataAt + d.busReadNsPerSector);
+  const complete = busEnd + d.readCompleteNs;
+  rq.cacheHit = true;
+  rq.eligibleNs = cmdDone;
+  rq.busNs = bus;
+  rq.overheadNs = d.readHitNs + d.dataPrepNs + d.readCompleteNs + (busEnd - cmdDone - bus);
+  pushEvent(sim.state.heap, complete, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
+  if (segment >= 0) {
+    drive.segments[segment]!.lastUse = ++drive.useClock;
+    keepReadingAhead(sim, segment, hi, now, complete);
+  }
+  return true;
+}
+
+/**
+ * A hit keeps the read-ahead going to `hi` + the read-ahead size: the running stream is
+ * extended (and holds the mechanism until this read completes), or an idle drive
+ * restarts it ("Read-ahead on idle hit").
+ */
+function keepReadingAhead(
+  sim: Simulation,
+  segment: number,
+  hi: number,
+  now: number,
+  complete: number,
+): void {
+  const drive = sim.state.drive;
+  const d = sim.model.disk;
+  const want = Math.min(hi + d.params.cache.readAheadSectors, d.geometry.totalLbns);
+  const pf = drive.prefetch;
+  if (pf && pf.segment === segment) {
+    pf.limitLbn = Math.max(pf.limitLbn, want);
+    pf.holdUntilNs = Math.max(pf.holdUntilNs, complete);
+    return;
+  }
+  const seg = drive.segments[segment]!;
+  if (drive.mechBusy || pf || drive.queue.length > 0 || seg.hi >= want) return;
+  // Restart from the segment's end once the command is processed, from where the arm is.
+  const startAt = now + d.readMissNs;
+  positionTo(d, startAt, drive.arm.cylinder, drive.arm.head, seg.hi, false, 0, 0, pos);
+  drive.prefetch = {
+    segment,
+    baseLbn: seg.hi,
+    baseStartNs: startAt + pos.seekNs + pos.rotationNs,
+    limitLbn: want,
+    holdUntilNs: complete,
+  };
+}
+
+/** A write into the segment being read ahead stops the read-ahead where it is. */
+export function writeStopsReadAhead(sim: Simulation, rq: IoRequest, now: number): void {
+  const pf = sim.state.drive.prefetch;
+  if (!pf) return;
+  const seg = sim.state.drive.segments[pf.segment]!;
+  // A read still streaming from the segment keeps the stream to its end.
+  if (pf.holdUntilNs > now) return;
+  if (rq.sector < pf.limitLbn && rq.sector + rq.nSectors > seg.lo) {
+    pf.limitLbn = pf.baseLbn + prefetchProgress(sim, pf, now).sectors;
+  }
+}

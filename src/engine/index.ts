@@ -17,5 +17,7 @@ export {
 export type { Simulation, SimState, Model } from './sim/simulation';
 export type { TraceEvent, TraceSink, ServiceRecord, DecisionRecord, BlkAction } from './events';
 export { getPreset, presetNames } from './disk/presets';
+export { inspectDrive, type DriveView } from './disk/inspect';
+export { createTimeline, stepTimeline, advanceTo, seekTo, type Timeline } from './sim/timeline';
 export type { DiskParams } from './disk/params';
 export { DISK_SCHEDULERS, type DiskSchedulerName } from './disk/disk-scheduler';

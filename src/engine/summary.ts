@@ -46,6 +46,13 @@ export interface RunSummary {
   positioningMs: { seek: number; rotation: number; transfer: number; overhead: number };
   processes: ProcessSummary[];
   work: { positioningEstimates: number; events: number };
+  /** time the write-back buffer was full, with host writes waiting for room */
+  drive: { bufferFullMs: number };
+}
+
+function bufferFullNs(sim: Simulation): number {
+  const d = sim.state.drive;
+  return d.bufferFullNs + (d.bufferFullSinceNs >= 0 ? sim.state.now - d.bufferFullSinceNs : 0);
 }
 
 function latency(h: Parameters<typeof summarizeMs>[0]): LatencyFigures {
@@ -101,5 +108,6 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       };
     }),
     work: { positioningEstimates: sim.state.drive.positioningEstimates, events: sim.state.steps },
+    drive: { bufferFullMs: bufferFullNs(sim) / NS_PER_MS },
   };
 }

@@ -118,3 +118,31 @@ describe('write-back vs write-through', () => {
     expect(wb.latencyMs.q2c.p50).toBeGreaterThan(3);
   });
 });
+
+describe('the write-back buffer fills, visibly', () => {
+  it('reports the time writes waited for room, and inspectDrive shows it full', async () => {
+    const { inspectDrive } = await import('../../src/engine/disk/inspect');
+    const { buildModel } = await import('../../src/engine/model');
+    const { createSimulation, step } = await import('../../src/engine/sim/simulation');
+    const s = scenario({
+      cache: 'write-back',
+      queueDepth: 4,
+      processes: [proc({ op: 'write', count: 4 })],
+      stopRequests: 2000,
+    });
+    const summary = runScenario(s).summary;
+    expect(summary.drive.bufferFullMs).toBeGreaterThan(summary.simulatedTimeMs * 0.5);
+    const sim = createSimulation(buildModel(s));
+    let sawFull = false;
+    for (let i = 0; i < 5000 && step(sim); i++) {
+      const v = inspectDrive(sim);
+      expect(v.writeBuffer.usedSectors).toBeLessThanOrEqual(v.writeBuffer.sizeSectors);
+      if (v.writeBuffer.full) sawFull = true;
+    }
+    expect(sawFull).toBe(true);
+    expect(
+      runScenario(scenario({ processes: [proc({ op: 'write' })], stopRequests: 200 })).summary.drive
+        .bufferFullMs,
+    ).toBe(0);
+  });
+});

@@ -74,3 +74,40 @@ describe('determinism', () => {
     );
   });
 });
+
+describe('timeline: periodic snapshots and seeking back', () => {
+  it('seeking back to an earlier time and forward again reproduces the run', async () => {
+    const { createTimeline, seekTo, stepTimeline } = await import('../../src/engine/sim/timeline');
+    const model = buildModel(
+      scenario({
+        scheduler: 'sptf',
+        queueDepth: 8,
+        processes: [proc({ count: 8, op: 'mix' })],
+        stopRequests: 3000,
+      }),
+    );
+    const tl = createTimeline(createSimulation(model), 50e6, 8);
+    while (stepTimeline(tl)) {
+      /* run to the end, snapshotting */
+    }
+    expect(tl.snaps.length).toBeLessThanOrEqual(9);
+    expect(tl.snaps.length).toBeGreaterThan(3);
+    const end = {
+      t: tl.sim.state.now,
+      steps: tl.sim.state.steps,
+      sum: tl.sim.state.metrics.q2c.sumNs,
+    };
+    const middle = end.t / 2;
+    seekTo(tl, middle);
+    expect(tl.sim.state.now).toBeLessThanOrEqual(middle);
+    expect(tl.sim.state.now).toBeGreaterThan(middle - 50e6 * 16);
+    const midSteps = tl.sim.state.steps;
+    expect(midSteps).toBeLessThan(end.steps);
+    seekTo(tl, end.t);
+    expect({
+      t: tl.sim.state.now,
+      steps: tl.sim.state.steps,
+      sum: tl.sim.state.metrics.q2c.sumNs,
+    }).toEqual(end);
+  });
+});

@@ -47,6 +47,10 @@ export interface DriveState {
   writeBufferUsed: number;
   /** writes waiting for room in the write-back buffer ("buffer full") */
   bufferWaiters: number[];
+  /** time spent with writes waiting for buffer room, ns (up to bufferFullSinceNs) */
+  bufferFullNs: number;
+  /** when the current "buffer full" spell began, −1 if none */
+  bufferFullSinceNs: number;
   /** positioning-time estimates made by the drive's scheduler (SPTF family) */
   positioningEstimates: number;
   /** SSD: when each channel is next free */
@@ -68,6 +72,8 @@ export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
     prefetch: null,
     writeBufferUsed: 0,
     bufferWaiters: [],
+    bufferFullNs: 0,
+    bufferFullSinceNs: -1,
     positioningEstimates: 0,
     ssdChannelFreeNs: p.ssd ? new Array<number>(p.ssd.channels).fill(0) : [],
   };
@@ -100,7 +106,10 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): void {
   rq.dataReadyNs = rq.eligibleNs + d.dataPrepNs + d.busWriteNsPerSector;
   if (sim.model.writePolicy === 'write-back') {
     if (drive.bufferWaiters.length === 0 && fitsWriteBuffer(sim, rq)) bufferWrite(sim, rq, now);
-    else drive.bufferWaiters.push(rq.slot);
+    else {
+      if (drive.bufferWaiters.length === 0) drive.bufferFullSinceNs = now;
+      drive.bufferWaiters.push(rq.slot);
+    }
     return;
   }
   rq.overheadNs = d.writeCmdNs + d.reselectNs + d.writeCompleteNs;
@@ -164,6 +173,10 @@ function admitBufferWaiters(sim: Simulation, now: number): void {
     const rq = requestAt(sim.state.requests, drive.bufferWaiters[0]!);
     if (!fitsWriteBuffer(sim, rq)) break;
     drive.bufferWaiters.shift();
+    if (drive.bufferWaiters.length === 0) {
+      drive.bufferFullNs += now - drive.bufferFullSinceNs;
+      drive.bufferFullSinceNs = -1;
+    }
     bufferWrite(sim, rq, now);
   }
 }

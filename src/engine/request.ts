@@ -22,6 +22,12 @@ export interface IoRequest {
   dispatchedNs: number; // D: handed to the drive
   completedNs: number; // C
 
+  /** where its first sector is, computed once when the drive accepts it */
+  cylinder: number;
+  head: number;
+  /** the angle at which its first sector starts, fraction of a revolution */
+  angle: number;
+
   /** inside the drive */
   eligibleNs: number; // command processed; the mechanism may start it
   dataReadyNs: number; // a write's first sector of data is in the drive's buffer
@@ -83,6 +89,9 @@ export function allocRequest(
   rq.nSectors = nSectors;
   rq.internal = internal;
   rq.queuedNs = queuedNs;
+  rq.cylinder = -1;
+  rq.head = -1;
+  rq.angle = 0;
   rq.dispatchedNs = -1;
   rq.completedNs = -1;
   rq.eligibleNs = -1;

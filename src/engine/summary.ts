@@ -95,15 +95,14 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
     },
     processes: sim.state.workload.instances.map((inst, i) => {
       const p = m.processes[i]!;
-      const q = summarizeMs(p.q2c);
       return {
         name: inst.name,
         pid: inst.pid,
         completed: p.completed,
         iops: perSecond(p.completed),
         mbps: perSecond(p.bytes) / 1e6,
-        q2cMeanMs: q.mean,
-        q2cMaxMs: q.max,
+        q2cMeanMs: p.completed > 0 ? p.q2cSumNs / p.completed / NS_PER_MS : 0,
+        q2cMaxMs: p.q2cMaxNs / NS_PER_MS,
         diskTimeShare: totalDisk > 0 ? p.diskNs / totalDisk : 0,
       };
     }),

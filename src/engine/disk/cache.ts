@@ -70,7 +70,14 @@ export function startReadAhead(sim: Simulation, rq: IoRequest): void {
   }
 }
 
-const progress: TransferEnd = { endNs: 0, cylinder: 0, head: 0, sectors: 0, armBusyUntilNs: 0 };
+const progress: TransferEnd = {
+  endNs: 0,
+  cylinder: 0,
+  head: 0,
+  sectors: 0,
+  armBusyUntilNs: 0,
+  markNs: -1,
+};
 
 /** How far the read-ahead has got by time t (fills `progress`). */
 function prefetchProgress(sim: Simulation, pf: Prefetch, t: number): TransferEnd {
@@ -123,8 +130,10 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
   for (let i = 0; i < drive.segments.length && dataAt < 0; i++) {
     const seg = drive.segments[i]!;
     if (pf && pf.segment === i) {
+      // Cheap test first: most reads are nowhere near the stream.
+      if (lo < seg.lo || lo >= pf.limitLbn) continue;
       const got = Math.max(seg.hi, pf.baseLbn + prefetchProgress(sim, pf, now).sectors);
-      if (lo < seg.lo || lo >= got) continue;
+      if (lo >= got) continue;
       segment = i;
       if (hi <= got) dataAt = now;
       else {

@@ -3,8 +3,7 @@
 // instant it is free — never from a stale time (§1.6 "modelling pitfall").
 import type { IoRequest } from '../request';
 import type { CompiledDisk } from './compile';
-import { lbnToPhys, type PhysAddr } from './geometry';
-import { positionTo, type Positioning } from './mechanics';
+import { positionToAddr, type Positioning } from './mechanics';
 
 export const DISK_SCHEDULERS = ['fcfs', 'sstf', 'clook', 'sptf', 'asptf'] as const;
 export type DiskSchedulerName = (typeof DISK_SCHEDULERS)[number];
@@ -34,7 +33,6 @@ export interface DiskPick {
   estimatesNs: number[];
 }
 
-const scratch: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
 const pos: Positioning = { seekNs: 0, rotationNs: 0 };
 
 /**
@@ -67,8 +65,7 @@ export function pickNext(
     case 'sstf': {
       let bestDist = Infinity;
       for (let i = 0; i < n; i++) {
-        const c = lbnToPhys(d.geometry, candidates[i]!.sector, scratch).cylinder;
-        const dist = Math.abs(c - arm.cylinder);
+        const dist = Math.abs(candidates[i]!.cylinder - arm.cylinder);
         if (dist < bestDist) {
           bestDist = dist;
           out.index = i;
@@ -96,12 +93,14 @@ export function pickNext(
       for (let i = 0; i < n; i++) {
         const rq = candidates[i]!;
         const minSeek = rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
-        positionTo(
+        positionToAddr(
           d,
           startNs,
           arm.cylinder,
           arm.head,
-          rq.sector,
+          rq.cylinder,
+          rq.head,
+          rq.angle,
           rq.write,
           rq.write ? rq.dataReadyNs : 0,
           minSeek,

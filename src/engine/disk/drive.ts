@@ -9,7 +9,8 @@ import type { Simulation } from '../sim/simulation';
 import type { CompiledDisk } from './compile';
 import {
   mediaTransfer,
-  positionTo,
+  locate,
+  positionToAddr,
   type Positioning,
   type TransferEnd,
   type WriteData,
@@ -94,6 +95,7 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): void {
     if (tryCacheRead(sim, rq, now)) return;
     rq.eligibleNs = now + d.readMissNs;
     rq.overheadNs = d.readMissNs + d.readCompleteNs;
+    locate(d, rq);
     drive.queue.push(rq.slot);
     schedulePick(sim, rq.eligibleNs);
     return;
@@ -113,6 +115,7 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): void {
     return;
   }
   rq.overheadNs = d.writeCmdNs + d.reselectNs + d.writeCompleteNs;
+  locate(d, rq);
   drive.queue.push(rq.slot);
   schedulePick(sim, rq.eligibleNs);
 }
@@ -163,6 +166,7 @@ function bufferWrite(sim: Simulation, rq: IoRequest, now: number): void {
   destage.dispatchedNs = now;
   destage.eligibleNs = dataReady;
   destage.dataReadyNs = dataReady;
+  locate(sim.model.disk, destage);
   drive.queue.push(destage.slot);
   schedulePick(sim, dataReady);
 }
@@ -266,8 +270,14 @@ function removeAt(a: number[], i: number): void {
 }
 
 const pos: Positioning = { seekNs: 0, rotationNs: 0 };
-const xfer: TransferEnd = { endNs: 0, cylinder: 0, head: 0, sectors: 0, armBusyUntilNs: 0 };
-const mark: TransferEnd = { endNs: 0, cylinder: 0, head: 0, sectors: 0, armBusyUntilNs: 0 };
+const xfer: TransferEnd = {
+  endNs: 0,
+  cylinder: 0,
+  head: 0,
+  sectors: 0,
+  armBusyUntilNs: 0,
+  markNs: -1,
+};
 const writeData: WriteData = { firstNs: 0, perSectorNs: 0 };
 
 /** A write that does not append to the previous write waits DiskSim's minimum seek delay. */
@@ -285,12 +295,14 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
   const fromCyl = arm.cylinder;
   rq.startNs = start;
   const minSeek = minSeekNs(d, rq, drive.writeSegment.hi);
-  positionTo(
+  positionToAddr(
     d,
     start,
     arm.cylinder,
     arm.head,
-    rq.sector,
+    rq.cylinder,
+    rq.head,
+    rq.angle,
     rq.write,
     rq.write ? rq.dataReadyNs : 0,
     minSeek,
@@ -303,7 +315,17 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
     writeData.perSectorNs = d.busWriteNsPerSector;
     data = writeData;
   }
-  mediaTransfer(d, rq.sector, rq.nSectors, mediaStart, rq.write, xfer, Infinity, data);
+  // A read reconnects to the bus once its watermark's worth is buffered (DiskSim).
+  const watermark = rq.write
+    ? 0
+    : Math.max(
+        1,
+        Math.floor(
+          Math.min(d.params.cache.segmentSectors || rq.nSectors, rq.nSectors) *
+            d.params.bus.readWatermark,
+        ),
+      );
+  mediaTransfer(d, rq.sector, rq.nSectors, mediaStart, rq.write, xfer, Infinity, data, watermark);
   rq.seekNs = pos.seekNs;
   rq.rotationNs = pos.rotationNs;
   rq.transferNs = xfer.endNs - mediaStart;
@@ -314,20 +336,10 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
   drive.mechBusy = true;
 
   let freeAt = xfer.endNs;
+  let alsoComplete = 0;
   if (!rq.write) {
-    // The drive reconnects to send data once the watermark's worth is buffered, then
-    // the bus runs alongside the media, paced by the slower of the two.
-    const watermark = Math.max(
-      1,
-      Math.floor(
-        Math.min(d.params.cache.segmentSectors || rq.nSectors, rq.nSectors) *
-          d.params.bus.readWatermark,
-      ),
-    );
-    const markNs =
-      watermark >= rq.nSectors
-        ? xfer.endNs
-        : mediaTransfer(d, rq.sector, watermark, mediaStart, false, mark).endNs;
+    // Then the bus runs alongside the media, paced by the slower of the two.
+    const markNs = xfer.markNs >= 0 ? xfer.markNs : xfer.endNs;
     const busStart = markNs + d.reselectNs + d.dataPrepNs;
     const bus = rq.nSectors * d.busReadNsPerSector;
     const busEnd = Math.max(busStart + bus, xfer.endNs + d.busReadNsPerSector);
@@ -336,13 +348,25 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
     const complete = busEnd + d.readCompleteNs;
     // With read-ahead the mechanism streams on and cannot be stopped before the host
     // has the completion (DiskSim preseeking level 0); without it, it is free at once.
-    if (drive.segments.length > 0 && d.params.cache.readAheadSectors > 0) freeAt = complete;
-    pushEvent(st.heap, complete, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
+    if (drive.segments.length > 0 && d.params.cache.readAheadSectors > 0) {
+      // One event does both, in the order two would: the mechanism frees, then completes.
+      freeAt = complete;
+      alsoComplete = 1;
+    } else {
+      pushEvent(st.heap, complete, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
+    }
   } else if (!rq.internal) {
     const c = xfer.endNs + d.reselectNs + d.writeCompleteNs;
     pushEvent(st.heap, c, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
   }
-  pushEvent(st.heap, freeAt, EventPriority.MechanismFree, EventKind.MechanismFree, 0, rq.slot);
+  pushEvent(
+    st.heap,
+    freeAt,
+    EventPriority.MechanismFree,
+    EventKind.MechanismFree,
+    alsoComplete,
+    rq.slot,
+  );
   if (sim.sink) {
     sim.sink.service({
       rq: rq.id,

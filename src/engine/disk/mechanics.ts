@@ -1,6 +1,7 @@
 // The mechanism: platter angle as a function of time, positioning (seek, head switch,
 // write settle, rotational latency) and media transfer across track and cylinder
 // boundaries. DISK-MODEL.md §1.2. All times ns.
+import type { IoRequest } from '../request';
 import type { CompiledDisk } from './compile';
 import { lbnToPhys, sectorAngle, type PhysAddr } from './geometry';
 
@@ -50,9 +51,34 @@ export interface Positioning {
 }
 
 /**
- * Positioning to `lbn` starting at `startNs` with the arm at (cyl, head): seek (at
- * least `minSeekNs`), then wait for the sector, and not before `notBeforeNs` (a write's data).
+ * Positioning to a sector at (toCyl, toHead, angle) starting at `startNs` with the arm at
+ * (cyl, head): seek (at least `minSeekNs`), then wait for the sector, and not before
+ * `notBeforeNs` (a write's first data).
  */
+export function positionToAddr(
+  d: CompiledDisk,
+  startNs: number,
+  cyl: number,
+  head: number,
+  toCyl: number,
+  toHead: number,
+  angle: number,
+  write: boolean,
+  notBeforeNs: number,
+  minSeekNs: number,
+  out: Positioning,
+): Positioning {
+  let seek = seekTimeNs(d, cyl, head, toCyl, toHead, write);
+  if (seek < minSeekNs) seek = minSeekNs;
+  const arrive = startNs + seek;
+  const from = arrive > notBeforeNs ? arrive : notBeforeNs;
+  const wait = rotationalWaitNs(d, from, angle);
+  out.seekNs = seek;
+  out.rotationNs = from + wait - arrive;
+  return out;
+}
+
+/** Positioning to `lbn` (see positionToAddr). */
 export function positionTo(
   d: CompiledDisk,
   startNs: number,
@@ -65,14 +91,28 @@ export function positionTo(
   out: Positioning,
 ): Positioning {
   const p = lbnToPhys(d.geometry, lbn, scratch);
-  let seek = seekTimeNs(d, cyl, head, p.cylinder, p.head, write);
-  if (seek < minSeekNs) seek = minSeekNs;
-  const arrive = startNs + seek;
-  const from = arrive > notBeforeNs ? arrive : notBeforeNs;
-  const wait = rotationalWaitNs(d, from, sectorAngle(d.geometry, p));
-  out.seekNs = seek;
-  out.rotationNs = from + wait - arrive;
-  return out;
+  const angle = sectorAngle(d.geometry, p);
+  return positionToAddr(
+    d,
+    startNs,
+    cyl,
+    head,
+    p.cylinder,
+    p.head,
+    angle,
+    write,
+    notBeforeNs,
+    minSeekNs,
+    out,
+  );
+}
+
+/** Fill in where a request's first sector is (once, when the drive accepts it). */
+export function locate(d: CompiledDisk, rq: IoRequest): void {
+  const p = lbnToPhys(d.geometry, rq.sector, scratch);
+  rq.cylinder = p.cylinder;
+  rq.head = p.head;
+  rq.angle = sectorAngle(d.geometry, p);
 }
 
 /** Where a media transfer left the arm, and when it ended. */
@@ -84,6 +124,8 @@ export interface TransferEnd {
   sectors: number;
   /** cut short during a track switch: the arm is moving until then (else endNs) */
   armBusyUntilNs: number;
+  /** when the first `markSectors` sectors were done (the read watermark), else −1 */
+  markNs: number;
 }
 
 /**
@@ -114,8 +156,10 @@ export function mediaTransfer(
   out: TransferEnd,
   untilNs = Infinity,
   data: WriteData | null = null,
+  markSectors = 0,
 ): TransferEnd {
   const g = d.geometry;
+  out.markNs = -1;
   let t = startNs;
   let done = 0;
   let p = lbnToPhys(g, lbn, scratch);
@@ -147,6 +191,8 @@ export function mediaTransfer(
       break;
     }
     if (data === null) {
+      if (markSectors > done && markSectors <= done + run)
+        out.markNs = t + (markSectors - done) * sectorNs;
       t += run * sectorNs;
       done += run;
       continue;

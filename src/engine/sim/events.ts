@@ -3,7 +3,8 @@
 export const EventKind = {
   /** a process issues its next request (a: process instance) */
   Issue: 1,
-  /** the drive's mechanism finished its work on a request (rq) and is free */
+  /** the drive's mechanism finished its work on a request (rq) and is free; with a = 1
+   * the request also completes to the host then (one event instead of two) */
   MechanismFree: 2,
   /** the drive reports a request (rq) complete to the host */
   DriveComplete: 3,

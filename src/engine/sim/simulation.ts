@@ -111,6 +111,11 @@ export function step(sim: Simulation): boolean {
       break;
     case EventKind.MechanismFree:
       onMechanismFree(sim, rq, t);
+      // a = 1: the command completes at the same instant (a read the mechanism held).
+      if (a === 1) {
+        driveRelease(sim);
+        hostComplete(sim, requestAt(st.requests, rq), t);
+      }
       break;
     case EventKind.DriveComplete:
       driveRelease(sim);

@@ -3,6 +3,7 @@
 // (ARCHITECTURE.md: "--set a.b.c=v on the CLI addresses the same paths").
 import { DISK_SCHEDULERS } from '../src/engine/disk/disk-scheduler';
 import { elevatorNames } from '../src/engine/iosched/elevator';
+import '../src/engine/iosched/registry';
 import { PLANNED_IOSCHEDS } from '../src/engine/scenario/load';
 import { UsageError } from './errors';
 

@@ -43,8 +43,11 @@ export interface DecisionRecord {
   /** the rule that fired, from the deciding scheduler's closed list */
   rule: string;
   chosen: number;
-  /** every request considered, with the drive's positioning estimate where one was made */
-  candidates: Array<{ rq: number; estimateNs: number | null }>;
+  /** every request considered, with the drive's positioning estimate where one was made,
+   * and the scheduler's note on it ("FIFO not expired", "other direction") */
+  candidates: Array<{ rq: number; estimateNs: number | null; note?: string }>;
+  /** the scheduler's one-line explanation, in the kernel's terms */
+  text?: string;
 }
 
 export interface TraceSink {

@@ -39,7 +39,7 @@ export function buildModel(s: Scenario, seed = s.seed): Model {
     diskScheduler: s.disk.scheduler,
     writePolicy: params.cache.writePolicy,
     agingWeight: s.disk.agingWeight,
-    iosched: s.iosched,
+    iosched: { ...s.iosched, hz: 250 },
     processes: s.workload.processes,
     seed,
     stopRequests: s.stop.requests,

@@ -16,9 +16,20 @@ export interface IoRequest {
   nSectors: number;
   /** a drive-internal job (write-back destage), never seen by the host */
   internal: boolean;
+  /** the bios it carries (bio slots), in sector order; empty for drive-internal jobs */
+  bios: number[];
+  /** CFQ I/O priority of the request (the best of its bios): class 1 RT, 2 BE, 3 IDLE */
+  ioprioClass: number;
+  ioprioLevel: number;
+  /** the scheduler's FIFO deadline, ns (the kernel's rq_fifo_time), −1 if none */
+  fifoNs: number;
+  /** may still take bios (cleared when a merge would break max_sectors, or once started) */
+  mergeable: boolean;
+  /** a number the scheduler attaches (CFQ: its queue's id), −1 if none */
+  sched: number;
 
   /** blktrace milestones */
-  queuedNs: number; // Q
+  queuedNs: number; // Q of its first bio (a merged-away request's earlier time survives)
   dispatchedNs: number; // D: handed to the drive
   completedNs: number; // C
 
@@ -88,6 +99,13 @@ export function allocRequest(
   rq.sector = sector;
   rq.nSectors = nSectors;
   rq.internal = internal;
+  if (rq.bios) rq.bios.length = 0;
+  else rq.bios = [];
+  rq.ioprioClass = 2;
+  rq.ioprioLevel = 4;
+  rq.fifoNs = -1;
+  rq.mergeable = !internal;
+  rq.sched = -1;
   rq.queuedNs = queuedNs;
   rq.cylinder = -1;
   rq.head = -1;

@@ -33,6 +33,8 @@ export function scenario(s: {
   stopRequests?: number | null;
   stopMs?: number | null;
   seed?: number;
+  iosched?: string;
+  tunables?: Record<string, number>;
 }): Scenario {
   return {
     name: 'test',
@@ -47,7 +49,7 @@ export function scenario(s: {
       agingWeight: 6,
       overrides: s.overrides ?? {},
     },
-    iosched: { name: 'none', tunables: {} },
+    iosched: { name: s.iosched ?? 'none', tunables: s.tunables ?? {} },
     workload: { processes: s.processes },
     stop: { requests: s.stopRequests ?? null, timeMs: s.stopMs ?? null },
     source: 'test',

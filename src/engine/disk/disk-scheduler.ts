@@ -53,7 +53,7 @@ export function pickNext(
   wantEstimates: boolean,
 ): DiskPick {
   out.index = 0;
-  out.estimatesNs.length = 0;
+  if (out.estimatesNs.length > 0) out.estimatesNs.length = 0;
   if (n === 1 && name !== 'sptf' && name !== 'asptf') {
     out.rule = 'only-candidate';
     return out;

@@ -24,6 +24,7 @@ import { z } from 'zod';
 import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
 import { getPreset, presetNames } from '../disk/presets';
 import { elevatorNames, getElevator } from '../iosched/elevator';
+import '../iosched/registry';
 import {
   intIn,
   issueProblems,

@@ -12,8 +12,16 @@ import {
   type DriveState,
 } from '../disk/drive';
 import type { TraceSink } from '../events';
-import { getElevator, type ElevatorType } from '../iosched/elevator';
-import { createHostState, hostComplete, onHostTimer, type HostState } from '../iosched/host';
+import { getElevator } from '../iosched/elevator';
+import type { ElevatorContext, ElevatorType } from '../iosched/types';
+import '../iosched/registry';
+import {
+  createElevatorContext,
+  createHostState,
+  hostComplete,
+  onHostTimer,
+  type HostState,
+} from '../iosched/host';
 import { createCollector, type Collector } from '../metrics/collector';
 import { createRequestTable, requestAt, type RequestTable } from '../request';
 import type { ProcessSpec } from '../scenario/types';
@@ -32,7 +40,7 @@ export interface Model {
   diskScheduler: DiskSchedulerName;
   writePolicy: WritePolicy;
   agingWeight: number;
-  iosched: { name: string; tunables: Record<string, number> };
+  iosched: { name: string; tunables: Record<string, number>; hz: number };
   processes: ProcessSpec[];
   seed: number;
   stopRequests: number | null;
@@ -60,24 +68,28 @@ export interface Simulation {
   sink: TraceSink | null;
   /** the I/O scheduler's operations, looked up once from model.iosched.name */
   elevator: ElevatorType<unknown>;
+  /** what the scheduler sees and may do (ElevatorContext over this simulation) */
+  ctx: ElevatorContext;
 }
 
 export function createSimulation(model: Model, sink: TraceSink | null = null): Simulation {
   const elevator = getElevator(model.iosched.name);
   if (!elevator) throw new Error(`unknown I/O scheduler "${model.iosched.name}"`);
   const sim = { model, sink, elevator } as Simulation;
+  sim.ctx = createElevatorContext(sim);
   sim.state = {
     now: 0,
     heap: createHeap(),
     requests: createRequestTable(),
     nextRqId: 0,
     drive: createDriveState(sim),
-    host: createHostState(elevator, model),
+    host: createHostState(),
     workload: createWorkloadState(model),
     metrics: createCollector(model),
     steps: 0,
     done: false,
   };
+  sim.state.host.elevator = elevator.init(model.iosched.tunables, sim.ctx);
   startWorkload(sim);
   return sim;
 }

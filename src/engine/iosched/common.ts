@@ -1,0 +1,73 @@
+// Shared structures for the schedulers, like the kernel's elv_rb_* helpers: a list of
+// requests kept sorted by start sector (the kernel's red-black "sort tree"), and FIFO
+// lists. Plain arrays of request slots, so scheduler state survives structuredClone.
+// Lists hold at most nr_requests entries, so sorted insertion into an array is cheap.
+import type { ElevatorContext } from './types';
+
+/** Request slots sorted by start sector (ties: insertion order). */
+export type SortList = number[];
+
+function sectorOf(ctx: ElevatorContext, slot: number): number {
+  return ctx.rq(slot).sector;
+}
+
+/** Index of the first entry whose sector is ≥ `sector`. */
+export function lowerBound(list: SortList, sector: number, ctx: ElevatorContext): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sectorOf(ctx, list[mid]!) < sector) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function sortInsert(list: SortList, slot: number, ctx: ElevatorContext): void {
+  const sector = sectorOf(ctx, slot);
+  let i = lowerBound(list, sector, ctx);
+  while (i < list.length && sectorOf(ctx, list[i]!) === sector) i++;
+  list.splice(i, 0, slot);
+}
+
+export function sortRemove(list: SortList, slot: number): void {
+  const i = list.indexOf(slot);
+  if (i >= 0) list.splice(i, 1);
+}
+
+/** The request with exactly this start sector, or −1 (front-merge lookup, alias rule). */
+export function findBySector(list: SortList, sector: number, ctx: ElevatorContext): number {
+  const i = lowerBound(list, sector, ctx);
+  return i < list.length && sectorOf(ctx, list[i]!) === sector ? list[i]! : -1;
+}
+
+/** The sector successor of `slot` in the list (the next one up), or −1. */
+export function successor(list: SortList, slot: number): number {
+  const i = list.indexOf(slot);
+  return i >= 0 && i + 1 < list.length ? list[i + 1]! : -1;
+}
+
+/** The sector predecessor of `slot`, or −1. */
+export function predecessor(list: SortList, slot: number): number {
+  const i = list.indexOf(slot);
+  return i > 0 ? list[i - 1]! : -1;
+}
+
+/** The first request at or after `sector`, or −1. */
+export function firstAtOrAfter(list: SortList, sector: number, ctx: ElevatorContext): number {
+  const i = lowerBound(list, sector, ctx);
+  return i < list.length ? list[i]! : -1;
+}
+
+/** Remove one slot from a FIFO (arrival-ordered) list. */
+export function fifoRemove(fifo: number[], slot: number): void {
+  const i = fifo.indexOf(slot);
+  if (i >= 0) fifo.splice(i, 1);
+}
+
+/** Jiffies → ms at a given HZ, as the kernel's defaults are written (e.g. HZ/2 → 500 ms). */
+export function jiffiesToMs(jiffies: number, hz: number): number {
+  return (jiffies * 1000) / hz;
+}
+
+export const MS = 1e6;

@@ -1,0 +1,5 @@
+// The built-in I/O schedulers. Importing this module registers them.
+import { registerElevator } from './elevator';
+import { none } from './none';
+
+registerElevator(none);

@@ -1,0 +1,130 @@
+// The contract between the block layer (blk.ts, the framework) and an I/O scheduler,
+// after the 2.6 kernel's elevator_ops (LINUX-SCHEDULERS.md §1). The framework owns
+// bios, request allocation, merging mechanics, plugging and the dispatch queue; a
+// scheduler owns only its policy and its own state (plain data, so snapshots work).
+import type { IoRequest } from '../request';
+
+/** A bio: one I/O as a process submits it (blktrace Q). Requests hold one or more. */
+export interface Bio {
+  id: number;
+  slot: number;
+  /** issuing process instance and pid */
+  proc: number;
+  pid: number;
+  write: boolean;
+  /** synchronous: reads, and writes a process waits for (O_SYNC, fsync, journal) */
+  sync: boolean;
+  sector: number;
+  nSectors: number;
+  /** CFQ I/O priority: class 1 RT, 2 BE, 3 IDLE; level 0 (highest) … 7 */
+  ioprioClass: number;
+  ioprioLevel: number;
+  queuedNs: number; // Q
+  /** the request it belongs to (slot), −1 before G or M */
+  rq: number;
+}
+
+/** One tunable, declared once; the UI, the CLI, the loader and the docs all read this. */
+export interface TunableSpec {
+  /** the Linux sysfs name, e.g. "read_expire" */
+  name: string;
+  /** the kernel default (at HZ = 1000 if it depends on HZ; see defaultAt) */
+  default: number;
+  /** where the kernel default is a jiffy count, its value at a given HZ */
+  defaultForHz?: (hz: number) => number;
+  unit: 'ms' | 'requests' | 'sectors' | 'bool' | 'count' | 'KiB';
+  min: number;
+  max: number;
+  /** one sentence: what it does */
+  doc: string;
+}
+
+export function defaultAt(t: TunableSpec, hz: number): number {
+  return t.defaultForHz ? t.defaultForHz(hz) : t.default;
+}
+
+/** One candidate a scheduler weighed, and why it lost (or won). */
+export interface Candidate {
+  slot: number;
+  note: string;
+}
+
+/**
+ * What a scheduler may do and see while the framework calls it. `now` is the current
+ * simulated time (ns); times a scheduler keeps are ns too.
+ */
+export interface ElevatorContext {
+  readonly now: number;
+  /** the kernel's timer frequency (100, 250 or 1000): jiffy-granular tunables depend on it */
+  readonly hz: number;
+  rq(slot: number): IoRequest;
+  bio(slot: number): Bio;
+  /** requests dispatched to the device and not yet completed */
+  inDriver(): number;
+  /** the device's tag depth (queue depth) */
+  deviceDepth(): number;
+  /** arm the scheduler's one timer (AS anticipation, CFQ idle/slice): `timer()` runs at t */
+  setTimer(atNs: number): void;
+  clearTimer(): void;
+  /** a decision record: the rule from the scheduler's closed list, the candidates, and a
+   * one-line explanation in the kernel's terms (cheap no-op when nothing listens) */
+  decide(rule: string, chosen: number, candidates: Candidate[], text: string): void;
+  /** true when decision records are being collected (skip building them otherwise) */
+  readonly recording: boolean;
+  /** a blktrace 'm' message line, e.g. "cfq1234 slice expired" */
+  message(text: string): void;
+  /** ask the framework to run the queue again (e.g. after a timer changed the state) */
+  kick(): void;
+}
+
+export interface ElevatorType<S> {
+  name: string;
+  /** one line for menus and docs */
+  title: string;
+  tunables: readonly TunableSpec[];
+  /** how the dispatch queue takes what dispatch() released: deadline appends, the
+   * others sort-insert ascending after the head position (LINUX-SCHEDULERS.md §1.5) */
+  dispatchInsert: 'append' | 'sort';
+  /** no merging and no plugging at all (Spindle's "none" baseline) */
+  passthrough?: boolean;
+  init(tunables: Record<string, number>, ctx: ElevatorContext): S;
+
+  // ── merging (the framework does the mechanics; these are the scheduler's hooks) ──
+  /** a request in the scheduler starting exactly at `endSector` that `bio` could join at
+   * the front, or −1 (deadline: only with front_merges; AS: always; CFQ: own queue only) */
+  frontMergeCandidate?(s: S, bio: Bio, endSector: number, ctx: ElevatorContext): number;
+  /** may `bio` join `rq`? (CFQ: not a sync bio into an async request, same queue) */
+  allowMerge?(s: S, rq: IoRequest, bio: Bio, ctx: ElevatorContext): boolean;
+  /** a bio joined `rq` (front: its start sector changed — re-sort it) */
+  merged?(s: S, rq: IoRequest, front: boolean, ctx: ElevatorContext): void;
+  /** `absorbed` was merged into `survivor` and leaves the scheduler */
+  requestsMerged?(s: S, survivor: IoRequest, absorbed: IoRequest, ctx: ElevatorContext): void;
+  /** sector neighbours for request–request merging (noop: FIFO neighbours) */
+  formerRequest?(s: S, rq: IoRequest, ctx: ElevatorContext): number;
+  latterRequest?(s: S, rq: IoRequest, ctx: ElevatorContext): number;
+
+  // ── allocation and life cycle ──
+  /** 'must' lets a process allocate past nr_requests (AS/CFQ, for the process they wait on) */
+  mayQueue?(s: S, bio: Bio, ctx: ElevatorContext): 'must' | 'may';
+  /** a request was allocated for `bio` (G): attach scheduler data (CFQ's queue) */
+  setRequest?(s: S, rq: IoRequest, bio: Bio, ctx: ElevatorContext): void;
+  /** the request enters the scheduler (I) */
+  add(s: S, rq: IoRequest, ctx: ElevatorContext): void;
+  /** move ONE request toward the device: its slot, or −1 (empty, or idling on purpose —
+   * then it has armed its timer). force: drain, no idling (barriers, elevator switch) */
+  dispatch(s: S, force: boolean, ctx: ElevatorContext): number;
+  /** the driver took the request (D) */
+  activate?(s: S, rq: IoRequest, ctx: ElevatorContext): void;
+  /** the driver gave it back (R) */
+  deactivate?(s: S, rq: IoRequest, ctx: ElevatorContext): void;
+  /** the device completed it (after C) */
+  completed(s: S, rq: IoRequest, ctx: ElevatorContext): void;
+  /** the request is freed (after completion or merge): drop references */
+  putRequest?(s: S, rq: IoRequest, ctx: ElevatorContext): void;
+  /** the scheduler's timer fired; the framework runs the queue afterwards */
+  timer?(s: S, ctx: ElevatorContext): void;
+  /** requests held by the scheduler (not yet dispatched) */
+  queued(s: S): number;
+  /** a read-only view of its internals for the UI, named as the kernel names them */
+  inspect(s: S, ctx: ElevatorContext): Record<string, unknown>;
+}

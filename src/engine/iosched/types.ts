@@ -73,7 +73,13 @@ export interface ElevatorContext {
   readonly recording: boolean;
   /** a blktrace 'm' message line, e.g. "cfq1234 slice expired" */
   message(text: string): void;
-  /** ask the framework to run the queue again (e.g. after a timer changed the state) */
+  /**
+   * Run the queue now (the kernel's kblockd work / __blk_run_queue). Like the kernel, the
+   * framework runs the queue on unplug, on completion and after timer(); it does NOT run
+   * it after add() into a queue that already held requests. So a scheduler that stops
+   * idling because a request arrived (AS breaking anticipation, CFQ's waited-for queue
+   * getting its request, a CFQ preemption) must call kick() from add(), as the kernel does.
+   */
   kick(): void;
 }
 

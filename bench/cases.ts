@@ -33,7 +33,7 @@ function randomReads(opts: {
       agingWeight: 6,
       overrides: {},
     },
-    iosched: { name: 'none', tunables: {} },
+    iosched: { name: 'none', tunables: {}, queue: {}, kernel: '2.6.32', hz: 250 },
     workload: {
       processes: [
         {

@@ -10,7 +10,10 @@ export type BlkAction =
 export interface TraceEvent {
   tNs: number;
   action: BlkAction;
+  /** the request (its id), −1 before a bio has one (Q, S) or for queue events (P, U) */
   rq: number;
+  /** the bio (its id) for bio events (Q, M, F, G, S), −1 otherwise */
+  bio?: number;
   pid: number;
   /** process instance index in the workload */
   proc: number;
@@ -20,6 +23,8 @@ export interface TraceEvent {
   sync: boolean;
   /** free text for 'm' messages */
   message?: string;
+  /** P/U/T: requests allocated on the queue at that moment (blkparse prints it after U) */
+  count?: number;
 }
 
 /** One media access by the mechanism, for drawing the arm and platter. */

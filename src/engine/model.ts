@@ -4,6 +4,10 @@ import type { DiskParams } from './disk/params';
 import { getPreset } from './disk/presets';
 import type { Model } from './sim/simulation';
 import type { Scenario } from './scenario/types';
+import { queueSettings } from './iosched/queue-settings';
+import { getElevator } from './iosched/elevator';
+import './iosched/registry';
+import { defaultAt } from './iosched/types';
 
 /** Overrides replace the preset's values key by key; arrays and scalars are replaced whole. */
 export function applyOverrides<T>(base: T, overrides: Record<string, unknown>): T {
@@ -31,6 +35,19 @@ export function diskParamsOf(s: Scenario): DiskParams {
   return params;
 }
 
+/** The scheduler's tunables: the given ones over the kernel defaults at this HZ. */
+function withDefaults(
+  name: string,
+  given: Record<string, number>,
+  hz: number,
+): Record<string, number> {
+  const e = getElevator(name);
+  if (!e) throw new Error(`unknown I/O scheduler "${name}"`);
+  const values: Record<string, number> = {};
+  for (const t of e.tunables) values[t.name] = defaultAt(t, hz);
+  return { ...values, ...given };
+}
+
 export function buildModel(s: Scenario, seed = s.seed): Model {
   const params = diskParamsOf(s);
   return {
@@ -39,7 +56,12 @@ export function buildModel(s: Scenario, seed = s.seed): Model {
     diskScheduler: s.disk.scheduler,
     writePolicy: params.cache.writePolicy,
     agingWeight: s.disk.agingWeight,
-    iosched: { ...s.iosched, hz: 250 },
+    iosched: {
+      name: s.iosched.name,
+      tunables: withDefaults(s.iosched.name, s.iosched.tunables, s.iosched.hz),
+      hz: s.iosched.hz,
+      queue: queueSettings(s.iosched.queue, s.iosched.kernel),
+    },
     processes: s.workload.processes,
     seed,
     stopRequests: s.stop.requests,

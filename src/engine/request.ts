@@ -1,3 +1,5 @@
+import type { Bio } from './iosched/types';
+
 // One I/O request's life, from the process that queued it (Q) to its completion (C).
 // Times are ns; −1 means "not yet". Plain data: lives in the simulation state.
 
@@ -27,6 +29,8 @@ export interface IoRequest {
   mergeable: boolean;
   /** a number the scheduler attaches (CFQ: its queue's id), −1 if none */
   sched: number;
+  /** the request-pool class it was counted in: 1 sync (or read), 0 async (or write) */
+  poolClass: number;
 
   /** blktrace milestones */
   queuedNs: number; // Q of its first bio (a merged-away request's earlier time survives)
@@ -106,6 +110,7 @@ export function allocRequest(
   rq.fifoNs = -1;
   rq.mergeable = !internal;
   rq.sched = -1;
+  rq.poolClass = write ? 0 : 1;
   rq.queuedNs = queuedNs;
   rq.cylinder = -1;
   rq.head = -1;
@@ -123,4 +128,54 @@ export function allocRequest(
   rq.cacheHit = false;
   rq.media = false;
   return rq;
+}
+
+/** The bios in flight, by slot (same reuse scheme as requests). */
+export interface BioTable {
+  slots: Bio[];
+  free: number[];
+}
+
+export function createBioTable(): BioTable {
+  return { slots: [], free: [] };
+}
+
+export function bioAt(t: BioTable, slot: number): Bio {
+  return t.slots[slot]!;
+}
+
+export function freeBio(t: BioTable, bio: Bio): void {
+  t.free.push(bio.slot);
+}
+
+export function allocBio(
+  t: BioTable,
+  id: number,
+  proc: number,
+  pid: number,
+  write: boolean,
+  sync: boolean,
+  sector: number,
+  nSectors: number,
+  queuedNs: number,
+): Bio {
+  const slot = t.free.length > 0 ? t.free.pop()! : t.slots.length;
+  let bio = t.slots[slot];
+  if (!bio) {
+    bio = {} as Bio;
+    t.slots[slot] = bio;
+  }
+  bio.id = id;
+  bio.slot = slot;
+  bio.proc = proc;
+  bio.pid = pid;
+  bio.write = write;
+  bio.sync = sync;
+  bio.sector = sector;
+  bio.nSectors = nSectors;
+  bio.ioprioClass = 2;
+  bio.ioprioLevel = 4;
+  bio.queuedNs = queuedNs;
+  bio.rq = -1;
+  return bio;
 }

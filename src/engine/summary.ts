@@ -34,11 +34,15 @@ export interface RunSummary {
   writePolicy: string;
   simulatedTimeMs: number;
   requests: {
+    /** bios queued (Q), requests dispatched (D) and completed (C), bios completed */
     queued: number;
     dispatched: number;
     completed: number;
+    iosCompleted: number;
     backMerges: number;
     frontMerges: number;
+    /** btt's merge ratio #Q / #D */
+    mergeRatio: number;
     cacheHits: number;
   };
   throughput: { iops: number; mbps: number };
@@ -81,11 +85,14 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       queued: m.queued,
       dispatched: m.dispatched,
       completed: m.completed,
-      backMerges: 0,
-      frontMerges: 0,
+      iosCompleted: m.iosCompleted,
+      backMerges: sim.state.host.backMerges,
+      frontMerges: sim.state.host.frontMerges,
+      mergeRatio: m.dispatched > 0 ? m.queued / m.dispatched : 0,
       cacheHits: m.cacheHits,
     },
-    throughput: { iops: perSecond(m.completed), mbps: perSecond(m.bytes) / 1e6 },
+    // I/Os per second as the processes see them (bios completed); MB/s from the device.
+    throughput: { iops: perSecond(m.iosCompleted), mbps: perSecond(m.bytes) / 1e6 },
     latencyMs: { q2c: latency(m.q2c), q2d: latency(m.q2d), d2c: latency(m.d2c) },
     positioningMs: {
       seek: m.seekNs / n / NS_PER_MS,

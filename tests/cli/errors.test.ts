@@ -4,7 +4,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { elevatorNames } from '../../src/engine/iosched/elevator';
+import '../../src/engine/iosched/registry';
 import { SCENARIOS, spindle } from './run-cli';
+
+const IOSCHEDS = elevatorNames();
+const quoted = IOSCHEDS.map((n) => `"${n}"`).join(', ');
 
 const S = `${SCENARIOS}/c2247a-random-read.json`;
 const dir = mkdtempSync(join(tmpdir(), 'spindle-cli-'));
@@ -61,12 +66,14 @@ const cases: Array<[string, string[], RegExp]> = [
   [
     'an unknown --scheduler',
     ['run', S, '--scheduler', 'elevator'],
-    /^spindle: --scheduler elevator: not a scheduler; I\/O schedulers: none; drive schedulers: fcfs, sstf, clook, sptf, asptf$/,
+    new RegExp(
+      `^spindle: --scheduler elevator: not a scheduler; I/O schedulers: ${IOSCHEDS.join(', ')}; drive schedulers: fcfs, sstf, clook, sptf, asptf$`,
+    ),
   ],
   [
     'a planned I/O scheduler',
-    ['run', S, '--scheduler', 'deadline', '--json'],
-    /: iosched\.name: "deadline" is not implemented yet; available: "none"$/,
+    ['run', S, '--scheduler', 'switcher', '--json'],
+    new RegExp(`: iosched\\.name: "switcher" is not implemented yet; available: ${quoted}$`),
   ],
   ['sweep without --vary', ['sweep', S, '--json'], /^spindle: sweep needs --vary/],
   [

@@ -69,12 +69,13 @@ describe('hp-c2247a on DiskSim validation trace', () => {
     atMs: 0,
     thinkTimeMs: l.thinkMs,
   }));
-  const simulated = new Array<number>(lines.length);
-  const queued = new Map<number, number>();
+  // One request at a time, so the n-th completion answers the n-th queued request.
+  const simulated: number[] = [];
+  const queued: number[] = [];
   const sink: TraceSink = {
     trace(e) {
-      if (e.action === 'Q') queued.set(e.rq, e.tNs);
-      if (e.action === 'C') simulated[e.rq] = (e.tNs - queued.get(e.rq)!) / 1e6;
+      if (e.action === 'Q') queued.push(e.tNs);
+      if (e.action === 'C') simulated.push((e.tNs - queued[simulated.length]!) / 1e6);
     },
     service() {},
     decision() {},

@@ -35,6 +35,9 @@ export function scenario(s: {
   seed?: number;
   iosched?: string;
   tunables?: Record<string, number>;
+  queue?: Record<string, number>;
+  kernel?: '2.6.32' | '2.6.16';
+  hz?: number;
 }): Scenario {
   return {
     name: 'test',
@@ -49,7 +52,13 @@ export function scenario(s: {
       agingWeight: 6,
       overrides: s.overrides ?? {},
     },
-    iosched: { name: s.iosched ?? 'none', tunables: s.tunables ?? {} },
+    iosched: {
+      name: s.iosched ?? 'none',
+      tunables: s.tunables ?? {},
+      queue: s.queue ?? {},
+      kernel: s.kernel ?? '2.6.32',
+      hz: s.hz ?? 250,
+    },
     workload: { processes: s.processes },
     stop: { requests: s.stopRequests ?? null, timeMs: s.stopMs ?? null },
     source: 'test',

@@ -1,7 +1,13 @@
 // Tests for src/engine/scenario/load.ts: every kind of problem is reported as
 // `<file>: <key.path>: <what was expected> (got …)`, one line each, all of them at once.
 import { describe, expect, it } from 'vitest';
+import { elevatorNames } from '../../src/engine/iosched/elevator';
+import '../../src/engine/iosched/registry';
 import { FILE, load, problems, raw, type RawJson } from './helpers';
+
+const AVAILABLE = elevatorNames()
+  .map((n) => `"${n}"`)
+  .join(', ');
 
 describe('problems name the file and the key path', () => {
   const cases: Array<[string, (s: RawJson) => void, string]> = [
@@ -99,12 +105,12 @@ describe('problems name the file and the key path', () => {
     [
       'an unknown iosched',
       (s) => (s.iosched = { name: 'bfq2' }),
-      `${FILE}: iosched.name: must be one of "none" (got "bfq2")`,
+      `${FILE}: iosched.name: must be one of ${AVAILABLE} (got "bfq2")`,
     ],
     [
       'a not-yet-implemented iosched',
-      (s) => (s.iosched = { name: 'deadline' }),
-      `${FILE}: iosched.name: "deadline" is not implemented yet; available: "none"`,
+      (s) => (s.iosched = { name: 'switcher' }),
+      `${FILE}: iosched.name: "switcher" is not implemented yet; available: ${AVAILABLE}`,
     ],
     [
       'a tunable the iosched lacks',

@@ -29,8 +29,20 @@ describe('defaults', () => {
     });
   });
 
-  it('iosched: "none" with no tunables', () => {
-    expect(s.iosched).toEqual({ name: 'none', tunables: {} });
+  it('iosched: "none" with no tunables, the queue at its sysfs defaults, kernel 2.6.32, HZ 250', () => {
+    expect(s.iosched).toEqual({
+      name: 'none',
+      tunables: {},
+      queue: {
+        nr_requests: 128,
+        max_sectors_kb: 512,
+        nomerges: 0,
+        unplug_thresh: 4,
+        unplug_delay: 3,
+      },
+      kernel: '2.6.32',
+      hz: 250,
+    });
   });
 
   it('process: every field', () => {

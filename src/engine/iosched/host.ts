@@ -1,18 +1,31 @@
-// The host side of the block layer (LINUX-SCHEDULERS.md §1): a process's I/O is queued
-// (Q), gets a request (G) and enters the I/O scheduler (I); requests move through the
-// dispatch queue to the device while it has free tags (D, the pull model); the device's
-// completion (C) frees a tag and the queue runs again. The scheduler (an ElevatorType)
-// sees only its hooks, through the ElevatorContext built here.
+// The block layer between processes and the device (LINUX-SCHEDULERS.md §1): a bio is
+// queued (Q); it merges into a pending request (M/F, merge.ts) or gets a new one from the
+// pool (G — or the process sleeps, S, when nr_requests are out); an empty queue is plugged
+// (P) so bios can gather; the request enters the I/O scheduler (I); unplugging (U, UT) runs
+// the queue, and the driver pulls requests through the dispatch queue while the device has
+// free tags (D); the device's completion (C) frees the request and the queue runs again.
+// The scheduler (an ElevatorType) sees only its hooks, through the ElevatorContext here.
 import { driveHasFreeTag, driveSubmit } from '../disk/drive';
-import type { BlkAction } from '../events';
-import { noteCompleted, noteDispatched, noteQueued } from '../metrics/collector';
-import { freeRequest, requestAt, type IoRequest } from '../request';
+import { noteBioCompleted, noteCompleted, noteDispatched, noteQueued } from '../metrics/collector';
+import { allocRequest, bioAt, freeBio, freeRequest, requestAt, type IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
-import { noteRequestDone } from '../workload/workload';
-import type { Candidate, ElevatorContext, ElevatorType } from './types';
+import { noteBioDone } from '../workload/workload';
+import { hashAdd, hashDel, tryMerge, type MergeHash } from './merge';
+import { emitBio, emitPlug, emitRq } from './emit';
+import type { Bio, ElevatorType } from './types';
 import './registry';
+
+/** A process allowed past a full pool for a while (the kernel's io_context batching). */
+interface Batcher {
+  left: number;
+  untilNs: number;
+}
+
+/** BLK_BATCH_REQ and BLK_BATCH_TIME (HZ/50 = 20 ms). */
+const BATCH_REQUESTS = 32;
+const BATCH_TIME_NS = 20e6;
 
 export interface HostState {
   /** the scheduler's own state (plain data) */
@@ -21,120 +34,244 @@ export interface HostState {
   dispatchQueue: number[];
   /** requests the device has (D without C) */
   inDriver: number;
+  /** requests inside the scheduler (the kernel's nr_sorted) */
+  sorted: number;
   /** end sector of the last request the driver took (the dispatch-sort boundary) */
   endSector: number;
   /** when the scheduler's timer fires, −1 if unarmed; the event carries timerSeq */
   timerAt: number;
   timerSeq: number;
+  /** the one-hit merge cache (a request slot, −1 if none) and the back-merge hash */
+  lastMerge: number;
+  hash: MergeHash;
+  backMerges: number;
+  frontMerges: number;
+  /** requests allocated per pool class [async or write, sync or read] */
+  allocated: [number, number];
+  /** bios whose process sleeps for a request, per class (bio slots, FIFO) */
+  waiters: [number[], number[]];
+  full: [boolean, boolean];
+  batchers: Record<number, Batcher>;
+  /** the queue is plugged; plugSeq invalidates a stale unplug timer */
+  plugged: boolean;
+  plugSeq: number;
 }
 
 export function createHostState(): HostState {
-  return { elevator: null, dispatchQueue: [], inDriver: 0, endSector: 0, timerAt: -1, timerSeq: 0 };
-}
-
-/** The context a scheduler works through; one per simulation, reading its live state. */
-export function createElevatorContext(sim: Simulation): ElevatorContext {
   return {
-    get now() {
-      return sim.state.now;
-    },
-    get hz() {
-      return sim.model.iosched.hz;
-    },
-    get recording() {
-      return sim.sink !== null;
-    },
-    rq: (slot) => requestAt(sim.state.requests, slot),
-    bio: () => {
-      throw new Error('bios arrive with the merging block layer');
-    },
-    inDriver: () => sim.state.host.inDriver,
-    deviceDepth: () => sim.model.queueDepth,
-    setTimer(atNs) {
-      const h = sim.state.host;
-      h.timerAt = atNs;
-      h.timerSeq++;
-      pushEvent(sim.state.heap, atNs, EventPriority.HostTimer, EventKind.HostTimer, h.timerSeq);
-    },
-    clearTimer() {
-      const h = sim.state.host;
-      h.timerAt = -1;
-      h.timerSeq++;
-    },
-    decide(rule, chosen, candidates, text) {
-      if (!sim.sink) return;
-      const table = sim.state.requests;
-      sim.sink.decision({
-        tNs: sim.state.now,
-        layer: 'iosched',
-        rule,
-        chosen: chosen >= 0 ? requestAt(table, chosen).id : -1,
-        candidates: candidates.map((c: Candidate) => ({
-          rq: requestAt(table, c.slot).id,
-          estimateNs: null,
-          note: c.note,
-        })),
-        text,
-      });
-    },
-    message(text) {
-      sim.sink?.trace({
-        tNs: sim.state.now,
-        action: 'm',
-        rq: -1,
-        pid: 0,
-        proc: -1,
-        sector: 0,
-        nSectors: 0,
-        write: false,
-        sync: false,
-        message: text,
-      });
-    },
-    kick() {
-      hostRunQueue(sim, sim.state.now);
-    },
+    elevator: null,
+    dispatchQueue: [],
+    inDriver: 0,
+    sorted: 0,
+    endSector: 0,
+    timerAt: -1,
+    timerSeq: 0,
+    lastMerge: -1,
+    hash: {},
+    backMerges: 0,
+    frontMerges: 0,
+    allocated: [0, 0],
+    waiters: [[], []],
+    full: [false, false],
+    batchers: {},
+    plugged: false,
+    plugSeq: 0,
   };
 }
 
-function emit(sim: Simulation, action: BlkAction, rq: IoRequest, t: number): void {
-  sim.sink!.trace({
-    tNs: t,
-    action,
-    rq: rq.id,
-    pid: rq.pid,
-    proc: rq.proc,
-    sector: rq.sector,
-    nSectors: rq.nSectors,
-    write: rq.write,
-    sync: rq.sync,
-  });
+/** Reads and sync writes are sync (rq_is_sync); they carry the unplug hint too. */
+function isSync(bio: Bio): boolean {
+  return !bio.write || bio.sync;
 }
 
-/** A process submits a request: queued (Q), a request allocated (G), inserted (I). */
-export function hostSubmit(sim: Simulation, rq: IoRequest, now: number): void {
-  noteQueued(sim, rq);
-  if (sim.sink) {
-    emit(sim, 'Q', rq, now);
-    emit(sim, 'G', rq, now);
-    emit(sim, 'I', rq, now);
+/** The request-pool class: sync/async since 2.6.30, read/write before. */
+function poolClass(sim: Simulation, bio: Bio): 0 | 1 {
+  return (sim.model.iosched.queue.poolBySync ? isSync(bio) : !bio.write) ? 1 : 0;
+}
+
+/** The kernel plugs a queue unless the device is non-rotational with tagged queueing. */
+function shouldPlug(sim: Simulation): boolean {
+  return !(sim.model.disk.params.ssd !== null && sim.model.queueDepth > 1);
+}
+
+/** elv_queue_empty: nothing in the dispatch queue and nothing in the scheduler. */
+function queueEmpty(sim: Simulation): boolean {
+  const h = sim.state.host;
+  return h.dispatchQueue.length === 0 && sim.elevator.queued(h.elevator) === 0;
+}
+
+/** A process submits a bio (Q). */
+export function submitBio(sim: Simulation, bio: Bio, now: number): void {
+  noteQueued(sim, bio);
+  if (sim.sink) emitBio(sim, 'Q', bio, now);
+  const e = sim.elevator;
+  if (e.passthrough) {
+    getRequest(sim, bio, now);
+    return;
   }
-  sim.elevator.add(sim.state.host.elevator, rq, sim.ctx);
+  // Merging is tried only when the queue holds something (§1.4).
+  if (!queueEmpty(sim) && tryMerge(sim, bio, now)) {
+    if (isSync(bio)) unplug(sim, now, null);
+    return;
+  }
+  getRequest(sim, bio, now);
+}
+
+function isBatching(h: HostState, pid: number, now: number): boolean {
+  const b = h.batchers[pid];
+  return b !== undefined && (b.left === BATCH_REQUESTS || (b.left > 0 && now < b.untilNs));
+}
+
+function setBatching(h: HostState, pid: number, now: number): void {
+  h.batchers[pid] = { left: BATCH_REQUESTS, untilNs: now + BATCH_TIME_NS };
+}
+
+/** get_request: a request from the pool, or the process sleeps (S) until one is freed. */
+function getRequest(sim: Simulation, bio: Bio, now: number): void {
+  const h = sim.state.host;
+  const c = poolClass(sim, bio);
+  const nr = sim.model.iosched.queue.nrRequests;
+  const mayQueue = sim.elevator.mayQueue?.(h.elevator, bio, sim.ctx) ?? 'may';
+  let refused = false;
+  if (h.allocated[c] + 1 >= nr) {
+    if (!h.full[c]) {
+      setBatching(h, bio.pid, now);
+      h.full[c] = true;
+    } else if (mayQueue !== 'must' && !isBatching(h, bio.pid, now)) {
+      refused = true;
+    }
+  }
+  // Even batchers stop at half again over nr_requests.
+  if (h.allocated[c] >= Math.floor((3 * nr) / 2)) refused = true;
+  if (refused || h.waiters[c].length > 0) {
+    if (sim.sink) emitBio(sim, 'S', bio, now);
+    h.waiters[c].push(bio.slot);
+    unplug(sim, now, null); // a process unplugs before it sleeps
+    return;
+  }
+  h.allocated[c]++;
+  if (isBatching(h, bio.pid, now)) h.batchers[bio.pid]!.left--;
+  newRequest(sim, bio, c, now);
+}
+
+/** A request was freed: wake the first process sleeping for one of its class. */
+export function requestFreed(sim: Simulation, c: number, now: number): void {
+  const h = sim.state.host;
+  const nr = sim.model.iosched.queue.nrRequests;
+  if (h.allocated[c]! + 1 > nr) return;
+  h.full[c] = false;
+  const slot = h.waiters[c]!.shift();
+  if (slot === undefined) return;
+  const bio = bioAt(sim.state.bios, slot);
+  setBatching(h, bio.pid, now);
+  h.allocated[c]!++;
+  h.batchers[bio.pid]!.left--;
+  newRequest(sim, bio, c as 0 | 1, now);
+}
+
+/** G, then plug an empty queue (P), insert into the scheduler (I), maybe unplug. */
+function newRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
+  const h = sim.state.host;
+  const e = sim.elevator;
+  const rq = allocRequest(
+    sim.state.requests,
+    sim.state.nextRqId++,
+    bio.proc,
+    bio.pid,
+    bio.write,
+    isSync(bio),
+    bio.sector,
+    bio.nSectors,
+    bio.queuedNs,
+  );
+  rq.bios.push(bio.slot);
+  rq.ioprioClass = bio.ioprioClass;
+  rq.ioprioLevel = bio.ioprioLevel;
+  rq.poolClass = c;
+  bio.rq = rq.slot;
+  if (sim.sink) emitBio(sim, 'G', bio, now);
+  e.setRequest?.(h.elevator, rq, bio, sim.ctx);
+  if (e.passthrough) {
+    if (sim.sink) emitRq(sim, 'I', rq, now);
+    e.add(h.elevator, rq, sim.ctx);
+    hostRunQueue(sim, now);
+    return;
+  }
+  if (shouldPlug(sim) && queueEmpty(sim) && !h.plugged) plug(sim, now);
+  if (sim.sink) emitRq(sim, 'I', rq, now);
+  h.sorted++;
+  if (rq.mergeable) {
+    hashAdd(h.hash, rq);
+    if (h.lastMerge < 0) h.lastMerge = rq.slot;
+  }
+  e.add(h.elevator, rq, sim.ctx);
+  // unplug_thresh: enough requests gathered (no trace event for this one).
+  if (h.plugged && allocatedTotal(h) - h.inDriver >= sim.model.iosched.queue.unplugThresh) {
+    unplug(sim, now, null);
+  }
+  if (isSync(bio) || !shouldPlug(sim)) unplug(sim, now, null);
+}
+
+function allocatedTotal(h: HostState): number {
+  return h.allocated[0] + h.allocated[1];
+}
+
+function plug(sim: Simulation, now: number): void {
+  const h = sim.state.host;
+  h.plugged = true;
+  h.plugSeq++;
+  if (sim.sink) emitPlug(sim, 'P', now, allocatedTotal(h));
+  pushEvent(
+    sim.state.heap,
+    now + sim.model.iosched.queue.unplugDelayNs,
+    EventPriority.HostTimer,
+    EventKind.UnplugTimer,
+    h.plugSeq,
+  );
+}
+
+/**
+ * __generic_unplug_device: remove the plug and run the queue. On a rotating disk an
+ * unplugged queue is left alone (the driver pulls at completion); an SSD runs anyway.
+ * `traced`: 'U' when something waits for the I/O, null for the silent triggers.
+ */
+function unplug(sim: Simulation, now: number, traced: 'U' | null): void {
+  const h = sim.state.host;
+  if (!h.plugged && shouldPlug(sim)) return;
+  if (h.plugged && traced && sim.sink) emitPlug(sim, traced, now, allocatedTotal(h));
+  hostRunQueue(sim, now);
+}
+
+/** The unplug timer: UT, then kblockd's U, then the queue runs. */
+export function onUnplugTimer(sim: Simulation, seq: number, now: number): void {
+  const h = sim.state.host;
+  if (!h.plugged || seq !== h.plugSeq) return;
+  if (sim.sink) {
+    emitPlug(sim, 'T', now, allocatedTotal(h));
+    emitPlug(sim, 'U', now, allocatedTotal(h));
+  }
   hostRunQueue(sim, now);
 }
 
 /** Put a released request into the dispatch queue, as the scheduler asks (§1.5). */
 function dispatchInsert(sim: Simulation, e: ElevatorType<unknown>, slot: number): void {
-  const dq = sim.state.host.dispatchQueue;
+  const h = sim.state.host;
+  const dq = h.dispatchQueue;
+  const table = sim.state.requests;
+  const rq = requestAt(table, slot);
+  // It leaves the scheduler: no more merging into it through the cache or the hash.
+  if (!e.passthrough) {
+    h.sorted--;
+    hashDel(h.hash, rq);
+    if (h.lastMerge === slot) h.lastMerge = -1;
+  }
   if (e.dispatchInsert === 'append' || dq.length === 0) {
     dq.push(slot);
     return;
   }
   // elv_dispatch_sort: keep one ascending sweep after the boundary, then one below it;
   // never pass a request of the other direction.
-  const table = sim.state.requests;
-  const rq = requestAt(table, slot);
-  const boundary = sim.state.host.endSector;
+  const boundary = h.endSector;
   let i = dq.length;
   while (i > 0) {
     const pos = requestAt(table, dq[i - 1]!);
@@ -155,6 +292,10 @@ function dispatchInsert(sim: Simulation, e: ElevatorType<unknown>, slot: number)
 export function hostRunQueue(sim: Simulation, now: number): void {
   const e = sim.elevator;
   const h = sim.state.host;
+  if (h.plugged) {
+    h.plugged = false; // running the queue removes the plug (blk_remove_plug)
+    h.plugSeq++;
+  }
   while (driveHasFreeTag(sim)) {
     if (h.dispatchQueue.length === 0) {
       const slot = e.dispatch(h.elevator, false, sim.ctx);
@@ -165,25 +306,40 @@ export function hostRunQueue(sim: Simulation, now: number): void {
     rq.mergeable = false;
     h.inDriver++;
     h.endSector = rq.sector + rq.nSectors;
-    if (sim.sink) emit(sim, 'D', rq, now);
+    if (sim.sink) emitRq(sim, 'D', rq, now);
     e.activate?.(h.elevator, rq, sim.ctx);
     driveSubmit(sim, rq, now);
     noteDispatched(sim, rq);
   }
 }
 
-/** The device completed a request (C). */
+/** The device completed a request (C): its bios end, it is freed, the queue runs. */
 export function hostComplete(sim: Simulation, rq: IoRequest, now: number): void {
   const h = sim.state.host;
   rq.completedNs = now;
   h.inDriver--;
-  if (sim.sink) emit(sim, 'C', rq, now);
+  if (sim.sink) emitRq(sim, 'C', rq, now);
   noteCompleted(sim, rq);
+  for (const slot of rq.bios) {
+    const bio = bioAt(sim.state.bios, slot);
+    noteBioCompleted(sim, bio, rq);
+    noteBioDone(sim, bio, now);
+    freeBio(sim.state.bios, bio);
+  }
   sim.elevator.completed(h.elevator, rq, sim.ctx);
-  sim.elevator.putRequest?.(h.elevator, rq, sim.ctx);
-  noteRequestDone(sim, rq, now);
-  freeRequest(sim.state.requests, rq);
+  releaseRequest(sim, rq, now);
   hostRunQueue(sim, now);
+}
+
+/** Free a request (completed, or merged away): the pool may wake a sleeping process. */
+export function releaseRequest(sim: Simulation, rq: IoRequest, now = sim.state.now): void {
+  const h = sim.state.host;
+  sim.elevator.putRequest?.(h.elevator, rq, sim.ctx);
+  if (h.lastMerge === rq.slot) h.lastMerge = -1;
+  const c = rq.poolClass;
+  h.allocated[c as 0 | 1]--;
+  freeRequest(sim.state.requests, rq);
+  requestFreed(sim, c, now);
 }
 
 /** The scheduler's timer fired (anticipation, idle window, slice): let it act, then run. */

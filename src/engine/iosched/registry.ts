@@ -1,5 +1,7 @@
 // The built-in I/O schedulers. Importing this module registers them.
 import { registerElevator } from './elevator';
 import { none } from './none';
+import { noop } from './noop';
 
 registerElevator(none);
+registerElevator(noop);

@@ -93,6 +93,9 @@ export interface ElevatorType<S> {
   dispatchInsert: 'append' | 'sort';
   /** no merging and no plugging at all (Spindle's "none" baseline) */
   passthrough?: boolean;
+  /** before 2.6.19's generic back-merge hash, this scheduler merged only through the
+   * one-hit cache (noop in 2.6.16, as Riska et al. observed) */
+  legacyOneHitOnly?: boolean;
   init(tunables: Record<string, number>, ctx: ElevatorContext): S;
 
   // ── merging (the framework does the mechanics; these are the scheduler's hooks) ──

@@ -2,6 +2,7 @@
 // per-request Q2C / Q2D / D2C histograms, throughput and queue depth over time,
 // per-process figures and the drive's positioning breakdown.
 import type { IoRequest } from '../request';
+import type { Bio } from '../iosched/types';
 import type { Model, Simulation } from '../sim/simulation';
 import { createHistogram, recordValue, type Histogram } from './histogram';
 import {
@@ -29,9 +30,15 @@ export interface ProcessFigures {
 }
 
 export interface Collector {
+  /** bios queued (Q) */
   queued: number;
+  /** requests dispatched (D), and the bios they carried */
   dispatched: number;
+  biosDispatched: number;
+  /** requests completed (C) */
   completed: number;
+  /** bios completed: the I/Os processes see finish (stop conditions count these) */
+  iosCompleted: number;
   bytes: number;
   q2c: Histogram;
   q2d: Histogram;
@@ -62,7 +69,9 @@ export function createCollector(model: Model): Collector {
   return {
     queued: 0,
     dispatched: 0,
+    biosDispatched: 0,
     completed: 0,
+    iosCompleted: 0,
     bytes: 0,
     q2c: createHistogram(),
     q2d: createHistogram(),
@@ -82,16 +91,17 @@ export function createCollector(model: Model): Collector {
   };
 }
 
-export function noteQueued(sim: Simulation, rq: IoRequest): void {
+export function noteQueued(sim: Simulation, bio: Bio): void {
   const m = sim.state.metrics;
   m.queued++;
-  setLevel(m.hostDepth, rq.queuedNs, m.queued - m.dispatched);
+  setLevel(m.hostDepth, bio.queuedNs, m.queued - m.biosDispatched);
 }
 
 export function noteDispatched(sim: Simulation, rq: IoRequest): void {
   const m = sim.state.metrics;
   m.dispatched++;
-  setLevel(m.hostDepth, rq.dispatchedNs, m.queued - m.dispatched);
+  m.biosDispatched += rq.bios.length;
+  setLevel(m.hostDepth, rq.dispatchedNs, m.queued - m.biosDispatched);
   setLevel(m.deviceDepth, rq.dispatchedNs, sim.state.drive.tagsInUse);
 }
 
@@ -102,14 +112,12 @@ export function noteServiced(sim: Simulation, rq: IoRequest): void {
   if (p) p.diskNs += rq.seekNs + rq.rotationNs + rq.transferNs;
 }
 
+/** A request completed (C): device-side figures. */
 export function noteCompleted(sim: Simulation, rq: IoRequest): void {
   const m = sim.state.metrics;
   const t = rq.completedNs;
-  const q2c = t - rq.queuedNs;
   m.completed++;
   m.bytes += rq.nSectors * 512;
-  recordValue(m.q2c, q2c);
-  recordValue(m.q2d, rq.dispatchedNs - rq.queuedNs);
   recordValue(m.d2c, t - rq.dispatchedNs);
   m.seekNs += rq.seekNs;
   m.rotationNs += rq.rotationNs;
@@ -117,13 +125,23 @@ export function noteCompleted(sim: Simulation, rq: IoRequest): void {
   m.overheadNs += rq.overheadNs;
   if (rq.cacheHit) m.cacheHits++;
   m.lastCompletionNs = t;
-  countAt(m.completions, t, 1);
   countAt(m.completedBytes, t, rq.nSectors * 512);
-  countAt(m.q2cSum, t, q2c);
   setLevel(m.deviceDepth, t, sim.state.drive.tagsInUse);
-  const p = m.processes[rq.proc]!;
+}
+
+/** One of its bios ends with it: what the process sees (Q2C, Q2D per I/O, as btt). */
+export function noteBioCompleted(sim: Simulation, bio: Bio, rq: IoRequest): void {
+  const m = sim.state.metrics;
+  const t = rq.completedNs;
+  const q2c = t - bio.queuedNs;
+  m.iosCompleted++;
+  recordValue(m.q2c, q2c);
+  recordValue(m.q2d, rq.dispatchedNs - bio.queuedNs);
+  countAt(m.completions, t, 1);
+  countAt(m.q2cSum, t, q2c);
+  const p = m.processes[bio.proc]!;
   p.completed++;
-  p.bytes += rq.nSectors * 512;
+  p.bytes += bio.nSectors * 512;
   p.q2cSumNs += q2c;
   if (q2c > p.q2cMaxNs) p.q2cMaxNs = q2c;
 }

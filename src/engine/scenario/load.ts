@@ -25,6 +25,8 @@ import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
 import { getPreset, presetNames } from '../disk/presets';
 import { elevatorNames, getElevator } from '../iosched/elevator';
 import '../iosched/registry';
+import { HZ_VALUES, KERNELS, QUEUE_SETTINGS } from '../iosched/queue-settings';
+import { defaultAt, type TunableSpec } from '../iosched/types';
 import {
   intIn,
   issueProblems,
@@ -62,7 +64,7 @@ export const SCENARIO_DEFAULTS = {
   seed: 1,
   lesson: '',
   disk: { preset: 'hp-c2247a', queueDepth: 1, scheduler: 'fcfs', cache: null, agingWeight: 6 },
-  iosched: { name: 'none' },
+  iosched: { name: 'none', kernel: '2.6.32', hz: 250 },
 } as const;
 
 /** I/O schedulers a scenario may name that arrive in later issues. */
@@ -105,6 +107,24 @@ function scenarioSchema() {
         .record(z.string(), z.number({ error: 'must be a number' }), {
           error: 'must be an object of numbers',
         })
+        .optional(),
+      queue: z
+        .record(z.string(), z.number({ error: 'must be a number' }), {
+          error: 'must be an object of numbers',
+        })
+        .optional(),
+      kernel: oneOf(KERNELS).optional(),
+      hz: z
+        .union(
+          HZ_VALUES.map((v) => z.literal(v)) as [
+            z.ZodLiteral<100>,
+            z.ZodLiteral<250>,
+            z.ZodLiteral<1000>,
+          ],
+          {
+            error: `must be one of ${HZ_VALUES.join(', ')}`,
+          },
+        )
         .optional(),
     }).optional(),
     workload: object({
@@ -252,18 +272,52 @@ function checkIosched(
     );
     return null;
   }
-  const tunables: Record<string, number> = {};
-  for (const t of e.tunables) tunables[t.name] = t.default;
-  const known = e.tunables.map((t) => t.name);
+  const hz = raw?.hz ?? SCENARIO_DEFAULTS.iosched.hz;
+  const kernel = raw?.kernel ?? SCENARIO_DEFAULTS.iosched.kernel;
+  const tunables = checkTable(
+    e.tunables,
+    raw?.tunables,
+    ['iosched', 'tunables'],
+    hz,
+    name,
+    problems,
+  );
+  const queue = checkTable(
+    QUEUE_SETTINGS,
+    raw?.queue,
+    ['iosched', 'queue'],
+    hz,
+    'the queue',
+    problems,
+  );
+  return tunables && queue ? { name, tunables, queue, kernel, hz } : null;
+}
+
+/** Values for a table of tunables: each given one checked against its range, the rest at
+ * their defaults for this HZ. */
+function checkTable(
+  table: readonly TunableSpec[],
+  given: Record<string, number> | undefined,
+  at: string[],
+  hz: number,
+  owner: string,
+  problems: Problem[],
+): Record<string, number> | null {
+  const values: Record<string, number> = {};
+  for (const t of table) values[t.name] = defaultAt(t, hz);
+  const known = table.map((t) => t.name);
   let ok = true;
-  for (const [key, value] of Object.entries(raw?.tunables ?? {})) {
-    const spec = e.tunables.find((t) => t.name === key);
-    const path = ['iosched', 'tunables', key];
+  for (const [key, value] of Object.entries(given ?? {})) {
+    const spec = table.find((t) => t.name === key);
+    const path = [...at, key];
     if (!spec) {
       ok = false;
       problems.push(
         known.length === 0
-          ? problem(path, `unknown key ("${name}" has no tunables)`)
+          ? problem(
+              path,
+              `unknown key (${owner.startsWith('the') ? owner : `"${owner}"`} has no tunables)`,
+            )
           : unknownKey(path, key, known),
       );
     } else if (!(value >= spec.min && value <= spec.max)) {
@@ -274,9 +328,9 @@ function checkIosched(
           `must be a number from ${spec.min} to ${spec.max} ${spec.unit} (got ${show(value)})`,
         ),
       );
-    } else tunables[key] = value;
+    } else values[key] = value;
   }
-  return ok ? { name, tunables } : null;
+  return ok ? values : null;
 }
 
 export function quoteList(names: readonly string[]): string {

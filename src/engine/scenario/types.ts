@@ -2,6 +2,7 @@
 // Produced from JSON by scenario/load.ts; every field here has been checked.
 import type { DiskSchedulerName } from '../disk/disk-scheduler';
 import type { WritePolicy } from '../disk/params';
+import type { Kernel } from '../iosched/queue-settings';
 
 export interface SizeRange {
   min: number;
@@ -61,7 +62,16 @@ export interface Scenario {
     /** any disk parameter, overriding the preset's (validated against DiskParams) */
     overrides: Record<string, unknown>;
   };
-  iosched: { name: string; tunables: Record<string, number> };
+  iosched: {
+    name: string;
+    tunables: Record<string, number>;
+    /** the request queue's sysfs settings (nr_requests, max_sectors_kb, …) */
+    queue: Record<string, number>;
+    /** which 2.6 kernel's block layer */
+    kernel: Kernel;
+    /** the kernel's timer frequency: jiffy-based defaults depend on it */
+    hz: number;
+  };
   workload: { processes: ProcessSpec[] };
   stop: { requests: number | null; timeMs: number | null };
   /** where it came from, for error messages */

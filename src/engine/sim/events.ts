@@ -12,8 +12,10 @@ export const EventKind = {
   DrivePick: 4,
   /** an SSD channel finished a request (rq) */
   SsdDone: 5,
-  /** the host layer's timer (plug, anticipation, slice) fires */
+  /** the I/O scheduler's timer (anticipation, idle window) fires (a: its arming number) */
   HostTimer: 6,
+  /** the block layer's unplug timer fires (a: the plug's number) */
+  UnplugTimer: 7,
 } as const;
 
 /**

@@ -15,15 +15,23 @@ import type { TraceSink } from '../events';
 import { getElevator } from '../iosched/elevator';
 import type { ElevatorContext, ElevatorType } from '../iosched/types';
 import '../iosched/registry';
+import { createElevatorContext } from '../iosched/context';
 import {
-  createElevatorContext,
   createHostState,
   hostComplete,
   onHostTimer,
+  onUnplugTimer,
   type HostState,
 } from '../iosched/host';
 import { createCollector, type Collector } from '../metrics/collector';
-import { createRequestTable, requestAt, type RequestTable } from '../request';
+import {
+  createBioTable,
+  createRequestTable,
+  requestAt,
+  type BioTable,
+  type RequestTable,
+} from '../request';
+import type { QueueSettings } from '../iosched/queue-settings';
 import type { ProcessSpec } from '../scenario/types';
 import {
   createWorkloadState,
@@ -40,7 +48,7 @@ export interface Model {
   diskScheduler: DiskSchedulerName;
   writePolicy: WritePolicy;
   agingWeight: number;
-  iosched: { name: string; tunables: Record<string, number>; hz: number };
+  iosched: { name: string; tunables: Record<string, number>; hz: number; queue: QueueSettings };
   processes: ProcessSpec[];
   seed: number;
   stopRequests: number | null;
@@ -52,6 +60,8 @@ export interface SimState {
   heap: EventHeap;
   requests: RequestTable;
   nextRqId: number;
+  bios: BioTable;
+  nextBioId: number;
   drive: DriveState;
   host: HostState;
   workload: WorkloadState;
@@ -82,6 +92,8 @@ export function createSimulation(model: Model, sink: TraceSink | null = null): S
     heap: createHeap(),
     requests: createRequestTable(),
     nextRqId: 0,
+    bios: createBioTable(),
+    nextBioId: 0,
     drive: createDriveState(sim),
     host: createHostState(),
     workload: createWorkloadState(model),
@@ -139,8 +151,11 @@ export function step(sim: Simulation): boolean {
     case EventKind.HostTimer:
       onHostTimer(sim, a, t);
       break;
+    case EventKind.UnplugTimer:
+      onUnplugTimer(sim, a, t);
+      break;
   }
-  if (sim.model.stopRequests !== null && st.metrics.completed >= sim.model.stopRequests)
+  if (sim.model.stopRequests !== null && st.metrics.iosCompleted >= sim.model.stopRequests)
     st.done = true;
   return !st.done;
 }

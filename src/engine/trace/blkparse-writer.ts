@@ -51,8 +51,8 @@ function payload(e: TraceEvent, comm: string): string {
       return `[${comm}]`;
     case 'U':
     case 'T':
-      // The payload is the number of requests the unplug released (carried in `message`).
-      return `[${comm}] ${e.message ?? '0'}`;
+      // The payload is the number of requests allocated on the queue at that moment.
+      return `[${comm}] ${e.count ?? e.message ?? '0'}`;
     case 'm':
       return e.message ?? '';
     default:

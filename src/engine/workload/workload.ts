@@ -2,9 +2,9 @@
 // open-loop issuers (Poisson or fixed-rate arrivals), and fixed request lists.
 // Each process instance draws from its own named random stream, so adding a process
 // never changes what another one does.
-import type { IoRequest } from '../request';
-import { allocRequest } from '../request';
-import { hostSubmit } from '../iosched/host';
+import { allocBio } from '../request';
+import type { Bio } from '../iosched/types';
+import { submitBio } from '../iosched/host';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import { createRng, nextExponential, nextFloat, nextInt, type Rng } from '../sim/rng';
@@ -96,13 +96,20 @@ function interarrivalNs(inst: ProcInstance, p: ProcessSpec): number {
   return p.arrival === 'poisson' ? nextExponential(inst.rng, meanNs) : meanNs;
 }
 
+const IOPRIO_CLASS = { rt: 1, be: 2, idle: 3 } as const;
+
 /** A process instance issues its next request. */
 export function onIssue(sim: Simulation, instIndex: number, now: number): void {
   const inst = sim.state.workload.instances[instIndex]!;
   const p = sim.model.processes[inst.spec]!;
-  const rq = p.requests
-    ? listRequest(sim, inst, instIndex, p, now)
-    : patternRequest(sim, inst, instIndex, p, now);
+  const bio = p.requests
+    ? listBio(sim, inst, instIndex, p, now)
+    : patternBio(sim, inst, instIndex, p, now);
+  // CFQ's default for a process with no ioprio set: best effort, level 4 (LINUX-SCHEDULERS.md §5.2).
+  if (p.ioprio) {
+    bio.ioprioClass = IOPRIO_CLASS[p.ioprio.class];
+    bio.ioprioLevel = p.ioprio.level;
+  }
   inst.inFlight++;
   inst.issued++;
   if (p.requests) {
@@ -126,22 +133,16 @@ export function onIssue(sim: Simulation, instIndex: number, now: number): void {
       instIndex,
     );
   }
-  hostSubmit(sim, rq, now);
+  submitBio(sim, bio, now);
 }
 
-function listRequest(
-  sim: Simulation,
-  inst: ProcInstance,
-  i: number,
-  p: ProcessSpec,
-  now: number,
-): IoRequest {
+function listBio(sim: Simulation, inst: ProcInstance, i: number, p: ProcessSpec, now: number): Bio {
   const r = p.requests![inst.listIndex++]!;
   const write = r.op === 'write';
   const sync = p.sync ?? !write;
-  return allocRequest(
-    sim.state.requests,
-    sim.state.nextRqId++,
+  return allocBio(
+    sim.state.bios,
+    sim.state.nextBioId++,
     i,
     inst.pid,
     write,
@@ -152,13 +153,13 @@ function listRequest(
   );
 }
 
-function patternRequest(
+function patternBio(
   sim: Simulation,
   inst: ProcInstance,
   i: number,
   p: ProcessSpec,
   now: number,
-): IoRequest {
+): Bio {
   const rng = inst.rng;
   const write = p.op === 'write' || (p.op === 'mix' && nextFloat(rng) >= p.readFraction);
   const sync = p.sync ?? !write;
@@ -175,17 +176,7 @@ function patternRequest(
     const slots = Math.floor((inst.spanSectors - n) / align) + 1;
     sector = inst.spanStart + nextInt(rng, slots) * align;
   }
-  return allocRequest(
-    sim.state.requests,
-    sim.state.nextRqId++,
-    i,
-    inst.pid,
-    write,
-    sync,
-    sector,
-    n,
-    now,
-  );
+  return allocBio(sim.state.bios, sim.state.nextBioId++, i, inst.pid, write, sync, sector, n, now);
 }
 
 function sizeSectors(rng: Rng, p: ProcessSpec): number {
@@ -196,9 +187,9 @@ function sizeSectors(rng: Rng, p: ProcessSpec): number {
   return lo + nextInt(rng, hi - lo + 1);
 }
 
-/** A request of this process completed: a closed-loop process issues its next one. */
-export function noteRequestDone(sim: Simulation, rq: IoRequest, now: number): void {
-  const inst = sim.state.workload.instances[rq.proc]!;
+/** A bio of this process completed: a closed-loop process issues its next one. */
+export function noteBioDone(sim: Simulation, bio: Bio, now: number): void {
+  const inst = sim.state.workload.instances[bio.proc]!;
   inst.inFlight--;
   const p = sim.model.processes[inst.spec]!;
   if (p.requests) {
@@ -209,7 +200,7 @@ export function noteRequestDone(sim: Simulation, rq: IoRequest, now: number): vo
         now + next.thinkTimeMs * MS,
         EventPriority.Issue,
         EventKind.Issue,
-        rq.proc,
+        bio.proc,
       );
     }
   } else if (p.mode === 'closed') {
@@ -218,7 +209,7 @@ export function noteRequestDone(sim: Simulation, rq: IoRequest, now: number): vo
       now + p.thinkTimeMs * MS,
       EventPriority.Issue,
       EventKind.Issue,
-      rq.proc,
+      bio.proc,
     );
   }
 }

@@ -1,0 +1,49 @@
+// blktrace events from the block layer, written to the run's sink.
+import type { BlkAction } from '../events';
+import { requestAt, type IoRequest } from '../request';
+import type { Simulation } from '../sim/simulation';
+import type { Bio } from './types';
+
+export function emitRq(sim: Simulation, action: BlkAction, rq: IoRequest, t: number): void {
+  sim.sink!.trace({
+    tNs: t,
+    action,
+    rq: rq.id,
+    pid: rq.pid,
+    proc: rq.proc,
+    sector: rq.sector,
+    nSectors: rq.nSectors,
+    write: rq.write,
+    sync: rq.sync,
+  });
+}
+
+export function emitBio(sim: Simulation, action: BlkAction, bio: Bio, t: number): void {
+  sim.sink!.trace({
+    tNs: t,
+    action,
+    rq: bio.rq >= 0 ? requestAt(sim.state.requests, bio.rq).id : -1,
+    bio: bio.id,
+    pid: bio.pid,
+    proc: bio.proc,
+    sector: bio.sector,
+    nSectors: bio.nSectors,
+    write: bio.write,
+    sync: bio.sync,
+  });
+}
+
+export function emitPlug(sim: Simulation, action: 'P' | 'U' | 'T', t: number, count: number): void {
+  sim.sink!.trace({
+    tNs: t,
+    action,
+    rq: -1,
+    pid: 0,
+    proc: -1,
+    sector: 0,
+    nSectors: 0,
+    write: false,
+    sync: false,
+    count,
+  });
+}

@@ -1,0 +1,19 @@
+// The block layer's read-only view for the UI: plug state, dispatch queue, pool, and the
+// scheduler's own inspection.
+import { requestAt } from '../request';
+import type { Simulation } from '../sim/simulation';
+
+/** Requests waiting in the scheduler and the dispatch queue, for the UI. */
+export function hostView(sim: Simulation): Record<string, unknown> {
+  const h = sim.state.host;
+  const table = sim.state.requests;
+  return {
+    scheduler: sim.elevator.name,
+    plugged: h.plugged,
+    dispatchQueue: h.dispatchQueue.map((slot) => requestAt(table, slot).id),
+    inDriver: h.inDriver,
+    allocated: { async: h.allocated[0], sync: h.allocated[1] },
+    sleeping: h.waiters[0].length + h.waiters[1].length,
+    internals: sim.elevator.inspect(h.elevator, sim.ctx),
+  };
+}

@@ -1,0 +1,151 @@
+// Merging a bio into a pending request (LINUX-SCHEDULERS.md §1.4, the kernel's elv_merge
+// and attempt_merge): the one-hit cache, the back-merge hash keyed by end sector, the
+// scheduler's front-merge hook, the merge-ok rules, max_sectors, and the request–request
+// merge that may follow. Emits M / F per bio.
+import { requestAt, type IoRequest } from '../request';
+import type { Simulation } from '../sim/simulation';
+import { emitBio } from './emit';
+import { releaseRequest } from './host';
+import type { Bio } from './types';
+
+/** The back-merge hash: end sector → request slots in the scheduler that may still merge. */
+export type MergeHash = Record<number, number[]>;
+
+export function hashAdd(h: MergeHash, rq: IoRequest): void {
+  const end = rq.sector + rq.nSectors;
+  (h[end] ??= []).push(rq.slot);
+}
+
+export function hashDel(h: MergeHash, rq: IoRequest, end = rq.sector + rq.nSectors): void {
+  const list = h[end];
+  if (!list) return;
+  const i = list.indexOf(rq.slot);
+  if (i >= 0) list.splice(i, 1);
+  if (list.length === 0) delete h[end];
+}
+
+/** elv_rq_merge_ok: not started or barred, same direction, and the scheduler agrees. */
+function mergeOk(sim: Simulation, rq: IoRequest, bio: Bio): boolean {
+  if (!rq.mergeable || rq.write !== bio.write) return false;
+  const allow = sim.elevator.allowMerge;
+  return allow ? allow(sim.state.host.elevator, rq, bio, sim.ctx) : true;
+}
+
+type Found = { rq: IoRequest; front: boolean } | null;
+
+/** Where the bio could go: the one-hit cache, then the hash, then the scheduler's tree. */
+function findMerge(sim: Simulation, bio: Bio): Found {
+  const h = sim.state.host;
+  const settings = sim.model.iosched.queue;
+  const table = sim.state.requests;
+  const end = bio.sector + bio.nSectors;
+  if (h.lastMerge >= 0) {
+    const rq = requestAt(table, h.lastMerge);
+    if (mergeOk(sim, rq, bio)) {
+      if (rq.sector + rq.nSectors === bio.sector) return { rq, front: false };
+      if (rq.sector === end) return { rq, front: true };
+    }
+  }
+  if (settings.nomerges) return null;
+  if (settings.backMergeHash || !sim.elevator.legacyOneHitOnly) {
+    const list = h.hash[bio.sector];
+    if (list) {
+      for (const slot of [...list]) {
+        const rq = requestAt(table, slot);
+        if (!rq.mergeable)
+          hashDel(h.hash, rq, bio.sector); // stale: drop it, as the kernel does
+        else if (mergeOk(sim, rq, bio)) return { rq, front: false };
+      }
+    }
+  }
+  const hook = sim.elevator.frontMergeCandidate;
+  if (hook) {
+    const slot = hook(h.elevator, bio, end, sim.ctx);
+    if (slot >= 0) {
+      const rq = requestAt(table, slot);
+      if (mergeOk(sim, rq, bio)) return { rq, front: true };
+    }
+  }
+  return null;
+}
+
+/** The request gets the better I/O priority of the two (lower class, then lower level). */
+function bestPrio(into: { ioprioClass: number; ioprioLevel: number }, from: typeof into): void {
+  if (
+    from.ioprioClass < into.ioprioClass ||
+    (from.ioprioClass === into.ioprioClass && from.ioprioLevel < into.ioprioLevel)
+  ) {
+    into.ioprioClass = from.ioprioClass;
+    into.ioprioLevel = from.ioprioLevel;
+  }
+}
+
+/** Try to merge `bio` into a pending request. True if it joined one (M or F emitted). */
+export function tryMerge(sim: Simulation, bio: Bio, now: number): boolean {
+  const h = sim.state.host;
+  const found = findMerge(sim, bio);
+  if (!found) return false;
+  const { rq, front } = found;
+  if (rq.nSectors + bio.nSectors > sim.model.iosched.queue.maxSectors) {
+    // Too big: the request takes no more bios; the bio gets a request of its own.
+    rq.mergeable = false;
+    hashDel(h.hash, rq);
+    if (h.lastMerge === rq.slot) h.lastMerge = -1;
+    return false;
+  }
+  const e = sim.elevator;
+  bio.rq = rq.slot;
+  bestPrio(rq, bio);
+  if (sim.sink) emitBio(sim, front ? 'F' : 'M', bio, now);
+  if (front) {
+    rq.sector = bio.sector;
+    rq.nSectors += bio.nSectors;
+    rq.bios.unshift(bio.slot);
+    h.frontMerges++;
+    const prev = e.formerRequest ? e.formerRequest(h.elevator, rq, sim.ctx) : -1;
+    if (prev < 0 || !attemptMerge(sim, requestAt(sim.state.requests, prev), rq)) {
+      e.merged?.(h.elevator, rq, true, sim.ctx);
+      h.lastMerge = rq.slot;
+    }
+  } else {
+    hashDel(h.hash, rq);
+    rq.nSectors += bio.nSectors;
+    rq.bios.push(bio.slot);
+    hashAdd(h.hash, rq);
+    h.backMerges++;
+    const next = e.latterRequest ? e.latterRequest(h.elevator, rq, sim.ctx) : -1;
+    if (next < 0 || !attemptMerge(sim, rq, requestAt(sim.state.requests, next))) {
+      e.merged?.(h.elevator, rq, false, sim.ctx);
+      h.lastMerge = rq.slot;
+    }
+  }
+  return true;
+}
+
+/**
+ * attempt_merge: `next` joins `req` if it starts where `req` ends, both can still merge,
+ * they go the same way and the result fits max_sectors. The survivor keeps the earlier
+ * start time; the scheduler moves the FIFO deadline (requestsMerged); `next` is freed.
+ * Not traced in 2.6.
+ */
+function attemptMerge(sim: Simulation, req: IoRequest, next: IoRequest): boolean {
+  if (!req.mergeable || !next.mergeable) return false;
+  if (req.sector + req.nSectors !== next.sector || req.write !== next.write) return false;
+  if (req.nSectors + next.nSectors > sim.model.iosched.queue.maxSectors) return false;
+  const h = sim.state.host;
+  hashDel(h.hash, req);
+  hashDel(h.hash, next);
+  req.nSectors += next.nSectors;
+  for (const b of next.bios) {
+    req.bios.push(b);
+    sim.state.bios.slots[b]!.rq = req.slot;
+  }
+  if (next.queuedNs < req.queuedNs) req.queuedNs = next.queuedNs;
+  bestPrio(req, next);
+  hashAdd(h.hash, req);
+  sim.elevator.requestsMerged?.(h.elevator, req, next, sim.ctx);
+  h.lastMerge = req.slot;
+  h.sorted--;
+  releaseRequest(sim, next);
+  return true;
+}

@@ -1,0 +1,80 @@
+// The request queue's own settings (/sys/block/<dev>/queue/, not iosched/), the kernel
+// era, and HZ — declared once as data like the schedulers' tunables (LINUX-SCHEDULERS.md §1).
+import type { TunableSpec } from './types';
+
+export const QUEUE_SETTINGS: readonly TunableSpec[] = [
+  {
+    name: 'nr_requests',
+    default: 128,
+    unit: 'requests',
+    min: 4,
+    max: 8192,
+    doc: 'Requests that may be allocated per class (sync/async; read/write before 2.6.30) before processes sleep.',
+  },
+  {
+    name: 'max_sectors_kb',
+    default: 512,
+    unit: 'KiB',
+    min: 4,
+    max: 32768,
+    doc: 'The largest request a merge may build (BLK_DEF_MAX_SECTORS = 1024 sectors).',
+  },
+  {
+    name: 'nomerges',
+    default: 0,
+    unit: 'bool',
+    min: 0,
+    max: 1,
+    doc: '1: merge only through the one-hit cache (no back-merge hash, no scheduler front merges).',
+  },
+  {
+    name: 'unplug_thresh',
+    default: 4,
+    unit: 'requests',
+    min: 1,
+    max: 1024,
+    doc: 'A plugged queue is unplugged once this many requests are queued and not in the driver.',
+  },
+  {
+    name: 'unplug_delay',
+    default: 3,
+    unit: 'ms',
+    min: 1,
+    max: 1000,
+    doc: 'The unplug timer: a plugged queue runs at the latest this long after it was plugged.',
+  },
+];
+
+/** Kernels whose block layer differs in ways Spindle models. */
+export const KERNELS = ['2.6.32', '2.6.16'] as const;
+export type Kernel = (typeof KERNELS)[number];
+
+export const HZ_VALUES = [100, 250, 1000] as const;
+
+export interface QueueSettings {
+  nrRequests: number;
+  maxSectors: number;
+  nomerges: boolean;
+  unplugThresh: number;
+  unplugDelayNs: number;
+  kernel: Kernel;
+  /** before 2.6.30 the request pool's two classes are read/write, since then sync/async */
+  poolBySync: boolean;
+  /** the generic back-merge hash arrived in 2.6.19; before it noop merged only via the one-hit cache */
+  backMergeHash: boolean;
+}
+
+export function queueSettings(values: Record<string, number>, kernel: Kernel): QueueSettings {
+  const v = (name: string): number =>
+    values[name] ?? QUEUE_SETTINGS.find((t) => t.name === name)!.default;
+  return {
+    nrRequests: v('nr_requests'),
+    maxSectors: v('max_sectors_kb') * 2,
+    nomerges: v('nomerges') === 1,
+    unplugThresh: v('unplug_thresh'),
+    unplugDelayNs: v('unplug_delay') * 1e6,
+    kernel,
+    poolBySync: kernel === '2.6.32',
+    backMergeHash: kernel === '2.6.32',
+  };
+}

@@ -55,6 +55,8 @@ export interface HostState {
   /** the queue is plugged; plugSeq invalidates a stale unplug timer */
   plugged: boolean;
   plugSeq: number;
+  /** the plugSeq whose unplug timer is on the clock */
+  plugArmed: number;
 }
 
 export function createHostState(): HostState {
@@ -76,6 +78,7 @@ export function createHostState(): HostState {
     batchers: {},
     plugged: false,
     plugSeq: 0,
+    plugArmed: -1,
   };
 }
 
@@ -210,6 +213,7 @@ function newRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
     unplug(sim, now, null);
   }
   if (isSync(bio) || !shouldPlug(sim)) unplug(sim, now, null);
+  armUnplugTimer(sim, now);
 }
 
 function allocatedTotal(h: HostState): number {
@@ -221,6 +225,17 @@ function plug(sim: Simulation, now: number): void {
   h.plugged = true;
   h.plugSeq++;
   if (sim.sink) emitPlug(sim, 'P', now, allocatedTotal(h));
+}
+
+/**
+ * The unplug timer, armed when a submission leaves the queue plugged. (The kernel arms it
+ * in blk_plug_device; arming it here instead saves an event for every sync bio, which
+ * plugs and unplugs in the same call, and fires at the same instant.)
+ */
+function armUnplugTimer(sim: Simulation, now: number): void {
+  const h = sim.state.host;
+  if (!h.plugged || h.plugArmed === h.plugSeq) return;
+  h.plugArmed = h.plugSeq;
   pushEvent(
     sim.state.heap,
     now + sim.model.iosched.queue.unplugDelayNs,

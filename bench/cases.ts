@@ -3,6 +3,8 @@ import { buildModel } from '../src/engine/model';
 import { createSimulation, step, type Simulation } from '../src/engine/sim/simulation';
 import type { Scenario } from '../src/engine/scenario/types';
 import type { DiskSchedulerName } from '../src/engine/disk/disk-scheduler';
+import { getElevator } from '../src/engine/iosched/elevator';
+import '../src/engine/iosched/registry';
 
 export interface BenchFigure {
   name: string;
@@ -19,6 +21,7 @@ function randomReads(opts: {
   queueDepth: number;
   processes: number;
   requests: number;
+  iosched?: string;
 }): Scenario {
   return {
     name: 'bench',
@@ -33,7 +36,7 @@ function randomReads(opts: {
       agingWeight: 6,
       overrides: {},
     },
-    iosched: { name: 'none', tunables: {}, queue: {}, kernel: '2.6.32', hz: 250 },
+    iosched: { name: opts.iosched ?? 'none', tunables: {}, queue: {}, kernel: '2.6.32', hz: 250 },
     workload: {
       processes: [
         {
@@ -68,7 +71,7 @@ function throughput(s: Scenario): { perSecond: number; sim: Simulation } {
     /* run */
   }
   const seconds = (performance.now() - t0) / 1000;
-  return { perSecond: sim.state.metrics.completed / seconds, sim };
+  return { perSecond: sim.state.metrics.iosCompleted / seconds, sim };
 }
 
 function best(n: number, f: () => number): number {
@@ -101,6 +104,56 @@ export function engineCases(): BenchFigure[] {
   ];
   figures.push(memoryFlat());
   return figures;
+}
+
+/** The Linux schedulers in the path (issue 3's targets). */
+export function ioschedCases(): BenchFigure[] {
+  const cases = [
+    {
+      name: 'deadline + hp-c2247a FCFS QD1 random 4 KiB reads',
+      s: randomReads({
+        iosched: 'deadline',
+        scheduler: 'fcfs',
+        queueDepth: 1,
+        processes: 1,
+        requests: 1_000_000,
+      }),
+      target: 400_000,
+      note: '1M requests, best of 3',
+    },
+    {
+      name: 'cfq, 16 processes + hp-c2247a SPTF QD32 random 4 KiB reads',
+      s: randomReads({
+        iosched: 'cfq',
+        scheduler: 'sptf',
+        queueDepth: 32,
+        processes: 16,
+        requests: 300_000,
+      }),
+      target: 200_000,
+      note: '300k requests, best of 3',
+    },
+  ];
+  return cases.map(({ name, s, target, note }) => {
+    if (!getElevator(s.iosched.name)) {
+      return {
+        name,
+        value: 0,
+        unit: 'not measured',
+        target,
+        higherIsBetter: true,
+        note: `${s.iosched.name} is not registered yet`,
+      };
+    }
+    return {
+      name,
+      value: best(3, () => throughput(s).perSecond),
+      unit: 'simulated requests/s',
+      target,
+      higherIsBetter: true,
+      note,
+    };
+  });
 }
 
 /** A 10-million-request run: heap after GC sampled every million requests. */

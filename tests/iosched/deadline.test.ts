@@ -449,9 +449,10 @@ describe('deadline: properties (§3.4)', () => {
   });
 });
 
-describe('deadline: merge hooks (§3.5, §1.4), called on a running simulation', () => {
-  // The block layer does not merge yet, so the hooks are called here directly, on the
-  // scheduler state and requests of a real simulation stopped at 10 ms.
+describe('deadline: merge hooks (§3.5, §1.4)', () => {
+  // Two run through the block layer's merging; the rest call the hooks directly, on the
+  // scheduler state and requests of a real simulation stopped at 10 ms, to reach cases a
+  // workload cannot set up precisely.
   const procs = () => [
     reads(BUSY, rd(1000, 1), rd(3000, 2), rd(2000, 3)),
     syncWrites(wr(8000, 4), wr(6000, 5)),
@@ -518,6 +519,32 @@ describe('deadline: merge hooks (§3.5, §1.4), called on a running simulation',
     // the other way round: a survivor whose deadline is earlier keeps its own
     deadline.requestsMerged!(s, r1000!, r2000!, sim.ctx);
     expect(view(sim).readFifo).toEqual([{ rq: 1, sector: 1000, nSectors: 8, deadlineMs: 501 }]);
+  });
+
+  it('§3.5 in the block layer: a bio ending at a sorted request front-merges through the sort list only with front_merges = 1', () => {
+    // The one-hit cache holds R9000 (the first request inserted after BUSY left) when the
+    // bio 4992+8 arrives, so only the scheduler's sort-list lookup can find R5000.
+    const p = [reads(BUSY, rd(9000, 1), rd(5000, 2), rd(4992, 3))];
+    const on = run(p);
+    expect(on.trace.filter((e) => e.action === 'F').map((e) => e.sector)).toEqual([4992]);
+    expect(on.d.map((e) => `${e.sector}+${e.nSectors}`)).toContain('4992+16');
+    const off = run(p, { front_merges: 0 });
+    expect(off.trace.some((e) => e.action === 'F')).toBe(false);
+    expect(off.d.map((e) => `${e.sector}+${e.nSectors}`)).toEqual(
+      expect.arrayContaining(['5000+8', '4992+8']),
+    );
+  });
+
+  it('§3.5 in the block layer: after a back merge closes a gap, the survivor takes the absorbed request’s earlier deadline and FIFO place', () => {
+    // FIFO: R1016 (1 ms), R3000 (1.5 ms), R1000 (2 ms). The bio 1008+8 joins R1000, which
+    // then absorbs R1016: R1000+24 inherits R1016's deadline (501 ms) and place.
+    const p = [reads(BUSY, rd(1016, 1), rd(3000, 1.5), rd(1000, 2), rd(1008, 3))];
+    const v = view(simAt(p, {}, 10));
+    expect(v.readFifo.map((e) => [e.sector, e.nSectors, e.deadlineMs])).toEqual([
+      [1000, 24, 501],
+      [3000, 8, 501.5],
+    ]);
+    expect(v.sortRead).toEqual(v.readFifo.map((e) => e.rq));
   });
 
   it('§3.5 an absorbed request that was next_rq hands next_rq to its sector successor', () => {

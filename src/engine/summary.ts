@@ -88,7 +88,8 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       iosCompleted: m.iosCompleted,
       backMerges: sim.state.host.backMerges,
       frontMerges: sim.state.host.frontMerges,
-      mergeRatio: m.dispatched > 0 ? m.queued / m.dispatched : 0,
+      // btt's #Q/#D over what was dispatched (a backlog left at the end would inflate it)
+      mergeRatio: m.dispatched > 0 ? m.biosDispatched / m.dispatched : 0,
       cacheHits: m.cacheHits,
     },
     // I/Os per second as the processes see them (bios completed); MB/s from the device.

@@ -2,6 +2,8 @@
 import { registerElevator } from './elevator';
 import { none } from './none';
 import { noop } from './noop';
+import { deadline } from './deadline';
 
 registerElevator(none);
 registerElevator(noop);
+registerElevator(deadline);

@@ -1,0 +1,99 @@
+// The Linux-scheduler lessons' claims (issue 3), checked through the real CLI on the
+// committed scenario files, as a student would run them.
+import { describe, expect, it } from 'vitest';
+import { elevatorNames } from '../../src/engine/iosched/elevator';
+import '../../src/engine/iosched/registry';
+import type { RunSummary } from '../../src/engine/summary';
+import { SCENARIOS, spindleJson } from '../cli/run-cli';
+
+interface Sweep {
+  runs: Array<{ settings: Record<string, string | number>; summary: RunSummary }>;
+}
+
+const LINUX = ['noop', 'deadline', 'anticipatory', 'cfq'].filter((n) =>
+  elevatorNames().includes(n),
+);
+const proc = (s: RunSummary, name: string) => s.processes.find((p) => p.name === name)!;
+
+describe('lesson: merging', () => {
+  it('4 KiB pieces glue back into requests; 2.6.16 noop merges only back-to-back arrivals', async () => {
+    const sweep = await spindleJson<Sweep>([
+      'sweep',
+      `${SCENARIOS}/merging.json`,
+      '--vary',
+      `iosched.name=none,${LINUX.join(',')}`,
+      '--vary',
+      'iosched.kernel=2.6.32,2.6.16',
+      '--json',
+    ]);
+    const ratio = (name: string, kernel: string) =>
+      sweep.runs.find(
+        (r) => r.settings['iosched.name'] === name && r.settings['iosched.kernel'] === kernel,
+      )!.summary.requests.mergeRatio;
+    expect(ratio('none', '2.6.32')).toBe(1);
+    for (const name of LINUX) expect(ratio(name, '2.6.32')).toBeGreaterThan(3);
+    expect(ratio('noop', '2.6.16')).toBeLessThan(1.5);
+    expect(ratio('noop', '2.6.16')).toBeLessThan(ratio('noop', '2.6.32') / 2);
+  });
+});
+
+describe("lesson: deadline's promise", () => {
+  it('no read waits past read_expire + one batch under deadline; noop makes reads wait behind writes', async () => {
+    const run = (name: string) =>
+      spindleJson<RunSummary>([
+        'run',
+        `${SCENARIOS}/deadline-promise.json`,
+        '--set',
+        `iosched.name=${name}`,
+        '--json',
+      ]);
+    const deadline = await run('deadline');
+    const noop = await run('noop');
+    // One batch: fifo_batch (16) requests, each at most a full-stroke 8 KiB write on the
+    // C2247A (19.85 ms seek + 0.65 settle + 11.1 rotation + ~2 transfer + ~1 overhead).
+    const batchMs = 16 * 35;
+    expect(proc(deadline, 'reader').q2cMaxMs).toBeLessThan(500 + batchMs);
+    expect(proc(noop, 'reader').q2cMaxMs).toBeGreaterThan(2 * proc(deadline, 'reader').q2cMaxMs);
+  });
+});
+
+describe('lesson: disk queue depth', () => {
+  it('at depth 1 noop is clearly behind deadline; the gap closes as the drive queue deepens', async () => {
+    const sweep = await spindleJson<Sweep>([
+      'sweep',
+      `${SCENARIOS}/disk-queue-depth.json`,
+      '--vary',
+      'disk.queueDepth=1,32',
+      '--vary',
+      'iosched.name=noop,deadline',
+      '--json',
+    ]);
+    const iops = (qd: number, name: string) =>
+      sweep.runs.find(
+        (r) => r.settings['disk.queueDepth'] === qd && r.settings['iosched.name'] === name,
+      )!.summary.throughput.iops;
+    expect(iops(1, 'noop')).toBeLessThan(0.7 * iops(1, 'deadline'));
+    expect(iops(32, 'noop')).toBeGreaterThan(0.9 * iops(32, 'deadline'));
+    // Deeper drive queues help noop most (Riska et al.).
+    expect(iops(32, 'noop') / iops(1, 'noop')).toBeGreaterThan(
+      iops(32, 'deadline') / iops(1, 'deadline'),
+    );
+  });
+});
+
+describe('lesson: SSD', () => {
+  it('on the ssd preset noop does as well as the other schedulers', async () => {
+    const sweep = await spindleJson<Sweep>([
+      'sweep',
+      `${SCENARIOS}/ssd.json`,
+      '--vary',
+      `iosched.name=${LINUX.join(',')}`,
+      '--json',
+    ]);
+    const noop = sweep.runs.find((r) => r.settings['iosched.name'] === 'noop')!.summary;
+    for (const r of sweep.runs) {
+      expect(noop.throughput.iops).toBeGreaterThan(0.95 * r.summary.throughput.iops);
+      expect(noop.latencyMs.q2c.mean).toBeLessThan(1.05 * r.summary.latencyMs.q2c.mean);
+    }
+  });
+});

@@ -31,6 +31,8 @@ export interface IoRequest {
   sched: number;
   /** the request-pool class it was counted in: 1 sync (or read), 0 async (or write) */
   poolClass: number;
+  /** the end sector it is filed under in the back-merge hash, −1 if not there */
+  hashEnd: number;
 
   /** blktrace milestones */
   queuedNs: number; // Q of its first bio (a merged-away request's earlier time survives)
@@ -111,6 +113,7 @@ export function allocRequest(
   rq.mergeable = !internal;
   rq.sched = -1;
   rq.poolClass = write ? 0 : 1;
+  rq.hashEnd = -1;
   rq.queuedNs = queuedNs;
   rq.cylinder = -1;
   rq.head = -1;

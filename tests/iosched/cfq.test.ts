@@ -112,6 +112,7 @@ function fakeCtx(hz = 250) {
     },
     inDriver: () => 0,
     deviceDepth: () => 1,
+    nonRotational: () => false,
     setTimer() {},
     clearTimer() {},
     decide: (rule) => {

@@ -90,10 +90,12 @@ describe('lesson: SSD', () => {
       `iosched.name=${LINUX.join(',')}`,
       '--json',
     ]);
+    // Throughput, not mean latency: a scheduler that starves some processes (CFQ idling on
+    // an SSD before 2.6.33) completes fewer, faster I/Os, which flatters its mean.
     const noop = sweep.runs.find((r) => r.settings['iosched.name'] === 'noop')!.summary;
     for (const r of sweep.runs) {
       expect(noop.throughput.iops).toBeGreaterThan(0.95 * r.summary.throughput.iops);
-      expect(noop.latencyMs.q2c.mean).toBeLessThan(1.05 * r.summary.latencyMs.q2c.mean);
+      expect(noop.throughput.mbps).toBeGreaterThan(0.95 * r.summary.throughput.mbps);
     }
   });
 });

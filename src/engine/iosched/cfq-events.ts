@@ -182,7 +182,8 @@ function scheduleDispatch(s: CfqState, ctx: ElevatorContext): void {
  */
 function armSliceTimer(s: CfqState, ctx: ElevatorContext): void {
   const q = s.queues[s.activeQueue]!;
-  // (a non-rotational device with hw_tag would not idle; the context does not say which)
+  // An SSD that queues commands itself has no seek penalty to idle for (2.6.32).
+  if (ctx.nonRotational() && s.hwTag) return;
   if (!mayIdle(s, q, ctx)) return;
   q.waitRequest = true;
   let sl = s.t.sliceIdle;

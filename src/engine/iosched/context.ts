@@ -22,6 +22,7 @@ export function createElevatorContext(sim: Simulation): ElevatorContext {
     bio: (slot) => bioAt(sim.state.bios, slot),
     inDriver: () => sim.state.host.inDriver,
     deviceDepth: () => sim.model.queueDepth,
+    nonRotational: () => sim.model.disk.params.ssd !== null,
     setTimer(atNs) {
       const h = sim.state.host;
       h.timerAt = atNs;

@@ -12,7 +12,7 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import { noteBioDone } from '../workload/workload';
-import { hashAdd, hashDel, tryMerge, type MergeHash } from './merge';
+import { createMergeHash, hashAdd, hashDel, tryMerge, type MergeHash } from './merge';
 import { emitBio, emitPlug, emitRq } from './emit';
 import type { Bio, ElevatorType } from './types';
 import './registry';
@@ -69,7 +69,7 @@ export function createHostState(): HostState {
     timerAt: -1,
     timerSeq: 0,
     lastMerge: -1,
-    hash: {},
+    hash: createMergeHash(),
     backMerges: 0,
     frontMerges: 0,
     allocated: [0, 0],
@@ -192,8 +192,9 @@ function newRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
   rq.ioprioLevel = bio.ioprioLevel;
   rq.poolClass = c;
   bio.rq = rq.slot;
-  if (sim.sink) emitBio(sim, 'G', bio, now);
+  // The scheduler's set_request hook runs inside get_request, before G is traced.
   e.setRequest?.(h.elevator, rq, bio, sim.ctx);
+  if (sim.sink) emitBio(sim, 'G', bio, now);
   if (e.passthrough) {
     if (sim.sink) emitRq(sim, 'I', rq, now);
     e.add(h.elevator, rq, sim.ctx);
@@ -321,8 +322,9 @@ export function hostRunQueue(sim: Simulation, now: number): void {
     rq.mergeable = false;
     h.inDriver++;
     h.endSector = rq.sector + rq.nSectors;
-    if (sim.sink) emitRq(sim, 'D', rq, now);
+    // elv_next_request: the activate hook runs, then D is traced.
     e.activate?.(h.elevator, rq, sim.ctx);
+    if (sim.sink) emitRq(sim, 'D', rq, now);
     driveSubmit(sim, rq, now);
     noteDispatched(sim, rq);
   }

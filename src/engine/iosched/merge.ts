@@ -8,20 +8,36 @@ import { emitBio } from './emit';
 import { releaseRequest } from './host';
 import type { Bio } from './types';
 
-/** The back-merge hash: end sector → request slots in the scheduler that may still merge. */
-export type MergeHash = Record<number, number[]>;
+/**
+ * The back-merge hash (the kernel's elv_rqhash): 64 buckets of request slots, keyed by
+ * end sector >> 3. Each request remembers the end it was hashed under (rq.hashEnd).
+ */
+export type MergeHash = number[][];
 
-export function hashAdd(h: MergeHash, rq: IoRequest): void {
-  const end = rq.sector + rq.nSectors;
-  (h[end] ??= []).push(rq.slot);
+const HASH_BUCKETS = 64;
+
+export function createMergeHash(): MergeHash {
+  return Array.from({ length: HASH_BUCKETS }, () => []);
 }
 
-export function hashDel(h: MergeHash, rq: IoRequest, end = rq.sector + rq.nSectors): void {
-  const list = h[end];
-  if (!list) return;
-  const i = list.indexOf(rq.slot);
-  if (i >= 0) list.splice(i, 1);
-  if (list.length === 0) delete h[end];
+function bucketOf(h: MergeHash, end: number): number[] {
+  return h[Math.floor(end / 8) % HASH_BUCKETS]!;
+}
+
+export function hashAdd(h: MergeHash, rq: IoRequest): void {
+  rq.hashEnd = rq.sector + rq.nSectors;
+  bucketOf(h, rq.hashEnd).push(rq.slot);
+}
+
+export function hashDel(h: MergeHash, rq: IoRequest): void {
+  if (rq.hashEnd < 0) return;
+  const bucket = bucketOf(h, rq.hashEnd);
+  const i = bucket.indexOf(rq.slot);
+  if (i >= 0) {
+    bucket[i] = bucket[bucket.length - 1]!;
+    bucket.pop();
+  }
+  rq.hashEnd = -1;
 }
 
 /** elv_rq_merge_ok: not started or barred, same direction, and the scheduler agrees. */
@@ -48,14 +64,13 @@ function findMerge(sim: Simulation, bio: Bio): Found {
   }
   if (settings.nomerges) return null;
   if (settings.backMergeHash || !sim.elevator.legacyOneHitOnly) {
-    const list = h.hash[bio.sector];
-    if (list) {
-      for (const slot of [...list]) {
-        const rq = requestAt(table, slot);
-        if (!rq.mergeable)
-          hashDel(h.hash, rq, bio.sector); // stale: drop it, as the kernel does
-        else if (mergeOk(sim, rq, bio)) return { rq, front: false };
-      }
+    const bucket = bucketOf(h.hash, bio.sector);
+    for (let i = bucket.length - 1; i >= 0; i--) {
+      const rq = requestAt(table, bucket[i]!);
+      if (rq.hashEnd !== bio.sector) continue;
+      if (!rq.mergeable)
+        hashDel(h.hash, rq); // stale: drop it, as the kernel does
+      else if (mergeOk(sim, rq, bio)) return { rq, front: false };
     }
   }
   const hook = sim.elevator.frontMergeCandidate;

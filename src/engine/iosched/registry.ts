@@ -3,7 +3,9 @@ import { registerElevator } from './elevator';
 import { none } from './none';
 import { noop } from './noop';
 import { deadline } from './deadline';
+import { cfq } from './cfq';
 
 registerElevator(none);
 registerElevator(noop);
 registerElevator(deadline);
+registerElevator(cfq);

@@ -63,6 +63,8 @@ export interface ElevatorContext {
   inDriver(): number;
   /** the device's tag depth (queue depth) */
   deviceDepth(): number;
+  /** the device has no seek penalty (the kernel's blk_queue_nonrot: an SSD) */
+  nonRotational(): boolean;
   /** arm the scheduler's one timer (AS anticipation, CFQ idle/slice): `timer()` runs at t */
   setTimer(atNs: number): void;
   clearTimer(): void;

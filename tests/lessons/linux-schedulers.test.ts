@@ -99,3 +99,46 @@ describe('lesson: SSD', () => {
     }
   });
 });
+
+describe('lesson: CFQ fairness', () => {
+  const run = (...sets: string[]) =>
+    spindleJson<RunSummary>([
+      'run',
+      `${SCENARIOS}/cfq-fairness.json`,
+      ...sets.flatMap((s) => ['--set', s]),
+      '--json',
+    ]);
+  const share = (s: RunSummary, name: string) => proc(s, name).diskTimeShare;
+  /** CFQ's sync slice at a best-effort level: slice_sync + slice_sync/5 × (4 − level). */
+  const slice = (level: number) => 100 + (100 / 5) * (4 - level);
+
+  it('four equal-priority processes get disk-time shares within ±10%', async () => {
+    const s = await run();
+    for (const name of ['a', 'b', 'c', 'd']) {
+      expect(share(s, name)).toBeGreaterThan(0.25 * 0.9);
+      expect(share(s, name)).toBeLessThan(0.25 * 1.1);
+    }
+  });
+
+  it('with priorities, the shares follow the slice lengths (within 20%)', async () => {
+    const s = await run(
+      'workload.processes.0.ioprio.level=0',
+      'workload.processes.3.ioprio.level=7',
+    );
+    const base = (share(s, 'b') + share(s, 'c')) / 2;
+    for (const [name, level] of [
+      ['a', 0],
+      ['d', 7],
+    ] as const) {
+      const ratio = share(s, name) / base;
+      expect(ratio).toBeGreaterThan((slice(level) / slice(4)) * 0.8);
+      expect(ratio).toBeLessThan((slice(level) / slice(4)) * 1.2);
+    }
+  });
+
+  it('the idle class gets only idle time: beside three busy readers, almost none', async () => {
+    const s = await run('workload.processes.3.ioprio.class=idle');
+    expect(share(s, 'd')).toBeLessThan(0.01);
+    for (const name of ['a', 'b', 'c']) expect(share(s, name)).toBeGreaterThan(0.3);
+  });
+});

@@ -2,6 +2,7 @@
 // the per-level prio trees of queues by next_rq sector, and the close-cooperator search
 // built on them. LINUX-SCHEDULERS.md §5.4, §5.6 step 4. The kernel's red-black trees are
 // arrays here, kept in the same in-order sequence.
+import { insertAt, removeAt } from './common';
 import {
   CFQ_IDLE_DELAY_MS,
   CFQ_PREEMPT_LEAD_MS,
@@ -74,19 +75,19 @@ export function serviceTreeAdd(
   }
   if (q.onTree) {
     if (key === q.rbKey) return; // same position, nothing to do
-    tree.splice(tree.indexOf(q.id), 1);
+    removeAt(tree, tree.indexOf(q.id));
   }
   // equal keys go to the right of existing ones
   let i = 0;
   while (i < tree.length && !before(q, key, s.queues[tree[i]!]!)) i++;
-  tree.splice(i, 0, q.id);
+  insertAt(tree, i, q.id);
   q.rbKey = key;
   q.onTree = true;
 }
 
 export function serviceTreeRemove(s: CfqState, q: CfqQueue): void {
   if (!q.onTree) return;
-  s.serviceTree.splice(s.serviceTree.indexOf(q.id), 1);
+  removeAt(s.serviceTree, s.serviceTree.indexOf(q.id));
   q.onTree = false;
 }
 
@@ -101,7 +102,7 @@ export function serviceTreeFirst(s: CfqState): CfqQueue | null {
 export function prioTreeRemove(s: CfqState, q: CfqQueue): void {
   if (q.pRoot < 0) return;
   const t = s.prioTrees[q.pRoot]!;
-  t.splice(t.indexOf(q.id), 1);
+  removeAt(t, t.indexOf(q.id));
   q.pRoot = -1;
 }
 
@@ -141,7 +142,7 @@ export function prioTreeAdd(s: CfqState, q: CfqQueue, ctx: ElevatorContext): voi
   if (exact >= 0) return;
   let i = 0;
   while (i < tree.length && sectorOfNext(s, s.queues[tree[i]!]!, ctx) < sector) i++;
-  tree.splice(i, 0, q.id);
+  insertAt(tree, i, q.id);
   q.pRoot = q.ioprio;
 }
 

@@ -27,12 +27,25 @@ export function sortInsert(list: SortList, slot: number, ctx: ElevatorContext): 
   const sector = sectorOf(ctx, slot);
   let i = lowerBound(list, sector, ctx);
   while (i < list.length && sectorOf(ctx, list[i]!) === sector) i++;
-  list.splice(i, 0, slot);
+  insertAt(list, i, slot);
 }
 
 export function sortRemove(list: SortList, slot: number): void {
-  const i = list.indexOf(slot);
-  if (i >= 0) list.splice(i, 1);
+  removeAt(list, list.indexOf(slot));
+}
+
+/** Insert in place (Array.splice would allocate the array of removed items each call). */
+export function insertAt(list: number[], i: number, value: number): void {
+  list.push(value);
+  for (let j = list.length - 1; j > i; j--) list[j] = list[j - 1]!;
+  list[i] = value;
+}
+
+/** Remove index i in place, keeping order; a negative index does nothing. */
+export function removeAt(list: number[], i: number): void {
+  if (i < 0) return;
+  for (let j = i + 1; j < list.length; j++) list[j - 1] = list[j]!;
+  list.pop();
 }
 
 /** The request with exactly this start sector, or −1 (front-merge lookup, alias rule). */
@@ -61,8 +74,7 @@ export function firstAtOrAfter(list: SortList, sector: number, ctx: ElevatorCont
 
 /** Remove one slot from a FIFO (arrival-ordered) list. */
 export function fifoRemove(fifo: number[], slot: number): void {
-  const i = fifo.indexOf(slot);
-  if (i >= 0) fifo.splice(i, 1);
+  removeAt(fifo, fifo.indexOf(slot));
 }
 
 /** Jiffies → ms at a given HZ, as the kernel's defaults are written (e.g. HZ/2 → 500 ms). */

@@ -13,6 +13,7 @@ import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import { noteBioDone } from '../workload/workload';
 import { createMergeHash, hashAdd, hashDel, tryMerge, type MergeHash } from './merge';
+import { insertAt } from './common';
 import { emitBio, emitPlug, emitRq } from './emit';
 import type { Bio, ElevatorType } from './types';
 import './registry';
@@ -301,7 +302,7 @@ function dispatchInsert(sim: Simulation, e: ElevatorType<unknown>, slot: number)
     if (rq.sector >= pos.sector) break;
     i--;
   }
-  dq.splice(i, 0, slot);
+  insertAt(dq, i, slot);
 }
 
 /** The driver pulls requests while the device has free tags (the request function). */

@@ -25,6 +25,8 @@ export interface TraceEvent {
   message?: string;
   /** P/U/T: requests allocated on the queue at that moment (blkparse prints it after U) */
   count?: number;
+  /** the task name when it is not a workload process (a timer's "swapper", "kblockd/0") */
+  comm?: string;
 }
 
 /** One media access by the mechanism, for drawing the arm and platter. */

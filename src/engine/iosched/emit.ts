@@ -33,17 +33,26 @@ export function emitBio(sim: Simulation, action: BlkAction, bio: Bio, t: number)
   });
 }
 
-export function emitPlug(sim: Simulation, action: 'P' | 'U' | 'T', t: number, count: number): void {
+/** P, U or UT: by the process at hand (`bio`), or by the named kernel context. */
+export function emitPlug(
+  sim: Simulation,
+  action: 'P' | 'U' | 'T',
+  t: number,
+  count: number,
+  by: Bio | string,
+): void {
+  const task = typeof by === 'string' ? null : by;
   sim.sink!.trace({
     tNs: t,
     action,
     rq: -1,
-    pid: 0,
-    proc: -1,
+    pid: task ? task.pid : 0,
+    proc: task ? task.proc : -1,
     sector: 0,
     nSectors: 0,
     write: false,
     sync: false,
     count,
+    ...(task ? {} : { comm: by as string }),
   });
 }

@@ -115,7 +115,7 @@ export function submitBio(sim: Simulation, bio: Bio, now: number): void {
   }
   // Merging is tried only when the queue holds something (§1.4).
   if (!queueEmpty(sim) && tryMerge(sim, bio, now)) {
-    if (isSync(bio)) unplug(sim, now, null);
+    if (isSync(bio)) unplug(sim, now);
     return;
   }
   getRequest(sim, bio, now);
@@ -150,7 +150,7 @@ function getRequest(sim: Simulation, bio: Bio, now: number): void {
   if (refused || h.waiters[c].length > 0) {
     if (sim.sink) emitBio(sim, 'S', bio, now);
     h.waiters[c].push(bio.slot);
-    unplug(sim, now, null); // a process unplugs before it sleeps
+    unplug(sim, now); // a process unplugs before it sleeps
     return;
   }
   h.allocated[c]++;
@@ -202,7 +202,7 @@ function newRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
     hostRunQueue(sim, now);
     return;
   }
-  if (shouldPlug(sim) && queueEmpty(sim) && !h.plugged) plug(sim, now);
+  if (shouldPlug(sim) && queueEmpty(sim) && !h.plugged) plug(sim, bio, now);
   if (sim.sink) emitRq(sim, 'I', rq, now);
   h.sorted++;
   if (rq.mergeable) {
@@ -212,9 +212,9 @@ function newRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
   e.add(h.elevator, rq, sim.ctx);
   // unplug_thresh: enough requests gathered (no trace event for this one).
   if (h.plugged && allocatedTotal(h) - h.inDriver >= sim.model.iosched.queue.unplugThresh) {
-    unplug(sim, now, null);
+    unplug(sim, now);
   }
-  if (isSync(bio) || !shouldPlug(sim)) unplug(sim, now, null);
+  if (isSync(bio) || !shouldPlug(sim)) unplug(sim, now);
   armUnplugTimer(sim, now);
 }
 
@@ -222,11 +222,11 @@ function allocatedTotal(h: HostState): number {
   return h.allocated[0] + h.allocated[1];
 }
 
-function plug(sim: Simulation, now: number): void {
+function plug(sim: Simulation, bio: Bio, now: number): void {
   const h = sim.state.host;
   h.plugged = true;
   h.plugSeq++;
-  if (sim.sink) emitPlug(sim, 'P', now, allocatedTotal(h));
+  if (sim.sink) emitPlug(sim, 'P', now, allocatedTotal(h), bio);
 }
 
 /**
@@ -248,14 +248,14 @@ function armUnplugTimer(sim: Simulation, now: number): void {
 }
 
 /**
- * __generic_unplug_device: remove the plug and run the queue. On a rotating disk an
- * unplugged queue is left alone (the driver pulls at completion); an SSD runs anyway.
- * `traced`: 'U' when something waits for the I/O, null for the silent triggers.
+ * __generic_unplug_device, for the silent triggers (a sync bio, unplug_thresh, a process
+ * about to sleep): remove the plug and run the queue. On a rotating disk an unplugged
+ * queue is left alone (the driver pulls at completion); an SSD runs anyway. (The traced
+ * U of a process waiting on a page is not modelled: Spindle's processes wait on bios.)
  */
-function unplug(sim: Simulation, now: number, traced: 'U' | null): void {
+function unplug(sim: Simulation, now: number): void {
   const h = sim.state.host;
   if (!h.plugged && shouldPlug(sim)) return;
-  if (h.plugged && traced && sim.sink) emitPlug(sim, traced, now, allocatedTotal(h));
   hostRunQueue(sim, now);
 }
 
@@ -263,9 +263,10 @@ function unplug(sim: Simulation, now: number, traced: 'U' | null): void {
 export function onUnplugTimer(sim: Simulation, seq: number, now: number): void {
   const h = sim.state.host;
   if (!h.plugged || seq !== h.plugSeq) return;
+  // The timer fires in interrupt context; kblockd then runs the queue.
   if (sim.sink) {
-    emitPlug(sim, 'T', now, allocatedTotal(h));
-    emitPlug(sim, 'U', now, allocatedTotal(h));
+    emitPlug(sim, 'T', now, allocatedTotal(h), 'swapper');
+    emitPlug(sim, 'U', now, allocatedTotal(h), 'kblockd/0');
   }
   hostRunQueue(sim, now);
 }

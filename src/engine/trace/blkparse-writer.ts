@@ -87,7 +87,7 @@ export class BlkparseWriter implements TraceSink {
     const seq = message ? 0 : ++this.sequence;
     // Completions run in interrupt context (pid 0); messages print pid 0 too.
     const pid = e.action === 'C' || message ? 0 : e.pid;
-    const comm = this.nameOf(e.proc, e.pid);
+    const comm = e.comm ?? this.nameOf(e.proc, e.pid);
     return (
       `${this.device} ${this.cpu} ${String(seq).padStart(8)} ${formatTime(e.tNs)} ${String(pid).padStart(5)} ` +
       `${actionText(e.action).padStart(2)} ${rwbs(e).padStart(3)} ${payload(e, comm)}`

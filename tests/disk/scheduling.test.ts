@@ -146,3 +146,32 @@ describe('the write-back buffer fills, visibly', () => {
     ).toBe(0);
   });
 });
+
+describe('the drive explains its choices', () => {
+  it('each SPTF decision names the winner, its estimate and the runner-up', () => {
+    const texts: string[] = [];
+    runScenario(
+      scenario({
+        scheduler: 'sptf',
+        queueDepth: 8,
+        processes: [proc({ count: 8 })],
+        stopRequests: 50,
+      }),
+      {
+        sink: {
+          trace() {},
+          service() {},
+          decision: (d) => {
+            if (d.layer === 'disk' && d.candidates.length > 1) texts.push(d.text ?? '');
+          },
+        },
+      },
+    );
+    expect(texts.length).toBeGreaterThan(10);
+    for (const t of texts) {
+      expect(t).toMatch(
+        /^drive: SPTF: the shortest seek \+ rotation → R \d+\+8 reachable in \d+\.\d\d ms; next best R \d+\+8 in \d+\.\d\d ms \(\d ready\)$/,
+      );
+    }
+  });
+});

@@ -25,6 +25,7 @@ import {
   type Prefetch,
 } from './cache';
 import { ssdSubmit } from './ssd';
+import { explainDiskPick } from './explain';
 import { pickNext, type ArmState, type DiskPick } from './disk-scheduler';
 import { noteServiced } from '../metrics/collector';
 
@@ -257,6 +258,7 @@ function pickAndStart(sim: Simulation, now: number): void {
       candidates: candidates
         .slice(0, n)
         .map((c, i) => ({ rq: c.id, estimateNs: pick.estimatesNs[i] ?? null })),
+      text: explainDiskPick(pick, candidates, n),
     });
   }
   removeAt(drive.queue, candidateSlots[pick.index]!);

@@ -1,0 +1,42 @@
+// One-line explanations of the drive's choices, in the terms a student sees on screen.
+import type { IoRequest } from '../request';
+import type { DiskPick, DiskPickRule } from './disk-scheduler';
+
+const RULE_TEXT: Record<DiskPickRule, string> = {
+  'only-candidate': 'only one command ready',
+  'fcfs-oldest': 'FCFS: the oldest command',
+  'sstf-nearest-cylinder': 'SSTF: the nearest cylinder',
+  'clook-next-ascending': 'C-LOOK: the next address up from the head',
+  'clook-wrap-lowest': 'C-LOOK: nothing above the head, back to the lowest address',
+  'sptf-shortest-positioning': 'SPTF: the shortest seek + rotation',
+  'asptf-aged-positioning':
+    'aged SPTF: the shortest seek + rotation, less an allowance for waiting',
+};
+
+const ms = (ns: number): string => (ns / 1e6).toFixed(2);
+
+function label(rq: IoRequest): string {
+  return `${rq.write ? 'W' : 'R'} ${rq.sector}+${rq.nSectors}`;
+}
+
+export function explainDiskPick(
+  pick: DiskPick,
+  candidates: readonly IoRequest[],
+  n: number,
+): string {
+  const chosen = candidates[pick.index]!;
+  let text = `drive: ${RULE_TEXT[pick.rule]} → ${label(chosen)}`;
+  const est = pick.estimatesNs;
+  if (est.length === n && n > 0) {
+    let runnerUp = -1;
+    for (let i = 0; i < n; i++)
+      if (i !== pick.index && (runnerUp < 0 || est[i]! < est[runnerUp]!)) runnerUp = i;
+    text += ` reachable in ${ms(est[pick.index]!)} ms`;
+    if (runnerUp >= 0)
+      text += `; next best ${label(candidates[runnerUp]!)} in ${ms(est[runnerUp]!)} ms`;
+    text += ` (${n} ready)`;
+  } else if (n > 1) {
+    text += ` (${n} ready)`;
+  }
+  return text;
+}

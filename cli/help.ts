@@ -21,7 +21,7 @@ Commands:
   sweep <scenario.json>    run a scenario over a grid of settings
   export <scenario.json>   write the simulated run as blkparse text
   presets                  list the disk presets
-  parse <trace>            summarise a blkparse trace (not implemented yet)
+  parse <trace>            summarise a blkparse trace (blkparse's and btt's figures)
   replay <trace>           replay a blkparse trace on a simulated disk (not implemented yet)
 
 Options for every command: --help. With --json a command prints exactly one JSON
@@ -68,9 +68,17 @@ List the disk presets a scenario can name in disk.preset, with their size and sp
 
   --json            print them as JSON`,
 
-  parse: `Usage: spindle parse <trace.txt|.gz|-> --json
+  parse: `Usage: spindle parse <trace.txt|.gz|-> [--device MAJ,MIN] [--json]
 
-Summarise a blkparse text trace. Not implemented yet (issue: trace ingestion).`,
+Summarise a blkparse text trace (blkparse's default output of any era, blkparse's summary
+block, or the text of the kernel's ftrace blk tracer; gzip accepted; "-" reads standard
+input): per-direction queued/dispatched/completed counts and KiB, merges and depth with
+blkparse's own meanings, per-CPU and per-process figures, and btt's Q2Q, Q2G, G2I, Q2M,
+I2D, M2D, D2C, Q2C (seconds) and merge ratio #Q/#D. Unreadable lines are counted and the
+first few reported with their line numbers; they never stop the parse.
+
+  --device MAJ,MIN  summarise one device (default: all; "devices" lists them)
+  --json            print the summary as one JSON document`,
 
   replay: `Usage: spindle replay <trace.txt> --scheduler S [--disk PRESET] [--mode open|closed] --json
 

@@ -3,6 +3,7 @@
 import { ScenarioError } from '../src/engine/scenario/load';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors';
 import { exportCommand } from './export';
+import { parseCommand, TraceInputError } from './parse';
 import { COMMANDS, helpText, type CommandName } from './help';
 import { presetsCommand } from './presets';
 import { runCommand, sweepCommand } from './run';
@@ -52,6 +53,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         presetsCommand(rest, print);
         break;
       case 'parse':
+        await parseCommand(rest, print);
+        break;
       case 'replay':
         throw new UsageError(`${command} is not implemented yet (issue: trace ingestion)`);
     }
@@ -69,6 +72,10 @@ function report(e: unknown, io: Io): number {
   if (e instanceof ScenarioError) {
     for (const line of e.message.split('\n')) io.stderr.write(`spindle: ${line}\n`);
     return EXIT_USAGE;
+  }
+  if (e instanceof TraceInputError) {
+    io.stderr.write(`spindle: ${e.message}\n`);
+    return EXIT_FAILURE;
   }
   if (e instanceof UsageError) {
     io.stderr.write(`spindle: ${e.message}\n`);

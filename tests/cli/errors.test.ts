@@ -93,9 +93,9 @@ const cases: Array<[string, string[], RegExp]> = [
     /^spindle: unknown option --json for "export"/,
   ],
   [
-    'parse (a later issue)',
+    'parse of a missing trace file',
     ['parse', 'trace.txt', '--json'],
-    /^spindle: parse is not implemented yet \(issue: trace ingestion\)$/,
+    /^spindle: trace\.txt: no such file$/,
   ],
   [
     'replay (a later issue)',

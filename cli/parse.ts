@@ -1,0 +1,130 @@
+// `spindle parse <trace.txt|.gz|-> [--device MAJ,MIN] [--json]`: the trace summary —
+// blkparse's end-of-run figures and btt's latency rows — read streaming: the file (or stdin)
+// is read in chunks, gunzipped by zlib when it is gzip (by name or by its magic bytes),
+// decoded as UTF-8 and fed to the engine's parser, so memory stays bounded on any size.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { TraceParser, type ParseReport } from '../src/engine/trace/parse';
+import { flag, onePositional, parseArgs, single } from './args';
+import { UsageError } from './errors';
+
+export class TraceInputError extends Error {
+  override readonly name = 'TraceInputError';
+}
+
+export async function parseCommand(
+  argv: readonly string[],
+  print: (text: string) => void,
+  stdin: Readable = process.stdin,
+): Promise<void> {
+  const a = parseArgs('parse', argv, { json: { value: false }, device: { value: true } });
+  const path = onePositional(a, 'parse', 'trace file (or - for standard input)');
+  const device = single(a, 'device');
+  if (device !== undefined && device !== 'all' && !/^\d+,\d+$/.test(device))
+    throw new UsageError(`--device ${device}: give it as MAJOR,MINOR (e.g. 8,0) or "all"`);
+  const only = device === undefined || device === 'all' ? undefined : device;
+
+  if (path !== '-') {
+    const st = await stat(path).catch((e: NodeJS.ErrnoException) => {
+      throw new UsageError(`${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+    });
+    if (st.isDirectory()) throw new UsageError(`${path} is a directory, not a trace file`);
+  }
+  const source = path === '-' ? stdin : createReadStream(path, { highWaterMark: 1 << 20 });
+  const parser = new TraceParser(only === undefined ? {} : { device: only });
+  await feedStream(source, parser, path);
+  const { report, fatal } = parser.end();
+  if (fatal !== null) throw new TraceInputError(`${path}: ${fatal}`);
+  if (only !== undefined && !report.devices.includes(only)) {
+    throw new UsageError(
+      `--device ${only}: not in the trace (devices: ${report.devices.join(' ')})`,
+    );
+  }
+  print(flag(a, 'json') ? JSON.stringify(report, null, 1) : text(report, path));
+}
+
+async function feedStream(source: Readable, parser: TraceParser, path: string): Promise<void> {
+  const decoder = new TextDecoder('utf-8');
+  let gunzip: ReturnType<typeof createGunzip> | null = null;
+  let first = true;
+  let compressedBytes = 0;
+  const feedBytes = (buf: Buffer): void => {
+    if (parser.fatal === null) parser.feed(decoder.decode(buf, { stream: true }));
+  };
+  const done = new Promise<void>((resolve, reject) => {
+    const fail = (e: Error): void => reject(e);
+    source.on('error', (e: NodeJS.ErrnoException) =>
+      fail(new UsageError(`${path}: ${e.code === 'EACCES' ? 'permission denied' : e.message}`)),
+    );
+    source.on('data', (chunk: Buffer | string) => {
+      const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      if (first) {
+        first = false;
+        if (buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b) {
+          gunzip = createGunzip({ chunkSize: 1 << 20 });
+          gunzip.on('data', feedBytes);
+          gunzip.on('error', (e: NodeJS.ErrnoException) => {
+            const why =
+              e.code === 'Z_BUF_ERROR' || /unexpected end/i.test(e.message)
+                ? 'the gzip file is truncated (it ends in the middle of the compressed data)'
+                : `the gzip data is corrupt (${e.message})`;
+            fail(new TraceInputError(`${path}: ${why}; the figures would be incomplete`));
+          });
+          gunzip.on('end', () => resolve());
+        }
+      }
+      if (gunzip) {
+        compressedBytes += buf.length;
+        if (!gunzip.write(buf)) {
+          source.pause();
+          gunzip.once('drain', () => source.resume());
+        }
+      } else {
+        feedBytes(buf);
+        if (parser.fatal !== null) source.destroy();
+      }
+    });
+    source.on('close', () => {
+      if (!gunzip && parser.fatal !== null) resolve();
+    });
+    source.on('end', () => {
+      if (gunzip) gunzip.end();
+      else resolve();
+    });
+  });
+  await done;
+  void compressedBytes;
+  if (parser.fatal === null) parser.feed(decoder.decode());
+}
+
+const fmt = (s: number): string => s.toFixed(9);
+
+function text(r: ParseReport, path: string): string {
+  const out: string[] = [];
+  out.push(`${path}: ${r.lines} lines, ${r.events} events, ${r.malformed} unreadable`);
+  out.push(
+    `devices: ${r.devices.join(' ')}${r.device === 'all' ? '' : ` (summarising ${r.device})`}`,
+  );
+  const dir = (name: string, d: ParseReport['reads']): string =>
+    `${name}: queued ${d.queued.count} (${d.queued.kib} KiB), dispatched ${d.dispatched.count} (${d.dispatched.kib} KiB), completed ${d.completed.count} (${d.completed.kib} KiB), merges ${d.merges}`;
+  out.push(dir('reads ', r.reads), dir('writes', r.writes));
+  out.push(
+    `throughput: ${r.throughputKiBs.read} KiB/s read, ${r.throughputKiBs.write} KiB/s write`,
+  );
+  const rows = ['q2q', 'q2g', 'g2i', 'q2m', 'i2d', 'm2d', 'd2c', 'q2c'] as const;
+  out.push('btt            MIN           AVG           MAX           N');
+  for (const k of rows) {
+    const row = r.btt[k];
+    if (row.n > 0)
+      out.push(
+        `${k.toUpperCase()}  ${fmt(row.min).padStart(13)} ${fmt(row.avg).padStart(13)} ${fmt(row.max).padStart(13)} ${String(row.n).padStart(11)}`,
+      );
+  }
+  out.push(`merge ratio #Q/#D: ${r.btt.mergeRatio.toFixed(1)} (${r.btt.merge.q}/${r.btt.merge.d})`);
+  for (const p of r.problems) out.push(`line ${p.line}: ${p.reason}: ${p.text}`);
+  if (r.malformed > r.problems.length)
+    out.push(`… and ${r.malformed - r.problems.length} more unreadable lines`);
+  return out.join('\n');
+}

@@ -1,0 +1,43 @@
+// The parser's one entry point: feed text in chunks of any size, then end() for the report
+// (`spindle parse --json`, ARCHITECTURE.md). Pure TypeScript: the CLI feeds it file chunks
+// (gunzipped by Node's zlib), the browser's worker feeds it a DecompressionStream's text.
+import { TraceFeeder, type FeedStats } from './stream';
+import { TraceSummary, type ParseReport, type SummaryOptions } from './summary';
+
+export type { ParseReport } from './summary';
+export type { ParsedEvent } from './parse-line';
+
+export class TraceParser {
+  private readonly summary: TraceSummary;
+  private readonly feeder: TraceFeeder;
+
+  constructor(opts: SummaryOptions & { maxLineLength?: number } = {}) {
+    this.summary = new TraceSummary(opts);
+    this.feeder = new TraceFeeder(this.summary, opts.maxLineLength);
+  }
+
+  feed(chunk: string): void {
+    this.feeder.feed(chunk);
+  }
+
+  /** a reason the input cannot be read at all, as soon as it is known */
+  get fatal(): string | null {
+    return this.feeder.stats.fatal;
+  }
+
+  end(): { report: ParseReport; fatal: string | null; stats: FeedStats } {
+    const stats = this.feeder.end();
+    return { report: this.summary.report(stats), fatal: stats.fatal, stats };
+  }
+}
+
+/** A whole text at once (tests, small uploads). */
+export function parseTraceText(
+  text: string,
+  opts: SummaryOptions = {},
+): ParseReport & { fatal: string | null } {
+  const p = new TraceParser(opts);
+  p.feed(text);
+  const { report, fatal } = p.end();
+  return { ...report, fatal };
+}

@@ -1,0 +1,202 @@
+// The streaming side of the parser: text arrives in chunks of any size (a file read, a
+// network stream, a DecompressionStream), lines may be split across chunks, and one line is
+// never held beyond `maxLineLength` characters — so a 1 GB trace, or a 10 MB line, parses
+// in bounded memory. Each complete line goes through parseLine; events and summary lines go
+// to the sink, unreadable lines are counted and the first few kept with their numbers.
+import { parseLine, type ParsedEvent, type SummaryLine } from './parse-line';
+
+export interface TraceSink {
+  event(e: ParsedEvent): void;
+  summary(s: SummaryLine, line: number): void;
+}
+
+export interface Problem {
+  line: number;
+  /** the line as read (cut to 120 characters) */
+  text: string;
+  reason: string;
+}
+
+export interface FeedStats {
+  lines: number;
+  events: number;
+  malformed: number;
+  /** the first MAX_PROBLEMS unreadable lines */
+  problems: Problem[];
+  /** a reason the input as a whole cannot be read (binary, wrong encoding, empty) */
+  fatal: string | null;
+  /** characters read */
+  chars: number;
+}
+
+export const MAX_PROBLEMS = 5;
+/** no blkparse line comes near this; a longer one is reported and skipped, not held */
+export const DEFAULT_MAX_LINE = 64 * 1024;
+const QUOTE = 120;
+
+export class TraceFeeder {
+  readonly stats: FeedStats = {
+    lines: 0,
+    events: 0,
+    malformed: 0,
+    problems: [],
+    fatal: null,
+    chars: 0,
+  };
+  private pending = '';
+  /** characters of the current line dropped because it is too long */
+  private overlong = 0;
+  private started = false;
+
+  constructor(
+    private readonly sink: TraceSink,
+    private readonly maxLineLength = DEFAULT_MAX_LINE,
+  ) {}
+
+  feed(chunk: string): void {
+    if (this.stats.fatal !== null || chunk.length === 0) return;
+    this.stats.chars += chunk.length;
+    if (!this.started) {
+      this.started = true;
+      const why = sniff(chunk);
+      if (why !== null) {
+        this.stats.fatal = why;
+        return;
+      }
+    }
+    let from = 0;
+    let nl = chunk.indexOf('\n');
+    if (nl < 0) {
+      this.hold(chunk);
+      return;
+    }
+    // the line begun in an earlier chunk
+    if (this.pending.length > 0 || this.overlong > 0) {
+      this.hold(chunk.slice(0, nl));
+      this.flushPending();
+      from = nl + 1;
+      nl = chunk.indexOf('\n', from);
+    }
+    while (nl >= 0) {
+      if (nl - from > this.maxLineLength) this.tooLong(chunk.slice(from, from + QUOTE), nl - from);
+      else this.line(chunk, from, nl);
+      from = nl + 1;
+      nl = chunk.indexOf('\n', from);
+    }
+    if (from < chunk.length) this.hold(chunk.slice(from));
+  }
+
+  /** The input is complete: the last line may lack its newline. */
+  end(): FeedStats {
+    if (this.stats.fatal === null) {
+      if (this.pending.length > 0 || this.overlong > 0) this.flushPending();
+      if (this.stats.chars === 0) this.stats.fatal = 'the input is empty';
+      else if (this.stats.events === 0 && this.stats.fatal === null) {
+        this.stats.fatal =
+          this.stats.malformed > 0
+            ? `no blkparse event lines: none of the ${this.stats.lines} lines is a trace event (see the problems below)`
+            : 'no blkparse event lines in the input';
+      }
+    }
+    return this.stats;
+  }
+
+  private hold(part: string): void {
+    if (this.overlong > 0) {
+      this.overlong += part.length;
+      return;
+    }
+    if (this.pending.length + part.length > this.maxLineLength) {
+      this.overlong = this.pending.length + part.length;
+      this.pending = (this.pending + part.slice(0, QUOTE)).slice(0, QUOTE);
+      return;
+    }
+    this.pending += part;
+  }
+
+  private flushPending(): void {
+    const text = this.pending;
+    this.pending = '';
+    if (this.overlong > 0) {
+      const len = this.overlong;
+      this.overlong = 0;
+      this.tooLong(text, len);
+    } else this.line(text, 0, text.length);
+  }
+
+  private tooLong(start: string, length: number): void {
+    this.stats.lines++;
+    this.bad(
+      start,
+      `line too long (${length} characters; no blkparse line exceeds ${this.maxLineLength})`,
+    );
+  }
+
+  private line(buf: string, from: number, to: number): void {
+    this.stats.lines++;
+    if (to > from && buf.charCodeAt(to - 1) === 13) to--; // CRLF
+    const text = from === 0 && to === buf.length ? buf : buf.slice(from, to);
+    const r = parseLine(text, this.stats.lines);
+    switch (r.kind) {
+      case 'event':
+        this.stats.events++;
+        this.sink.event(r.event);
+        break;
+      case 'summary':
+        this.sink.summary(r.summary, this.stats.lines);
+        break;
+      case 'problem':
+        this.bad(text, r.reason);
+        break;
+      case 'skip':
+        break;
+    }
+  }
+
+  private bad(text: string, reason: string): void {
+    this.stats.malformed++;
+    if (this.stats.problems.length < MAX_PROBLEMS) {
+      this.stats.problems.push({
+        line: this.stats.lines,
+        text: text.length > QUOTE ? text.slice(0, QUOTE) + '…' : text,
+        reason,
+      });
+    }
+  }
+}
+
+/** Reasons the whole input is not blkparse text, from its first chunk. */
+export function sniff(chunk: string): string | null {
+  const head = chunk.slice(0, 4096);
+  // blktrace's binary records start with the magic 0x65617407 (either byte order)
+  if (head.startsWith('\u0007tae') || head.startsWith('eat\u0007')) {
+    return 'this is a binary blktrace file (per-CPU *.blktrace.N): run blkparse on it first, e.g. `blkparse -i <device> > trace.txt`, and parse the text';
+  }
+  if (head.startsWith('\uFEFF') && head.length > 1 && head.charCodeAt(1) === 0) {
+    return 'the input is UTF-16 text: convert it to UTF-8 or ASCII first (e.g. `iconv -f UTF-16 -t UTF-8`)';
+  }
+  const bom16 =
+    head.startsWith('\uFFFD\uFFFD') || head.startsWith('\uFFFE') || head.startsWith('\uFEFF\u0000');
+  let nul = 0;
+  let bad = 0;
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i);
+    if (c === 0) nul++;
+    else if (c === 0xfffd) bad++;
+  }
+  if (nul > 0 && nul * 3 >= head.length && (bom16 || nul * 2 >= head.length - 2)) {
+    return 'the input looks like UTF-16 text (every other byte is 0): convert it to UTF-8 or ASCII first (e.g. `iconv -f UTF-16 -t UTF-8`)';
+  }
+  if (nul > 0) {
+    if (head.includes('# tracer: blk'))
+      return 'this is ftrace binary output (trace_options bin): read it with blkparse (after converting to blktrace files) or capture the text output (trace_options nobin)';
+    return 'the input is binary, not blkparse text (a binary blktrace file needs `blkparse -i <device>` first; a compressed file needs a .gz name)';
+  }
+  if (bad > 16 && bad * 20 > head.length) {
+    return 'the input is not UTF-8 or ASCII text (many undecodable bytes): is it compressed or in another encoding?';
+  }
+  if (head.charCodeAt(0) === 0x1f && head.charCodeAt(1) === 0xfffd) {
+    return 'the input looks gzip-compressed: give it a .gz name, or gunzip it first';
+  }
+  return null;
+}

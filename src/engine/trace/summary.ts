@@ -1,0 +1,546 @@
+// The trace summary, accumulated while the lines stream past: blkparse's own end-of-run
+// figures (counts and KiB per direction, merges, requeues, depth, unplugs, per CPU and in
+// total, with blkparse's meanings — an empty flush `D FN` is a read of 0 KiB) and btt's
+// latency rows (Q2Q, Q2G, S2G, G2I, Q2M, I2D, M2D, D2C, Q2C; Q2D) and merge ratio, computed
+// as btt 2.09 computes them (btt.ts). Only in-flight state is kept.
+import { BttDevice, BttGlobal, mergeRows, type BttFigures } from './btt';
+import type { ParsedEvent, SummaryLine } from './parse-line';
+import type { FeedStats, TraceSink } from './stream';
+
+/** blkparse's struct io_stats, with sizes in bytes (KiB are derived as blkparse does). */
+export class IoStats {
+  qR = 0;
+  qRb = 0;
+  qW = 0;
+  qWb = 0;
+  dR = 0;
+  dRb = 0;
+  dW = 0;
+  dWb = 0;
+  cR = 0;
+  cRb = 0;
+  cW = 0;
+  cWb = 0;
+  mR = 0;
+  mRb = 0;
+  mW = 0;
+  mWb = 0;
+  rqR = 0;
+  rqW = 0;
+  ioUnplugs = 0;
+  timerUnplugs = 0;
+  pcQR = 0;
+  pcQW = 0;
+  pcDR = 0;
+  pcDW = 0;
+  pcCR = 0;
+  pcCW = 0;
+  pcRqR = 0;
+  pcRqW = 0;
+  pcQRb = 0;
+  pcQWb = 0;
+  pcDRb = 0;
+  pcDWb = 0;
+  pcCRb = 0;
+  pcCWb = 0;
+
+  add(o: IoStats): void {
+    for (const k of Object.keys(this) as (keyof IoStats)[]) {
+      const v = o[k];
+      if (typeof v === 'number') (this as unknown as Record<string, number>)[k]! += v;
+    }
+  }
+}
+
+export interface CountKib {
+  count: number;
+  kib: number;
+}
+
+export interface DirectionFigures {
+  queued: CountKib;
+  dispatched: CountKib;
+  completed: CountKib;
+  requeued: number;
+  /** back and front merges (blkparse's "Merges" count) */
+  merges: number;
+  mergesKib: number;
+}
+
+/** blkparse's per-CPU / Total block, in Spindle's names. */
+export interface BlockFigures {
+  reads: DirectionFigures;
+  writes: DirectionFigures;
+  unplugs: { io: number; timer: number };
+  /** SCSI pass-through requests, only when the trace has any */
+  pc?: {
+    reads: { queued: CountKib; dispatched: CountKib; completed: CountKib; requeued: number };
+    writes: { queued: CountKib; dispatched: CountKib; completed: CountKib; requeued: number };
+  };
+}
+
+export interface DeviceFigures extends BlockFigures {
+  events: number;
+  /** the most requests issued and not completed, per direction (blkparse's depth) */
+  depth: { read: number; write: number };
+  /** completed KiB per second over the trace's span, as blkparse computes it */
+  throughputKiBs: { read: number; write: number };
+  cpus: Record<string, BlockFigures>;
+  btt: BttFigures;
+  /** events whose time stamp is earlier than the one before them on this device */
+  timeReversals: number;
+}
+
+export interface ProcessFigures {
+  pid: number;
+  name: string;
+  queued: CountKib;
+  dispatched: CountKib;
+  completed: CountKib;
+  merges: number;
+}
+
+/** blkparse's printed summary block, when the input carries one (§6.6). */
+export interface PrintedSummary {
+  /** "CPU0", "Total" → field name → {count, kib?, printed?} */
+  blocks: Record<string, Record<string, { count: number; kib?: number; printed?: string }>>;
+  device?: string;
+  throughput?: { read: number; write: number; raw: string };
+  events?: number;
+  skips?: string;
+}
+
+export interface ParseReport {
+  lines: number;
+  events: number;
+  malformed: number;
+  problems: { line: number; text: string; reason: string }[];
+  devices: string[];
+  /** the device summarised ("all" = every device) */
+  device: string;
+  formats: string[];
+  actions: Record<string, number>;
+  messages: number;
+  reads: DirectionFigures;
+  writes: DirectionFigures;
+  unplugs: { io: number; timer: number };
+  pc?: BlockFigures['pc'];
+  depth: { read: number; write: number };
+  throughputKiBs: { read: number; write: number };
+  timeSpan: { first: number; last: number };
+  btt: BttFigures;
+  cpus: Record<string, BlockFigures>;
+  perDevice: Record<string, DeviceFigures>;
+  processes: ProcessFigures[];
+  printedSummary: Record<string, PrintedSummary>;
+  timeReversals: number;
+}
+
+class DeviceState {
+  readonly cpus: IoStats[] = [];
+  readonly btt: BttDevice;
+  events = 0;
+  curR = 0;
+  curW = 0;
+  maxR = 0;
+  maxW = 0;
+  first = -1;
+  last = -1;
+  lastT = -1;
+  reversals = 0;
+  constructor(readonly dev: string) {
+    this.btt = new BttDevice(dev);
+  }
+  cpu(n: number): IoStats {
+    let s = this.cpus[n];
+    if (s === undefined) {
+      s = new IoStats();
+      this.cpus[n] = s;
+    }
+    return s;
+  }
+}
+
+class Proc {
+  name = '';
+  q = 0;
+  qb = 0;
+  d = 0;
+  db = 0;
+  c = 0;
+  cb = 0;
+  m = 0;
+  constructor(readonly pid: number) {}
+}
+
+const MAX_PROCESSES = 10_000;
+
+export interface SummaryOptions {
+  /** only this device ("maj,min"); every device otherwise */
+  device?: string;
+}
+
+export class TraceSummary implements TraceSink {
+  private readonly devs = new Map<string, DeviceState>();
+  private lastDev: DeviceState | null = null;
+  private readonly seen = new Set<string>();
+  private readonly formats = new Set<string>();
+  private readonly actions: Record<string, number> = Object.create(null) as Record<string, number>;
+  private readonly procs = new Map<number, Proc>();
+  private readonly names = new Map<number, string>();
+  private readonly global = new BttGlobal();
+  private readonly printed: Record<string, PrintedSummary> = {};
+  private printedScope: Record<string, { count: number; kib?: number; printed?: string }> | null =
+    null;
+  private printedCur: PrintedSummary | null = null;
+  private readonly only: string | undefined;
+
+  constructor(opts: SummaryOptions = {}) {
+    this.only = opts.device;
+  }
+
+  event(e: ParsedEvent): void {
+    let d = this.lastDev;
+    if (d === null || d.dev !== e.dev) {
+      if (!this.seen.has(e.dev)) {
+        this.seen.add(e.dev);
+        this.formats.add(e.format);
+      }
+      if (this.only !== undefined && e.dev !== this.only) return;
+      d = this.devs.get(e.dev) ?? null;
+      if (d === null) {
+        d = new DeviceState(e.dev);
+        this.devs.set(e.dev, d);
+      }
+      this.lastDev = d;
+    }
+    const t = e.tNs;
+    if (d.first < 0) d.first = t;
+    if (t > d.last) d.last = t;
+    if (t < d.lastT) d.reversals++;
+    d.lastT = t;
+    d.events++;
+    const a = e.action;
+    this.actions[a] = (this.actions[a] ?? 0) + 1;
+    if (a === 'm') return;
+    if (e.comm !== undefined && e.pid !== 0 && a !== 'C' && a !== 'R')
+      this.names.set(e.pid, e.comm);
+    const st = d.cpu(e.cpu);
+    const w = e.write;
+    const pc = e.pc;
+    if (pc !== undefined) {
+      this.pcEvent(d, st, e, pc.bytes, w);
+      return;
+    }
+    const bytes = e.nSectors * 512;
+    switch (a) {
+      case 'Q':
+        if (w) {
+          st.qW++;
+          st.qWb += bytes;
+        } else {
+          st.qR++;
+          st.qRb += bytes;
+        }
+        this.proc(e.pid, 'q', bytes);
+        break;
+      case 'D':
+        if (w) {
+          st.dW++;
+          st.dWb += bytes;
+          if (++d.curW > d.maxW) d.maxW = d.curW;
+        } else {
+          st.dR++;
+          st.dRb += bytes;
+          if (++d.curR > d.maxR) d.maxR = d.curR;
+        }
+        this.proc(e.pid, 'd', bytes);
+        break;
+      case 'C':
+        if (w) {
+          if (d.curW > 0) d.curW--;
+          st.cW++;
+          st.cWb += bytes;
+        } else {
+          if (d.curR > 0) d.curR--;
+          st.cR++;
+          st.cRb += bytes;
+        }
+        this.proc(e.pid, 'c', bytes);
+        break;
+      case 'M':
+      case 'F':
+        if (w) {
+          st.mW++;
+          st.mWb += bytes;
+        } else {
+          st.mR++;
+          st.mRb += bytes;
+        }
+        this.proc(e.pid, 'm', bytes);
+        break;
+      case 'R':
+        if (w) {
+          if (d.curW > 0) d.curW--;
+          st.rqW++;
+        } else {
+          if (d.curR > 0) d.curR--;
+          st.rqR++;
+        }
+        break;
+      case 'U':
+        st.ioUnplugs++;
+        break;
+      case 'UT':
+        st.timerUnplugs++;
+        break;
+      default:
+        break;
+    }
+    d.btt.event(e, this.global);
+  }
+
+  private pcEvent(d: DeviceState, st: IoStats, e: ParsedEvent, bytes: number, w: boolean): void {
+    switch (e.action) {
+      case 'Q':
+        if (w) {
+          st.pcQW++;
+          st.pcQWb += bytes;
+        } else {
+          st.pcQR++;
+          st.pcQRb += bytes;
+        }
+        break;
+      case 'D':
+        if (w) {
+          st.pcDW++;
+          st.pcDWb += bytes;
+          if (++d.curW > d.maxW) d.maxW = d.curW;
+        } else {
+          st.pcDR++;
+          st.pcDRb += bytes;
+          if (++d.curR > d.maxR) d.maxR = d.curR;
+        }
+        break;
+      case 'C':
+        if (w) {
+          if (d.curW > 0) d.curW--;
+          st.pcCW++;
+          st.pcCWb += bytes;
+        } else {
+          if (d.curR > 0) d.curR--;
+          st.pcCR++;
+          st.pcCRb += bytes;
+        }
+        break;
+      case 'R':
+        if (w) {
+          if (d.curW > 0) d.curW--;
+          st.pcRqW++;
+        } else {
+          if (d.curR > 0) d.curR--;
+          st.pcRqR++;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  private proc(pid: number, what: 'q' | 'd' | 'c' | 'm', bytes: number): void {
+    let p = this.procs.get(pid);
+    if (p === undefined) {
+      if (this.procs.size >= MAX_PROCESSES) return;
+      p = new Proc(pid);
+      this.procs.set(pid, p);
+    }
+    switch (what) {
+      case 'q':
+        p.q++;
+        p.qb += bytes;
+        break;
+      case 'd':
+        p.d++;
+        p.db += bytes;
+        break;
+      case 'c':
+        p.c++;
+        p.cb += bytes;
+        break;
+      case 'm':
+        p.m++;
+        break;
+    }
+  }
+
+  summary(s: SummaryLine): void {
+    switch (s.kind) {
+      case 'header': {
+        const cur = (this.printed[s.dev] ??= { blocks: {}, device: s.dev });
+        this.printedCur = cur;
+        this.printedScope = cur.blocks[s.scope] = {};
+        break;
+      }
+      case 'fields':
+        if (this.printedScope)
+          for (const f of s.fields) {
+            const v: { count: number; kib?: number; printed?: string } = { count: f.count };
+            if (f.kib !== undefined) v.kib = f.kib;
+            if (f.printed !== undefined) v.printed = f.printed;
+            this.printedScope[f.name] = v;
+          }
+        break;
+      case 'throughput':
+        if (this.printedCur)
+          this.printedCur.throughput = { read: s.read, write: s.write, raw: s.raw };
+        break;
+      case 'events': {
+        const cur = (this.printed[s.dev] ??= { blocks: {}, device: s.dev });
+        cur.events = s.entries;
+        if (s.skips !== undefined) cur.skips = String(s.skips);
+        this.printedCur = cur;
+        this.printedScope = null;
+        break;
+      }
+      case 'skips':
+        if (this.printedCur) this.printedCur.skips = s.raw;
+        break;
+    }
+  }
+
+  report(feed: FeedStats): ParseReport {
+    const devices = [...this.seen].sort(devOrder);
+    const perDevice: Record<string, DeviceFigures> = {};
+    const all = new IoStats();
+    const allCpus: IoStats[] = [];
+    let depthR = 0;
+    let depthW = 0;
+    let first = -1;
+    let last = -1;
+    let reversals = 0;
+    const bttDevs: BttDevice[] = [];
+    for (const dev of [...this.devs.keys()].sort(devOrder)) {
+      const d = this.devs.get(dev)!;
+      const total = new IoStats();
+      const cpus: Record<string, BlockFigures> = {};
+      d.cpus.forEach((s, n) => {
+        total.add(s);
+        cpus[`CPU${n}`] = block(s);
+        (allCpus[n] ??= new IoStats()).add(s);
+      });
+      all.add(total);
+      depthR = Math.max(depthR, d.maxR);
+      depthW = Math.max(depthW, d.maxW);
+      if (d.first >= 0 && (first < 0 || d.first < first)) first = d.first;
+      if (d.last > last) last = d.last;
+      reversals += d.reversals;
+      bttDevs.push(d.btt);
+      perDevice[dev] = {
+        ...block(total),
+        events: d.events,
+        depth: { read: d.maxR, write: d.maxW },
+        throughputKiBs: throughput(total, d.first, d.last),
+        cpus,
+        btt: mergeRows([d.btt], null),
+        timeReversals: d.reversals,
+      };
+    }
+    const cpus: Record<string, BlockFigures> = {};
+    allCpus.forEach((s, n) => (cpus[`CPU${n}`] = block(s)));
+    const totals = block(all);
+    const processes: ProcessFigures[] = [...this.procs.values()]
+      .map((p) => ({
+        pid: p.pid,
+        name: this.names.get(p.pid) ?? (p.pid === 0 ? '(interrupt)' : ''),
+        queued: ck(p.q, p.qb),
+        dispatched: ck(p.d, p.db),
+        completed: ck(p.c, p.cb),
+        merges: p.m,
+      }))
+      .sort((a, b) => b.queued.count - a.queued.count || a.pid - b.pid);
+    const report: ParseReport = {
+      lines: feed.lines,
+      events: feed.events,
+      malformed: feed.malformed,
+      problems: feed.problems,
+      devices,
+      device: this.only ?? 'all',
+      formats: [...this.formats].sort(),
+      actions: { ...this.actions },
+      messages: this.actions.m ?? 0,
+      reads: totals.reads,
+      writes: totals.writes,
+      unplugs: totals.unplugs,
+      depth: { read: depthR, write: depthW },
+      throughputKiBs: throughput(all, first, last),
+      timeSpan: { first: first < 0 ? 0 : first / 1e9, last: last < 0 ? 0 : last / 1e9 },
+      btt: mergeRows(bttDevs, this.global),
+      cpus,
+      perDevice,
+      processes,
+      printedSummary: this.printed,
+      timeReversals: reversals,
+    };
+    if (totals.pc) report.pc = totals.pc;
+    return report;
+  }
+}
+
+/** blkparse's KiB: bytes >> 10 per event plus the remainders' sum >> 10 = ⌊bytes / 1024⌋. */
+const kib = (bytes: number): number => Math.floor(bytes / 1024);
+const ck = (count: number, bytes: number): CountKib => ({ count, kib: kib(bytes) });
+
+function block(s: IoStats): BlockFigures {
+  const b: BlockFigures = {
+    reads: {
+      queued: ck(s.qR, s.qRb),
+      dispatched: ck(s.dR, s.dRb),
+      completed: ck(s.cR, s.cRb),
+      requeued: s.rqR,
+      merges: s.mR,
+      mergesKib: kib(s.mRb),
+    },
+    writes: {
+      queued: ck(s.qW, s.qWb),
+      dispatched: ck(s.dW, s.dWb),
+      completed: ck(s.cW, s.cWb),
+      requeued: s.rqW,
+      merges: s.mW,
+      mergesKib: kib(s.mWb),
+    },
+    unplugs: { io: s.ioUnplugs, timer: s.timerUnplugs },
+  };
+  if (s.pcQR + s.pcQW + s.pcDR + s.pcDW + s.pcCR + s.pcCW + s.pcRqR + s.pcRqW > 0) {
+    b.pc = {
+      reads: {
+        queued: ck(s.pcQR, s.pcQRb),
+        dispatched: ck(s.pcDR, s.pcDRb),
+        completed: ck(s.pcCR, s.pcCRb),
+        requeued: s.pcRqR,
+      },
+      writes: {
+        queued: ck(s.pcQW, s.pcQWb),
+        dispatched: ck(s.pcDW, s.pcDWb),
+        completed: ck(s.pcCW, s.pcCWb),
+        requeued: s.pcRqW,
+      },
+    };
+  }
+  return b;
+}
+
+/** blkparse: KiB completed × 1000 / whole milliseconds between the first and last event. */
+function throughput(s: IoStats, first: number, last: number): { read: number; write: number } {
+  const msec = first >= 0 ? Math.floor((last - first) / 1e6) : 0;
+  if (msec <= 0) return { read: 0, write: 0 };
+  return {
+    read: Math.floor((1000 * kib(s.cRb)) / msec),
+    write: Math.floor((1000 * kib(s.cWb)) / msec),
+  };
+}
+
+function devOrder(a: string, b: string): number {
+  const [am, an] = a.split(',').map(Number) as [number, number];
+  const [bm, bn] = b.split(',').map(Number) as [number, number];
+  return am - bm || an - bn;
+}

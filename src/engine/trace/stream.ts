@@ -27,6 +27,8 @@ export interface FeedStats {
   fatal: string | null;
   /** characters read */
   chars: number;
+  /** lines of blkparse's summary block */
+  summaryLines: number;
 }
 
 export const MAX_PROBLEMS = 5;
@@ -42,6 +44,7 @@ export class TraceFeeder {
     problems: [],
     fatal: null,
     chars: 0,
+    summaryLines: 0,
   };
   private pending = '';
   /** characters of the current line dropped because it is too long */
@@ -91,11 +94,12 @@ export class TraceFeeder {
     if (this.stats.fatal === null) {
       if (this.pending.length > 0 || this.overlong > 0) this.flushPending();
       if (this.stats.chars === 0) this.stats.fatal = 'the input is empty';
-      else if (this.stats.events === 0 && this.stats.fatal === null) {
+      else if (this.stats.events === 0 && this.stats.summaryLines === 0) {
+        const first = this.stats.problems[0];
         this.stats.fatal =
-          this.stats.malformed > 0
-            ? `no blkparse event lines: none of the ${this.stats.lines} lines is a trace event (see the problems below)`
-            : 'no blkparse event lines in the input';
+          first !== undefined
+            ? `no blkparse event lines: none of the ${this.stats.lines} lines is a trace event (line ${first.line}: ${first.reason}: "${first.text}")`
+            : 'no blkparse event lines in the input (only blank or comment lines)';
       }
     }
     return this.stats;
@@ -143,6 +147,7 @@ export class TraceFeeder {
         this.sink.event(r.event);
         break;
       case 'summary':
+        this.stats.summaryLines++;
         this.sink.summary(r.summary, this.stats.lines);
         break;
       case 'problem':

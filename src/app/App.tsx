@@ -1,98 +1,122 @@
-// The first page: load one scenario, run it in the worker, show the run's summary.
-// (The full laboratory UI — disk view, queues, charts — comes later; see docs/ARCHITECTURE.md.)
-import { useEffect, useState, type FormEvent } from 'react';
+// The laboratory page: a lesson playing on the disk view, the queues and decisions beside it,
+// playback controls under it, the lesson's text alongside. The engine runs in the worker;
+// the page replays the log it returns (src/app/replay.ts).
+import { useEffect, useMemo, useState } from 'react';
+import { Controls } from '../components/Controls';
+import { DecisionLog } from '../components/DecisionLog';
+import { DiskView } from '../components/disk/DiskView';
+import { HelpOverlay } from '../components/HelpOverlay';
+import { LessonPanel } from '../components/LessonPanel';
+import { QueuesView } from '../components/QueuesView';
 import { RunSummary } from '../components/RunSummary';
-import { createSimClient, type RunResponse, type SimClient } from '../worker/client';
+import { createSimHandle, type RunLog } from '../worker/client';
+import { errorText, fetchJson, fetchLessonIndex, scenarioUrl, type LessonEntry } from './lessons';
+import { indexLog } from './replay';
+import { clampSlowdown, createStore, useStore } from './store';
+import { usePlayback } from './usePlayback';
 
-/** Relative, so the page works under any sub-path (vite `base: './'`). */
-const SCENARIO_URL = 'scenarios/seek-rotate-transfer.json';
+const DEFAULT_LESSON = 'seek-rotate-transfer.json';
 
-type View =
-  { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'done'; result: RunResponse };
-
-async function fetchScenario(url: string): Promise<unknown> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`Could not load ${url}: HTTP ${response.status}`);
-  try {
-    return await response.json();
-  } catch (err) {
-    throw new Error(`${url} is not valid JSON: ${errorText(err)}`, { cause: err });
-  }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+/** Slow enough to follow: a revolution in 4 s on screen; an SSD's whole run in a minute. */
+function defaultSlowdown(log: RunLog): number {
+  const g = log.geometry;
+  if (g.rotating && Number.isFinite(g.revolutionNs)) return clampSlowdown(4e9 / g.revolutionNs);
+  return clampSlowdown(60e9 / Math.max(1, log.endNs));
 }
 
 export function App() {
-  const [session, setSession] = useState<{ client: SimClient; json: unknown } | null>(null);
-  const [view, setView] = useState<View>({ kind: 'loading' });
-  const [running, setRunning] = useState(true);
-  const [seedText, setSeedText] = useState('');
+  const [store] = useState(() =>
+    createStore({ tNs: 0, playing: false, slowdown: 40, helpOpen: false, layer: 'all' }),
+  );
+  const [handle] = useState(createSimHandle);
+  const [lessons, setLessons] = useState<LessonEntry[]>([]);
+  const [lesson, setLesson] = useState(DEFAULT_LESSON);
+  const [seed, setSeed] = useState<number | undefined>(undefined);
+  const [log, setLog] = useState<RunLog | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const replay = useMemo(() => (log ? indexLog(log) : null), [log]);
+  const helpOpen = useStore(store, (s) => s.helpOpen);
+  usePlayback(store, replay);
+
+  useEffect(() => () => handle.terminate(), [handle]);
 
   useEffect(() => {
-    const { sim: client, terminate } = createSimClient();
     let live = true;
-    fetchScenario(SCENARIO_URL)
-      .then(async (json) => {
-        if (live) setSession({ client, json });
-        const result = await client.run(json, SCENARIO_URL);
-        if (!live) return;
-        setView({ kind: 'done', result });
-        setSeedText(String(result.summary.seed));
-      })
-      .catch((err: unknown) => live && setView({ kind: 'error', message: errorText(err) }))
-      .finally(() => live && setRunning(false));
+    fetchLessonIndex()
+      .then((index) => live && setLessons(index.lessons))
+      .catch((err: unknown) => live && setError(errorText(err)));
     return () => {
       live = false;
-      terminate();
     };
   }, []);
 
-  async function runAgain(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const seed = Number(seedText);
-    if (!session || seedText.trim() === '' || !Number.isInteger(seed)) return;
-    setRunning(true);
-    try {
-      setView({ kind: 'done', result: await session.client.run(session.json, SCENARIO_URL, seed) });
-    } catch (err) {
-      setView({ kind: 'error', message: errorText(err) });
-    } finally {
-      setRunning(false);
-    }
+  useEffect(() => {
+    let live = true;
+    const client = handle.get();
+    const url = scenarioUrl(lesson);
+    store.set({ playing: false });
+    fetchJson(url)
+      .then((json) => client.load(json, url, seed))
+      .then((result) => {
+        if (!live) return;
+        setError(null);
+        setLog(result);
+        store.set({ tNs: 0, playing: true, slowdown: defaultSlowdown(result) });
+      })
+      .catch((err: unknown) => live && setError(errorText(err)))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [handle, lesson, seed, store]);
+
+  function chooseLesson(file: string) {
+    setLoading(true);
+    setSeed(undefined);
+    setLesson(file);
   }
 
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: '48rem', margin: '2rem auto' }}>
-      <h1>Spindle</h1>
-      {view.kind === 'loading' && <p>Running {SCENARIO_URL}…</p>}
-      {view.kind === 'error' && (
-        <p role="alert" style={{ color: '#a00', whiteSpace: 'pre-wrap' }}>
-          {view.message}
+    <div className="app">
+      <header className="topbar">
+        <h1>Spindle</h1>
+        <label className="lesson-picker">
+          Lesson{' '}
+          <select value={lesson} aria-label="Lesson" onChange={(e) => chooseLesson(e.target.value)}>
+            {lessons.length === 0 && <option value={lesson}>{lesson}</option>}
+            {lessons.map((l) => (
+              <option key={l.file} value={l.file}>
+                {l.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        {loading && <span className="muted">running…</span>}
+      </header>
+      {error && (
+        <p role="alert" className="error">
+          {error}
         </p>
       )}
-      {view.kind === 'done' && (
-        <>
-          <h2>{view.result.title}</h2>
-          <RunSummary summary={view.result.summary} />
-          <form onSubmit={runAgain} style={{ marginTop: '1rem' }}>
-            <label>
-              Run again with seed{' '}
-              <input
-                type="number"
-                step={1}
-                value={seedText}
-                onChange={(e) => setSeedText(e.target.value)}
-                style={{ width: '8rem' }}
-              />
-            </label>{' '}
-            <button type="submit" disabled={running || !session}>
-              {running ? 'Running…' : 'Run'}
-            </button>
-          </form>
-        </>
+      {replay && (
+        <main className="lab">
+          <div className="stage">
+            <DiskView replay={replay} store={store} />
+            <Controls replay={replay} store={store} seed={replay.log.seed} onSeed={setSeed} />
+          </div>
+          <div className="side">
+            <LessonPanel log={replay.log} />
+            <QueuesView replay={replay} store={store} sim={handle} />
+            <DecisionLog replay={replay} store={store} />
+          </div>
+          <details className="summary-box">
+            <summary>Run summary{replay.log.bounded ? ' (first part of the run)' : ''}</summary>
+            <RunSummary summary={replay.log.summary} />
+          </details>
+        </main>
       )}
-    </main>
+      {helpOpen && <HelpOverlay onClose={() => store.set({ helpOpen: false })} />}
+    </div>
   );
 }

@@ -1,0 +1,122 @@
+// Every user intent as a registered action (STYLE.md habit 10): buttons and the keyboard both
+// go through executeAction, so a shortcut and its button can never disagree.
+import { nextAfter, prevBefore, type Replay } from './replay';
+import { clampSlowdown, type PlaybackState, type Store } from './store';
+
+export interface ActionContext {
+  state: Readonly<PlaybackState>;
+  replay: Replay | null;
+}
+
+export interface Action {
+  name: string;
+  label: string;
+  /** shown in the help overlay */
+  keys: string[];
+  keyTest: (e: KeyboardEvent) => boolean;
+  perform: (ctx: ActionContext) => Partial<PlaybackState> | null;
+}
+
+/** Speed steps: ×√10 per press, so two presses are one decade. */
+const SPEED_STEP = Math.sqrt(10);
+
+export const actions: Action[] = [
+  {
+    name: 'togglePlay',
+    label: 'Play / pause',
+    keys: ['Space'],
+    keyTest: (e) => e.key === ' ',
+    perform: ({ state, replay }) => {
+      if (!replay) return null;
+      // Playing from the end starts over.
+      if (!state.playing && state.tNs >= replay.log.endNs) return { tNs: 0, playing: true };
+      return { playing: !state.playing };
+    },
+  },
+  {
+    name: 'stepEvent',
+    label: 'Step to the next event',
+    keys: ['→'],
+    keyTest: (e) => e.key === 'ArrowRight' && !e.shiftKey,
+    perform: ({ state, replay }) => {
+      const t = replay && nextAfter(replay.stops, state.tNs);
+      return t === null || t === undefined ? { playing: false } : { tNs: t, playing: false };
+    },
+  },
+  {
+    name: 'stepBack',
+    label: 'Step back to the previous event',
+    keys: ['←'],
+    keyTest: (e) => e.key === 'ArrowLeft' && !e.shiftKey,
+    perform: ({ state, replay }) => {
+      const t = replay && prevBefore(replay.stops, state.tNs);
+      return { tNs: t ?? 0, playing: false };
+    },
+  },
+  {
+    name: 'stepDecision',
+    label: 'Step to the next decision',
+    keys: ['Shift+→', 'd'],
+    keyTest: (e) => (e.key === 'ArrowRight' && e.shiftKey) || e.key === 'd',
+    perform: ({ state, replay }) => {
+      const t = replay && nextAfter(replay.decisionTimes, state.tNs);
+      return t === null || t === undefined ? { playing: false } : { tNs: t, playing: false };
+    },
+  },
+  {
+    name: 'faster',
+    label: 'Faster',
+    keys: ['+'],
+    keyTest: (e) => e.key === '+' || e.key === '=',
+    perform: ({ state }) => ({ slowdown: clampSlowdown(state.slowdown / SPEED_STEP) }),
+  },
+  {
+    name: 'slower',
+    label: 'Slower',
+    keys: ['−'],
+    keyTest: (e) => e.key === '-' || e.key === '_',
+    perform: ({ state }) => ({ slowdown: clampSlowdown(state.slowdown * SPEED_STEP) }),
+  },
+  {
+    name: 'reset',
+    label: 'Reset to the start',
+    keys: ['Home'],
+    keyTest: (e) => e.key === 'Home',
+    perform: () => ({ tNs: 0, playing: false }),
+  },
+  {
+    name: 'help',
+    label: 'Keyboard help',
+    keys: ['?'],
+    keyTest: (e) => e.key === '?',
+    perform: ({ state }) => ({ helpOpen: !state.helpOpen }),
+  },
+  {
+    name: 'closeHelp',
+    label: 'Close help',
+    keys: ['Esc'],
+    keyTest: (e) => e.key === 'Escape',
+    perform: ({ state }) => (state.helpOpen ? { helpOpen: false } : null),
+  },
+];
+
+export function executeAction(name: string, store: Store, replay: Replay | null): void {
+  const action = actions.find((a) => a.name === name);
+  const patch = action?.perform({ state: store.get(), replay });
+  if (patch) store.set(patch);
+}
+
+/** The keyboard: the first action whose keyTest matches. Space and arrows are left to
+ * text fields and sliders; Space on a focused button is that button's own click. */
+export function handleKey(e: KeyboardEvent, store: Store, replay: Replay | null): void {
+  const target = e.target as HTMLElement | null;
+  const tag = target?.tagName;
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+  if (e.key === ' ' && tag === 'BUTTON') return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const action = actions.find((a) => a.keyTest(e));
+  if (!action) return;
+  e.preventDefault();
+  const patch = action.perform({ state: store.get(), replay });
+  if (patch) store.set(patch);
+}

@@ -1,0 +1,49 @@
+// The page's playback state in one small store (no module-level globals: one store per App).
+// Views subscribe to the slice they draw with useStore(store, selector).
+import { useSyncExternalStore } from 'react';
+
+export type LayerFilter = 'all' | 'disk' | 'iosched';
+
+export interface PlaybackState {
+  /** the replay clock, simulated ns */
+  tNs: number;
+  playing: boolean;
+  /** screen time per disk time: 1 = real time, 1e6 = a million times slower */
+  slowdown: number;
+  helpOpen: boolean;
+  layer: LayerFilter;
+}
+
+export interface Store {
+  get(): PlaybackState;
+  set(patch: Partial<PlaybackState>): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export const MIN_SLOWDOWN = 1;
+export const MAX_SLOWDOWN = 1e6;
+
+export function clampSlowdown(s: number): number {
+  return Math.min(MAX_SLOWDOWN, Math.max(MIN_SLOWDOWN, s));
+}
+
+export function createStore(initial: PlaybackState): Store {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    get: () => state,
+    set(patch) {
+      state = { ...state, ...patch };
+      for (const l of listeners) l();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** Subscribe to one slice; the selector must return a primitive or a stable object. */
+export function useStore<T>(store: Store, select: (s: PlaybackState) => T): T {
+  return useSyncExternalStore(store.subscribe, () => select(store.get()));
+}

@@ -1,0 +1,142 @@
+// Playback controls: every button is an action (src/app/actions.ts), labelled for screen
+// readers and reachable by Tab; the speed spans real time to a million times slower.
+import { useState, type FormEvent } from 'react';
+import { executeAction } from '../app/actions';
+import type { Replay } from '../app/replay';
+import { clampSlowdown, useStore, type Store } from '../app/store';
+import { formatNs, formatRate } from './format';
+
+interface Props {
+  replay: Replay | null;
+  store: Store;
+  seed: number | null;
+  onSeed: (seed: number) => void;
+}
+
+export function Controls({ replay, store, seed, onSeed }: Props) {
+  const tNs = useStore(store, (s) => s.tNs);
+  const playing = useStore(store, (s) => s.playing);
+  const slowdown = useStore(store, (s) => s.slowdown);
+  const run = (name: string) => () => executeAction(name, store, replay);
+  const endNs = replay?.log.endNs ?? 0;
+  return (
+    <section className="controls" aria-label="Playback">
+      <div className="buttons">
+        <button
+          type="button"
+          onClick={run('reset')}
+          aria-label="Reset to the start"
+          title="Reset (Home)"
+        >
+          Reset
+        </button>
+        <button
+          type="button"
+          onClick={run('stepBack')}
+          aria-label="Step back"
+          title="Step back (←)"
+        >
+          ◀|
+        </button>
+        <button
+          type="button"
+          className="play"
+          onClick={run('togglePlay')}
+          aria-label={playing ? 'Pause' : 'Play'}
+          title="Play / pause (Space)"
+          disabled={!replay}
+        >
+          {playing ? '❚❚' : '▶'}
+        </button>
+        <button
+          type="button"
+          onClick={run('stepEvent')}
+          aria-label="Step to the next event"
+          title="Next event (→)"
+        >
+          |▶
+        </button>
+        <button
+          type="button"
+          onClick={run('stepDecision')}
+          aria-label="Step to the next decision"
+          title="Next decision (Shift+→ or d)"
+        >
+          ▶▶
+        </button>
+        <label className="speed">
+          <span>slower</span>
+          <input
+            type="range"
+            min={0}
+            max={6}
+            step={0.05}
+            value={-Math.log10(slowdown) + 6}
+            aria-label="Speed"
+            aria-valuetext={formatRate(slowdown)}
+            onChange={(e) =>
+              store.set({ slowdown: clampSlowdown(10 ** (6 - Number(e.target.value))) })
+            }
+          />
+          <span>real time</span>
+        </label>
+        <output className="rate" data-testid="rate">
+          {formatRate(slowdown)}
+        </output>
+        <output className="clock" data-testid="clock">
+          t = {formatNs(tNs)}
+        </output>
+        <SeedForm seed={seed} onSeed={onSeed} />
+        <button
+          type="button"
+          onClick={run('help')}
+          aria-label="Keyboard shortcuts"
+          title="Help (?)"
+        >
+          ?
+        </button>
+      </div>
+      <input
+        className="scrubber"
+        type="range"
+        min={0}
+        max={endNs}
+        step={Math.max(1, endNs / 2000)}
+        value={Math.min(tNs, endNs)}
+        aria-label="Timeline"
+        aria-valuetext={`t = ${formatNs(tNs)} of ${formatNs(endNs)}`}
+        onChange={(e) => store.set({ tNs: Number(e.target.value), playing: false })}
+        disabled={!replay}
+      />
+    </section>
+  );
+}
+
+function SeedForm({ seed, onSeed }: { seed: number | null; onSeed: (seed: number) => void }) {
+  const [text, setText] = useState<string | null>(null);
+  const value = text ?? (seed === null ? '' : String(seed));
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isInteger(n)) return;
+    setText(null);
+    onSeed(n);
+  }
+  return (
+    <form className="seed" onSubmit={submit}>
+      <label>
+        seed{' '}
+        <input
+          type="number"
+          step={1}
+          value={value}
+          aria-label="Seed"
+          onChange={(e) => setText(e.target.value)}
+        />
+      </label>
+      <button type="submit" aria-label="Run again with this seed">
+        Run
+      </button>
+    </form>
+  );
+}

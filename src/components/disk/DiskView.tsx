@@ -1,0 +1,193 @@
+// The disk view: a static platter layer (zones, tracks, sector ticks) turned at the simulated
+// speed, and a live layer — pending requests at their sectors, the rotary arm over its
+// cylinder, the request being served, and the phase in its colour. React owns the <svg>.
+import {
+  mechanismAt,
+  pendingAt,
+  platterAngle,
+  type Replay,
+  type RequestLife,
+} from '../../app/replay';
+import { useStore, type Store } from '../../app/store';
+import { PHASE_COLOURS, processColour } from '../colors';
+import { PhaseCaption } from './PhaseCaption';
+import {
+  CX,
+  CY,
+  PIVOT,
+  R_OUTER,
+  VIEW_H,
+  VIEW_W,
+  bandPath,
+  cylinderRadius,
+  polar,
+  sectorsPerTrack,
+  trackWidth,
+} from './shape';
+import { StaticPlatter } from './StaticPlatter';
+import { SsdView } from './SsdView';
+
+interface Props {
+  replay: Replay;
+  store: Store;
+}
+
+export function DiskView({ replay, store }: Props) {
+  const tNs = useStore(store, (s) => s.tNs);
+  const g = replay.log.geometry;
+  if (!g.rotating) return <SsdView replay={replay} tNs={tNs} />;
+  const p = platterAngle(replay, tNs);
+  const mech = mechanismAt(replay, tNs);
+  const pending = pendingAt(replay, tNs);
+  const targetRq = mech.service?.rq ?? -1;
+  const target = targetRq >= 0 ? replay.requests.get(targetRq) : undefined;
+  const w = trackWidth(g);
+  const headR = cylinderRadius(g, mech.cylinder);
+  const [hx, hy] = polar(headR, 0);
+  const phaseColour = PHASE_COLOURS[mech.phase];
+
+  return (
+    <figure className="disk-view">
+      <svg
+        viewBox={`0 0 ${VIEW_W} ${VIEW_H}`}
+        role="img"
+        aria-label={`Disk platter, surface ${mech.head}, arm at cylinder ${Math.round(mech.cylinder)}, ${mech.phase}`}
+      >
+        <g data-testid="platter" transform={`rotate(${(-p * 360).toFixed(3)} ${CX} ${CY})`}>
+          <StaticPlatter geometry={g} head={mech.head} />
+          {target && mech.phase === 'rotation' && target.head === mech.head && (
+            // What the platter still has to turn before the sector reaches the head.
+            <path
+              d={bandPath(
+                cylinderRadius(g, target.cylinder) - w * 0.5,
+                cylinderRadius(g, target.cylinder) + w * 0.5,
+                p,
+                target.angle >= p ? target.angle : target.angle + 1,
+              )}
+              fill={PHASE_COLOURS.rotation}
+              opacity={0.18}
+            />
+          )}
+          {pending.map((q) => (
+            <RequestMark
+              key={q.rq}
+              q={q}
+              g={replay.log.geometry}
+              activeHead={mech.head}
+              isTarget={q.rq === targetRq}
+              transferring={q.rq === targetRq && mech.phase === 'transfer'}
+            />
+          ))}
+        </g>
+        {/* The rotary arm: pivot off the platter, head over the current cylinder at angle 0. */}
+        <line
+          x1={PIVOT[0]}
+          y1={PIVOT[1]}
+          x2={hx}
+          y2={hy}
+          stroke={mech.phase === 'seek' ? PHASE_COLOURS.seek : '#6b7785'}
+          strokeWidth={9}
+          strokeLinecap="round"
+          data-testid="arm"
+        />
+        <circle cx={PIVOT[0]} cy={PIVOT[1]} r={14} fill="#4a5562" />
+        <rect
+          x={hx - 9}
+          y={hy - 6}
+          width={18}
+          height={12}
+          rx={3}
+          fill={phaseColour}
+          stroke="#212529"
+          strokeWidth={1.5}
+          data-testid="head"
+        />
+        <SurfaceStrip surfaces={g.surfaces} active={mech.head} />
+        <text x={CX} y={CY - R_OUTER - 14} textAnchor="middle" className="svg-label">
+          cylinder 0 outermost · {g.cylinders} cylinders · {g.rpm} RPM
+        </text>
+      </svg>
+      <PhaseCaption mech={mech} target={target} tNs={tNs} />
+    </figure>
+  );
+}
+
+function RequestMark(props: {
+  q: RequestLife;
+  g: Replay['log']['geometry'];
+  activeHead: number;
+  isTarget: boolean;
+  transferring: boolean;
+}) {
+  const { q, g, activeHead, isTarget, transferring } = props;
+  if (q.cylinder < 0) return null;
+  const w = trackWidth(g);
+  const half = Math.max(w * 0.42, 5);
+  const r = cylinderRadius(g, q.cylinder);
+  const spt = sectorsPerTrack(g, q.cylinder);
+  const span = Math.max(Math.min(q.nSectors, spt) / spt, 0.012);
+  const colour = processColour(q.proc);
+  const d = bandPath(r - half, r + half, q.angle, q.angle + span);
+  const other = q.head !== activeHead;
+  return (
+    <g opacity={other ? 0.35 : 1} className={isTarget ? 'target' : undefined}>
+      <path
+        d={d}
+        fill={q.write ? '#ffffff' : colour}
+        stroke={q.write ? colour : '#ffffff'}
+        strokeWidth={q.write ? 3 : 1.5}
+        data-rq={q.rq}
+      />
+      {isTarget && (
+        <path
+          d={d}
+          fill={transferring ? PHASE_COLOURS.transfer : 'none'}
+          fillOpacity={0.55}
+          stroke="#111"
+          strokeWidth={3}
+          className="target-ring"
+        />
+      )}
+    </g>
+  );
+}
+
+function SurfaceStrip({ surfaces, active }: { surfaces: number; active: number }) {
+  const shown = Math.min(surfaces, 16);
+  const step = surfaces > 12 ? 22 : 26;
+  const x = VIEW_W - 86;
+  return (
+    <g className="surface-strip" aria-label={`Active surface: head ${active} of ${surfaces}`}>
+      <text x={x} y={24} className="svg-label">
+        surfaces
+      </text>
+      {Array.from({ length: shown }, (_, h) => (
+        <g key={h}>
+          <rect
+            x={x}
+            y={34 + h * step}
+            width={76}
+            height={step - 5}
+            rx={4}
+            fill={h === active ? '#343a40' : '#f1f3f5'}
+            stroke="#adb5bd"
+          />
+          <text
+            x={x + 38}
+            y={34 + h * step + 15}
+            textAnchor="middle"
+            className="svg-small"
+            fill={h === active ? '#fff' : '#495057'}
+          >
+            head {h}
+          </text>
+        </g>
+      ))}
+      {surfaces > shown && (
+        <text x={x} y={34 + shown * step + 14} className="svg-small">
+          {active >= shown ? `now head ${active}` : `… ${surfaces} in all`}
+        </text>
+      )}
+    </g>
+  );
+}

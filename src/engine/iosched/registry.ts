@@ -4,8 +4,10 @@ import { none } from './none';
 import { noop } from './noop';
 import { deadline } from './deadline';
 import { cfq } from './cfq';
+import { anticipatory } from './anticipatory';
 
 registerElevator(none);
 registerElevator(noop);
 registerElevator(deadline);
+registerElevator(anticipatory);
 registerElevator(cfq);

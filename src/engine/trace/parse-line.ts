@@ -163,6 +163,7 @@ function time(s: string, i: number, j: number): number {
   }
   if (dot < 0) return -1;
   const sec = uint(s, i, dot);
+  if (sec === -2) return -2;
   const fracLen = j - dot - 1;
   if (sec < 0 || fracLen < 1 || fracLen > 9) return -1;
   let frac = uint(s, dot + 1, j);

@@ -29,6 +29,8 @@ export interface FeedStats {
   chars: number;
   /** lines of blkparse's summary block */
   summaryLines: number;
+  /** blank lines, comments, `Input file … added`: lines = events + summaryLines + skipped + malformed */
+  skipped: number;
 }
 
 export const MAX_PROBLEMS = 5;
@@ -45,6 +47,7 @@ export class TraceFeeder {
     fatal: null,
     chars: 0,
     summaryLines: 0,
+    skipped: 0,
   };
   private pending = '';
   /** characters of the current line dropped because it is too long */
@@ -154,6 +157,7 @@ export class TraceFeeder {
         this.bad(text, r.reason);
         break;
       case 'skip':
+        this.stats.skipped++;
         break;
     }
   }

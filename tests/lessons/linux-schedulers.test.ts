@@ -142,3 +142,27 @@ describe('lesson: CFQ fairness', () => {
     for (const name of ['a', 'b', 'c']) expect(share(s, name)).toBeGreaterThan(0.3);
   });
 });
+
+describe('lesson: deceptive idleness', () => {
+  const run = (...sets: string[]) =>
+    spindleJson<RunSummary>([
+      'run',
+      `${SCENARIOS}/deceptive-idleness.json`,
+      ...sets.flatMap((s) => ['--set', s]),
+      '--json',
+    ]);
+
+  it('AS gives the sequential reader at least 2× the throughput deadline gives it', async () => {
+    const as = await run('iosched.name=anticipatory');
+    const deadline = await run('iosched.name=deadline');
+    expect(proc(as, 'reader').mbps).toBeGreaterThan(2 * proc(deadline, 'reader').mbps);
+  });
+
+  it('with antic_expire = 0, AS behaves like deadline (reader within 10%)', async () => {
+    const off = await run('iosched.name=anticipatory', 'iosched.tunables.antic_expire=0');
+    const deadline = await run('iosched.name=deadline');
+    const ratio = proc(off, 'reader').mbps / proc(deadline, 'reader').mbps;
+    expect(ratio).toBeGreaterThan(0.9);
+    expect(ratio).toBeLessThan(1.1);
+  });
+});

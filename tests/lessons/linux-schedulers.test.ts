@@ -1,6 +1,9 @@
 // The Linux-scheduler lessons' claims (issue 3), checked through the real CLI on the
 // committed scenario files, as a student would run them.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// Each lesson runs whole simulations through the CLI, several per test.
+vi.setConfig({ testTimeout: 60_000 });
 import { elevatorNames } from '../../src/engine/iosched/elevator';
 import '../../src/engine/iosched/registry';
 import type { RunSummary } from '../../src/engine/summary';

@@ -305,8 +305,18 @@ function actionAndPayload(s: string, i: number, j: number, line: number, h: Head
     write: isWrite(s, i),
     sector: -1,
     nSectors: 0,
+    // every field present from the start: one object shape for all events (fast property access)
+    cgroup: h.cgroup,
+    comm: undefined,
+    error: undefined,
+    count: undefined,
+    message: undefined,
+    splitSector: undefined,
+    remapDev: undefined,
+    remapSector: undefined,
+    pc: undefined,
+    elapsedNs: undefined,
   };
-  if (h.cgroup !== undefined) ev.cgroup = h.cgroup;
   // blkparse prints one space after RWBS; the payload is the rest
   const p = j < s.length ? j + 1 : j;
   const why = payload(s, p, ev);

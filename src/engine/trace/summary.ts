@@ -4,7 +4,7 @@
 // latency rows (Q2Q, Q2G, S2G, G2I, Q2M, I2D, M2D, D2C, Q2C; Q2D) and merge ratio, computed
 // as btt 2.09 computes them (btt.ts). Only in-flight state is kept.
 import { BttDevice, BttGlobal, mergeRows, type BttFigures } from './btt';
-import type { ParsedEvent, SummaryLine } from './parse-line';
+import { ACTIONS, type ParsedEvent, type SummaryLine } from './parse-line';
 import type { FeedStats, TraceSink } from './stream';
 
 /** blkparse's struct io_stats, with sizes in bytes (KiB are derived as blkparse does). */
@@ -185,7 +185,8 @@ export class TraceSummary implements TraceSink {
   private lastDev: DeviceState | null = null;
   private readonly seen = new Set<string>();
   private readonly formats = new Set<string>();
-  private readonly actions: Record<string, number> = Object.create(null) as Record<string, number>;
+  /** every action code from the start: one stable object shape, counted in place */
+  private readonly actions: Record<string, number> = Object.fromEntries(ACTIONS.map((a) => [a, 0]));
   private readonly procs = new Map<number, Proc>();
   private readonly names = new Map<number, string>();
   private readonly global = new BttGlobal();
@@ -221,7 +222,7 @@ export class TraceSummary implements TraceSink {
     d.lastT = t;
     d.events++;
     const a = e.action;
-    this.actions[a] = (this.actions[a] ?? 0) + 1;
+    this.actions[a]!++;
     if (a === 'm') return;
     if (e.comm !== undefined && e.pid !== 0 && a !== 'C' && a !== 'R')
       this.names.set(e.pid, e.comm);
@@ -466,8 +467,8 @@ export class TraceSummary implements TraceSink {
       devices,
       device: this.only ?? 'all',
       formats: [...this.formats].sort(),
-      actions: { ...this.actions },
-      messages: this.actions.m ?? 0,
+      actions: Object.fromEntries(Object.entries(this.actions).filter(([, n]) => n > 0)),
+      messages: this.actions.m!,
       reads: totals.reads,
       writes: totals.writes,
       unplugs: totals.unplugs,

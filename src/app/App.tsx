@@ -104,9 +104,9 @@ export function App() {
           <div className="stage">
             <DiskView replay={replay} store={store} />
             <Controls replay={replay} store={store} seed={replay.log.seed} onSeed={setSeed} />
+            <LessonPanel log={replay.log} />
           </div>
           <div className="side">
-            <LessonPanel log={replay.log} />
             <QueuesView replay={replay} store={store} sim={handle} />
             <DecisionLog replay={replay} store={store} />
           </div>

@@ -70,6 +70,24 @@ function DecisionLine({
         {others > 0 && <span className="muted"> (over {others})</span>}
         {d.text && <span className="text">{d.text}</span>}
       </button>
+      {latest && d.candidates.length > 1 && <Candidates d={d} />}
     </li>
+  );
+}
+
+/** The latest decision's candidates: the chosen one, and the losers dimmed with their reason
+ * or the drive's positioning estimate (UI.md: "the losers dim with their reason"). */
+function Candidates({ d }: { d: DecisionRecord }) {
+  return (
+    <ul className="candidates" aria-label="Candidates of the latest decision">
+      {d.candidates.slice(0, 12).map((c) => (
+        <li key={c.rq} className={c.rq === d.chosen ? 'chosen' : 'loser'}>
+          {c.rq === d.chosen ? '✔' : '·'} #{c.rq}
+          {c.estimateNs !== null && ` ${formatNs(c.estimateNs)}`}
+          {c.note && ` — ${c.note}`}
+        </li>
+      ))}
+      {d.candidates.length > 12 && <li className="muted">+{d.candidates.length - 12} more</li>}
+    </ul>
   );
 }

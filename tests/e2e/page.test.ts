@@ -187,6 +187,11 @@ describe.skipIf(!haveChromium)('the built page in headless Chromium', () => {
     }
     await page.getByRole('combobox', { name: 'Filter decisions by layer' }).selectOption('disk');
     expect(await page.getByTestId('decision-list').locator('li').count()).toBeGreaterThan(0);
+    // Clicking a decision moves the timeline to it.
+    const line = page.getByTestId('decision-list').locator(':scope > li > button').last();
+    const when = (await line.locator('.when').textContent()) ?? '';
+    await line.click();
+    await expect.poll(() => page.getByTestId('clock').textContent()).toBe(`t = ${when}`);
     expect(problems).toEqual([]);
     await page.context().close();
   });

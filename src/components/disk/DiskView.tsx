@@ -104,10 +104,15 @@ export function DiskView({ replay, store }: Props) {
         />
         <SurfaceStrip surfaces={g.surfaces} active={mech.head} />
         <text x={CX} y={CY - R_OUTER - 14} textAnchor="middle" className="svg-label">
-          cylinder 0 outermost · {g.cylinders} cylinders · {g.rpm} RPM
+          cylinder 0 outermost · {g.cylinders} cylinders · {Number(g.rpm.toFixed(1))} RPM
         </text>
       </svg>
-      <PhaseCaption mech={mech} target={target} tNs={tNs} />
+      <PhaseCaption
+        mech={mech}
+        target={target}
+        tNs={tNs}
+        inDrive={pending.filter((q) => q.dispatchNs <= tNs)}
+      />
     </figure>
   );
 }

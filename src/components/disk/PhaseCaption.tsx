@@ -6,9 +6,19 @@ import { formatNs } from '../format';
 
 const SHOWN: Phase[] = ['seek', 'rotation', 'transfer', 'overhead'];
 
-function sentence(mech: MechanismAt, target: RequestLife | undefined, tNs: number): string {
+function sentence(
+  mech: MechanismAt,
+  target: RequestLife | undefined,
+  tNs: number,
+  inDrive: readonly RequestLife[],
+): string {
   const s = mech.service;
-  if (!s || !target) return 'The mechanism is idle: nothing to serve.';
+  if (!s || !target) {
+    const next = inDrive[0];
+    if (next)
+      return `The drive holds request ${next.rq}: the controller's overhead runs before the mechanism starts it.`;
+    return 'The mechanism is idle: nothing to serve.';
+  }
   const what = `request ${target.rq} (sector ${target.sector}, ${target.nSectors} × 512 B)`;
   switch (mech.phase) {
     case 'seek':
@@ -28,6 +38,8 @@ export function PhaseCaption(props: {
   mech: MechanismAt;
   target: RequestLife | undefined;
   tNs: number;
+  /** requests dispatched to the drive and not completed */
+  inDrive: readonly RequestLife[];
 }) {
   const { mech } = props;
   return (
@@ -41,7 +53,7 @@ export function PhaseCaption(props: {
         ))}
       </ul>
       <p aria-live="off" data-testid="phase-sentence" style={{ color: PHASE_COLOURS[mech.phase] }}>
-        {sentence(mech, props.target, props.tNs)}
+        {sentence(mech, props.target, props.tNs, props.inDrive)}
       </p>
     </figcaption>
   );

@@ -3,7 +3,7 @@
 // instant it is free — never from a stale time (§1.6 "modelling pitfall").
 import type { IoRequest } from '../request';
 import type { CompiledDisk } from './compile';
-import { positionToAddr, type Positioning } from './mechanics';
+import { positionFor, type Positioning } from './mechanics';
 
 export const DISK_SCHEDULERS = ['fcfs', 'sstf', 'clook', 'sptf', 'asptf'] as const;
 export type DiskSchedulerName = (typeof DISK_SCHEDULERS)[number];
@@ -92,20 +92,7 @@ export function pickNext(
       let bestCost = Infinity;
       for (let i = 0; i < n; i++) {
         const rq = candidates[i]!;
-        const minSeek = rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
-        positionToAddr(
-          d,
-          startNs,
-          arm.cylinder,
-          arm.head,
-          rq.cylinder,
-          rq.head,
-          rq.angle,
-          rq.write,
-          rq.write ? rq.dataReadyNs : 0,
-          minSeek,
-          pos,
-        );
+        positionFor(d, startNs, arm, rq, lastWriteEnd, pos);
         const tpos = pos.seekNs + pos.rotationNs;
         if (wantEstimates) out.estimatesNs.push(tpos);
         const cost = aged ? tpos - agingWeight * 0.001 * (startNs - rq.dispatchedNs) : tpos;

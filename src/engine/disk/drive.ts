@@ -6,11 +6,10 @@ import { allocRequest, freeRequest, requestAt } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
-import type { CompiledDisk } from './compile';
 import {
   mediaTransfer,
   locate,
-  positionToAddr,
+  positionFor,
   type Positioning,
   type TransferEnd,
   type WriteData,
@@ -282,11 +281,6 @@ const xfer: TransferEnd = {
 };
 const writeData: WriteData = { firstNs: 0, perSectorNs: 0 };
 
-/** A write that does not append to the previous write waits DiskSim's minimum seek delay. */
-export function minSeekNs(d: CompiledDisk, rq: IoRequest, lastWriteEnd: number): number {
-  return rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
-}
-
 function startService(sim: Simulation, rq: IoRequest, now: number): void {
   const st = sim.state;
   const drive = st.drive;
@@ -296,20 +290,8 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
   const arm = drive.arm;
   const fromCyl = arm.cylinder;
   rq.startNs = start;
-  const minSeek = minSeekNs(d, rq, drive.writeSegment.hi);
-  positionToAddr(
-    d,
-    start,
-    arm.cylinder,
-    arm.head,
-    rq.cylinder,
-    rq.head,
-    rq.angle,
-    rq.write,
-    rq.write ? rq.dataReadyNs : 0,
-    minSeek,
-    pos,
-  );
+  positionFor(d, start, arm, rq, drive.writeSegment.hi, pos);
+
   const mediaStart = start + pos.seekNs + pos.rotationNs;
   let data: WriteData | null = null;
   if (rq.write && !rq.internal) {

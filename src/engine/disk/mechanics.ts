@@ -218,3 +218,32 @@ export function mediaTransfer(
   out.armBusyUntilNs = busy > t ? busy : t;
   return out;
 }
+
+/**
+ * Positioning for a located request from the arm's position at `startNs`: a write waits
+ * for its first data and, unless it appends to the previous write, DiskSim's minimum seek.
+ */
+export function positionFor(
+  d: CompiledDisk,
+  startNs: number,
+  arm: { cylinder: number; head: number },
+  rq: IoRequest,
+  lastWriteEnd: number,
+  out: Positioning,
+): Positioning {
+  const minSeek = rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
+  const dataAt = rq.write ? rq.dataReadyNs : 0;
+  return positionToAddr(
+    d,
+    startNs,
+    arm.cylinder,
+    arm.head,
+    rq.cylinder,
+    rq.head,
+    rq.angle,
+    rq.write,
+    dataAt,
+    minSeek,
+    out,
+  );
+}

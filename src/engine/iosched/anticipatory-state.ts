@@ -1,3 +1,4 @@
+import { jiffyNs } from './common';
 // The anticipatory scheduler's state, constants and rule names (docs/iosched/anticipatory.md,
 // LINUX-SCHEDULERS.md §4). Plain data only: the whole state is structuredClone'd with the
 // simulation. Split from anticipatory.ts so the helpers (statistics, as_choose_req, the
@@ -175,20 +176,7 @@ export const BACK_PENALTY = 2;
 
 // ── the jiffy clock ──
 
-/** The kernel's jiffies at the simulated time (the counter starts at 0 with the run). */
-export function jiffiesNow(ctx: { now: number; hz: number }): number {
-  return Math.floor((ctx.now * ctx.hz) / 1e9);
-}
-
-/** The simulated time (ns) at which the jiffy counter reaches j: timers fire there. */
-export function jiffyNs(j: number, hz: number): number {
-  return (j * 1e9) / hz;
-}
-
-/** msecs_to_jiffies for HZ ≤ 1000, as the sysfs store does: whole ms, rounded up. */
-export function msToJiffies(ms: number, hz: number): number {
-  return Math.ceil((Math.floor(ms) * hz) / 1000);
-}
+export { jiffiesNow, jiffyNs, msecsToJiffies as msToJiffies } from './common';
 
 /** "0.4 ms" — ns shown in ms, the unit of every tunable. */
 export function fmtMs(ns: number): string {

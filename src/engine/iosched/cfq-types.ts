@@ -191,23 +191,10 @@ export interface CfqState {
 
 // ── the jiffy clock ──
 
-/** The kernel's jiffies at simulated time ctx.now (jiffies start at 0 with the run). */
-export function jiffiesNow(ctx: ElevatorContext): number {
-  return Math.floor((ctx.now * ctx.hz) / 1e9);
-}
-
-/** The simulated time (ns) at which the jiffy counter reaches j. */
-export function jiffyNs(j: number, hz: number): number {
-  return (j * 1e9) / hz;
-}
+export { jiffiesNow, jiffyNs, msecsToJiffies } from './common';
 
 export function jiffiesToMsExact(j: number, hz: number): number {
   return (j * 1000) / hz;
-}
-
-/** msecs_to_jiffies for HZ dividing 1000: rounds up. */
-export function msecsToJiffies(ms: number, hz: number): number {
-  return Math.ceil((ms * hz) / 1000);
 }
 
 /** sample_valid(): a fixed-point average has seen enough samples. */

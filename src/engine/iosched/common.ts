@@ -77,9 +77,26 @@ export function fifoRemove(fifo: number[], slot: number): void {
   removeAt(fifo, fifo.indexOf(slot));
 }
 
+// ── the kernel's jiffy clock (AS and CFQ run on it, as the kernel does) ──
+
 /** Jiffies → ms at a given HZ, as the kernel's defaults are written (e.g. HZ/2 → 500 ms). */
 export function jiffiesToMs(jiffies: number, hz: number): number {
   return (jiffies * 1000) / hz;
+}
+
+/** The kernel's jiffies at simulated time ctx.now (the counter starts at 0 with the run). */
+export function jiffiesNow(ctx: { now: number; hz: number }): number {
+  return Math.floor((ctx.now * ctx.hz) / 1e9);
+}
+
+/** The simulated time (ns) at which the jiffy counter reaches j: timers fire there. */
+export function jiffyNs(j: number, hz: number): number {
+  return (j * 1e9) / hz;
+}
+
+/** msecs_to_jiffies for HZ ≤ 1000, as a sysfs store does: whole ms, rounded up. */
+export function msecsToJiffies(ms: number, hz: number): number {
+  return Math.ceil((Math.floor(ms) * hz) / 1000);
 }
 
 export const MS = 1e6;

@@ -1,31 +1,8 @@
 // HP C2247A (1.05 GB, 5400 RPM): DiskSim 4.0's validated model, parameter for parameter
 // (hp_c2247a_validate.model, hp_c2247a.diskspecs, hp_c2247a.parv; DISK-MODEL.md §1.7).
 // The drive of the range-writes paper. Every number here is DiskSim's.
-import type { DiskParams, ZoneSpec } from '../params';
-
-function zone(
-  firstCylinder: number,
-  lastCylinder: number,
-  sectorsPerTrack: number,
-  firstSectorOffset: number,
-  emptyFrontSectors: number,
-  trackSkew: number,
-  cylinderSkew: number,
-  spareTracks: number,
-  slips: number[],
-): ZoneSpec {
-  return {
-    firstCylinder,
-    lastCylinder,
-    sectorsPerTrack,
-    firstSectorOffset,
-    emptyFrontSectors,
-    trackSkew,
-    cylinderSkew,
-    spareTracks,
-    slips,
-  };
-}
+import type { DiskParams } from '../params';
+import { zone } from './zone';
 
 export const hpC2247a: DiskParams = {
   name: 'hp-c2247a',

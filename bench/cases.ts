@@ -1,6 +1,7 @@
 // The benchmark cases: each names its target from the issues and measures one figure.
 import { buildModel } from '../src/engine/model';
 import { createSimulation, step, type Simulation } from '../src/engine/sim/simulation';
+import { PROCESS_DEFAULTS } from '../src/engine/scenario/process';
 import type { Scenario } from '../src/engine/scenario/types';
 import type { DiskSchedulerName } from '../src/engine/disk/disk-scheduler';
 import { getElevator } from '../src/engine/iosched/elevator';
@@ -38,25 +39,7 @@ function randomReads(opts: {
     },
     iosched: { name: opts.iosched ?? 'none', tunables: {}, queue: {}, kernel: '2.6.32', hz: 250 },
     workload: {
-      processes: [
-        {
-          name: 'reader',
-          count: opts.processes,
-          mode: 'closed',
-          outstanding: 1,
-          thinkTimeMs: 0,
-          rateIops: 0,
-          arrival: 'poisson',
-          op: 'read',
-          readFraction: 1,
-          sync: null,
-          pattern: 'random',
-          sizeKiB: 4,
-          span: null,
-          ioprio: null,
-          requests: null,
-        },
-      ],
+      processes: [{ ...PROCESS_DEFAULTS, name: 'reader', count: opts.processes, rateIops: 0 }],
     },
     stop: { requests: opts.requests, timeMs: null },
     source: 'bench',

@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { engineCases, ioschedCases, type BenchFigure } from './cases';
+import { parseCases } from './parse';
 
 function format(f: BenchFigure): string {
   const v = f.value >= 1000 ? Math.round(f.value).toLocaleString('en-US') : f.value.toFixed(2);
@@ -22,7 +23,7 @@ function format(f: BenchFigure): string {
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const machine = `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
 console.log(`Spindle benchmarks — ${machine}`);
-const figures = [...engineCases(), ...ioschedCases()];
+const figures = [...engineCases(), ...ioschedCases(), ...parseCases()];
 const rows = figures.map(format);
 for (const r of rows) console.log(r);
 

@@ -1,26 +1,10 @@
 // Build validated scenarios in tests without JSON files: the defaults here mirror the
 // loader's only for the fields a test leaves out; tests that check defaults use the loader.
+import { PROCESS_DEFAULTS } from '../../src/engine/scenario/process';
 import type { ProcessSpec, Scenario } from '../../src/engine/scenario/types';
 
 export function proc(p: Partial<ProcessSpec> & { name?: string }): ProcessSpec {
-  return {
-    name: 'p',
-    count: 1,
-    mode: 'closed',
-    outstanding: 1,
-    thinkTimeMs: 0,
-    rateIops: 0,
-    arrival: 'poisson',
-    op: 'read',
-    readFraction: 0.5,
-    sync: null,
-    pattern: 'random',
-    sizeKiB: 4,
-    span: null,
-    ioprio: null,
-    requests: null,
-    ...p,
-  };
+  return { ...PROCESS_DEFAULTS, name: 'p', rateIops: 0, ...p };
 }
 
 export function scenario(s: {

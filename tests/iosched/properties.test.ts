@@ -1,8 +1,9 @@
 // Properties every I/O scheduler must keep, over random finite workloads × every registered
 // scheduler × disk presets × queue depths (fast-check, fixed seed, bounded runs):
 // every queued sector completes exactly once, merges conserve sectors, time never goes
-// backwards, nothing waits forever, and a scheduler that never idles never leaves the
-// device idle while it holds a request it could dispatch.
+// backwards, nothing waits forever, a scheduler that never idles never leaves the device
+// idle while it holds a request it could dispatch, and one that idles (AS, CFQ) leaves an
+// idle device with requests waiting only inside a window its timer will close.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../src/engine/events';
@@ -89,12 +90,19 @@ describe('scheduler properties (fast-check, seed 20261121)', () => {
         while (step(sim)) {
           steps++;
           if (steps > 200000) throw new Error('runaway run');
+          const h = sim.state.host;
+          const holding = h.dispatchQueue.length + sim.elevator.queued(h.elevator);
           if (NEVER_IDLE.has(c.scheduler)) {
-            const h = sim.state.host;
-            const holding = h.dispatchQueue.length + sim.elevator.queued(h.elevator);
             if (holding > 0 && !h.plugged && driveHasFreeTag(sim)) {
               throw new Error(`device idle with ${holding} dispatchable at ${sim.state.now} ns`);
             }
+          } else if (holding > 0 && !h.plugged && h.inDriver === 0 && h.timerAt < 0) {
+            // AS and CFQ may hold requests back only inside an anticipation or idle window,
+            // which they open by arming their timer: an idle device with requests waiting
+            // and no timer would wait forever.
+            throw new Error(
+              `${c.scheduler} left the device idle with ${holding} waiting and no timer at ${sim.state.now} ns`,
+            );
           }
         }
         const issued = c.processes.reduce((n, ios) => n + ios.length, 0);

@@ -66,7 +66,7 @@ function DecisionLine({
       <button type="button" onClick={onJump} aria-label={`Go to ${formatNs(d.tNs)}: ${d.rule}`}>
         <span className="when">{formatNs(d.tNs)}</span>
         <span className={`layer ${d.layer}`}>{d.layer === 'disk' ? 'drive' : 'iosched'}</span>
-        <b>{d.rule}</b> → #{d.chosen}
+        <b>{d.rule}</b> {d.chosen >= 0 ? `→ #${d.chosen}` : '(none chosen)'}
         {others > 0 && <span className="muted"> (over {others})</span>}
         {d.text && <span className="text">{d.text}</span>}
       </button>

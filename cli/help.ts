@@ -22,7 +22,7 @@ Commands:
   export <scenario.json>   write the simulated run as blkparse text
   presets                  list the disk presets
   parse <trace>            summarise a blkparse trace (blkparse's and btt's figures)
-  replay <trace>           replay a blkparse trace on a simulated disk (not implemented yet)
+  replay <trace>           replay a blkparse trace on a simulated disk, measured vs simulated
 
 Options for every command: --help. With --json a command prints exactly one JSON
 document on stdout. Errors go to stderr as "spindle: <message>"; the exit status is
@@ -80,9 +80,30 @@ first few reported with their line numbers; they never stop the parse.
   --device MAJ,MIN  summarise one device (default: all; "devices" lists them)
   --json            print the summary as one JSON document`,
 
-  replay: `Usage: spindle replay <trace.txt> --scheduler S [--disk PRESET] [--mode open|closed] --json
+  replay: `Usage: spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed]
+                      [--queue-depth N] [--device MAJ,MIN] [--json]
 
-Replay a blkparse trace's requests on a simulated disk. Not implemented yet (issue: trace ingestion).`,
+Replay a blkparse trace's Q events on a simulated disk: one process per traced pid (named
+after its [comm]), each request with its traced sector, size, direction and sync flag
+(reads always sync; writes when RWBS has S). Empty flushes, discards and zero-size Qs are
+skipped and counted. Prints the measured figures (btt's Q2C/D2C, with percentiles from
+btt's per-request values, and throughput) beside the simulated ones, throughput over
+time for both in fixed windows, and the dispatch-order agreement (an approximation on
+the open/closed replay; its definition is in the output). A meta.json beside the trace
+(the shared corpus's) gives the traced scheduler, whether the device rotates, and
+max_sectors_kb.
+
+  --scheduler S     the Spindle scheduler; default: the nearest to the traced one
+                    (mq-deadline → deadline, bfq → cfq, kyber → noop, none → none),
+                    stated in "schedulerMapping"
+  --disk PRESET     the simulated disk (default sata-7200-500g, or ssd for a
+                    non-rotating device)
+  --mode M          open: issue at the traced Q times (default); closed: each process
+                    waits its traced think time after a completion
+  --queue-depth N   the drive's queue depth, 1 to 64 (default: the trace's most
+                    requests in flight, capped at 64)
+  --device MAJ,MIN  the device to replay (default: the only one with Qs)
+  --json            print the comparison as one JSON document`,
 };
 
 export function helpText(command: CommandName | 'main'): string {

@@ -6,6 +6,7 @@ import { exportCommand } from './export';
 import { parseCommand, TraceInputError } from './parse';
 import { COMMANDS, helpText, type CommandName } from './help';
 import { presetsCommand } from './presets';
+import { replayCommand } from './replay';
 import { runCommand, sweepCommand } from './run';
 
 export interface Io {
@@ -56,7 +57,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         await parseCommand(rest, print);
         break;
       case 'replay':
-        throw new UsageError(`${command} is not implemented yet (issue: trace ingestion)`);
+        await replayCommand(rest, print);
+        break;
     }
     return EXIT_OK;
   } catch (e) {

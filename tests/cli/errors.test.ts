@@ -98,9 +98,14 @@ const cases: Array<[string, string[], RegExp]> = [
     /^spindle: trace\.txt: no such file$/,
   ],
   [
-    'replay (a later issue)',
+    'replay of a missing trace file',
     ['replay', 'trace.txt'],
-    /^spindle: replay is not implemented yet \(issue: trace ingestion\)$/,
+    /^spindle: trace\.txt: no such file$/,
+  ],
+  [
+    'replay with an unknown mode',
+    ['replay', 'trace.txt', '--mode', 'timed'],
+    /^spindle: --mode timed: must be open or closed/,
   ],
   ['presets with an argument', ['presets', 'x'], /^spindle: presets takes no arguments/],
 ];

@@ -1,0 +1,150 @@
+// `spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed]
+// [--queue-depth N] [--device MAJ,MIN] [--json]`: the trace's Qs replayed on a simulated disk
+// (src/engine/trace/replay.ts), measured vs simulated. A meta.json beside the trace (the
+// shared corpus's) tells the traced scheduler, whether the device rotates and its
+// max_sectors_kb.
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { ScenarioError } from '../src/engine/scenario/load';
+import {
+  replayTrace,
+  ReplayError,
+  type ReplayReport,
+  type TraceMeta,
+} from '../src/engine/trace/replay';
+import { ReplayReader } from '../src/engine/trace/replay-source';
+import { flag, onePositional, parseArgs, single } from './args';
+import { UsageError } from './errors';
+import { num } from './format';
+import { TraceInputError } from './parse';
+import { schedulerSetting } from './settings';
+
+export async function replayCommand(
+  argv: readonly string[],
+  print: (text: string) => void,
+): Promise<void> {
+  const a = parseArgs('replay', argv, {
+    json: { value: false },
+    scheduler: { value: true },
+    disk: { value: true },
+    mode: { value: true },
+    'queue-depth': { value: true },
+    device: { value: true },
+  });
+  const path = onePositional(a, 'replay', 'trace file');
+  const mode = single(a, 'mode') ?? 'open';
+  if (mode !== 'open' && mode !== 'closed')
+    throw new UsageError(
+      `--mode ${mode}: must be open or closed (the trace-timed device mode needs an engine change and is not available yet)`,
+    );
+  const scheduler = single(a, 'scheduler');
+  if (scheduler !== undefined) schedulerSetting(scheduler); // rejects unknown names
+  const qd = single(a, 'queue-depth');
+  let queueDepth: number | undefined;
+  if (qd !== undefined) {
+    queueDepth = Number(qd);
+    if (!/^\d+$/.test(qd) || queueDepth < 1 || queueDepth > 64)
+      throw new UsageError(`--queue-depth ${qd}: must be a whole number from 1 to 64`);
+  }
+  const device = single(a, 'device');
+  if (device !== undefined && !/^\d+,\d+$/.test(device))
+    throw new UsageError(`--device ${device}: give it as MAJOR,MINOR (e.g. 8,0)`);
+
+  const st = await stat(path).catch((e: NodeJS.ErrnoException) => {
+    throw new UsageError(`${path}: ${e.code === 'ENOENT' ? 'no such file' : e.message}`);
+  });
+  if (st.isDirectory()) throw new UsageError(`${path} is a directory, not a trace file`);
+  const reader = new ReplayReader();
+  await feedFile(path, reader);
+  const reading = reader.end();
+  if (reading.fatal !== null) throw new TraceInputError(`${path}: ${reading.fatal}`);
+
+  let report: ReplayReport;
+  try {
+    report = replayTrace(reading, {
+      mode,
+      ...(scheduler !== undefined ? { scheduler } : {}),
+      ...(single(a, 'disk') !== undefined ? { disk: single(a, 'disk')! } : {}),
+      ...(queueDepth !== undefined ? { queueDepth } : {}),
+      ...(device !== undefined ? { device } : {}),
+      ...metaBeside(path),
+    });
+  } catch (e) {
+    if (e instanceof ReplayError) throw new UsageError(`${path}: ${e.message}`);
+    if (e instanceof ScenarioError) throw new UsageError(e.message);
+    throw e;
+  }
+  print(flag(a, 'json') ? JSON.stringify(report, null, 1) : text(report, path));
+}
+
+/** meta.json in the trace's folder (the shared corpus's), when there is one */
+function metaBeside(path: string): { meta?: TraceMeta } {
+  const p = join(dirname(path), 'meta.json');
+  if (!existsSync(p)) return {};
+  let m: unknown;
+  try {
+    m = JSON.parse(readFileSync(p, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`${p}: not JSON (${(e as Error).message})`);
+  }
+  if (typeof m !== 'object' || m === null) return {};
+  const o = m as {
+    scheduler?: unknown;
+    device?: { rotational?: unknown; max_sectors_kb?: unknown };
+  };
+  const meta: TraceMeta = {};
+  if (typeof o.scheduler === 'string') meta.scheduler = o.scheduler;
+  if (typeof o.device?.rotational === 'number') meta.rotational = o.device.rotational;
+  if (typeof o.device?.max_sectors_kb === 'number') meta.maxSectorsKb = o.device.max_sectors_kb;
+  return { meta };
+}
+
+async function feedFile(path: string, reader: ReplayReader): Promise<void> {
+  const decoder = new TextDecoder('utf-8');
+  const raw = createReadStream(path, { highWaterMark: 1 << 20 });
+  const gz = await isGzip(path);
+  const source = gz ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      reader.feed(decoder.decode(chunk, { stream: true }));
+      if (reader.fatal !== null) break;
+    }
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (gz)
+      throw new TraceInputError(`${path}: the gzip data is corrupt or truncated (${err.message})`);
+    throw new UsageError(`${path}: ${err.code === 'EACCES' ? 'permission denied' : err.message}`);
+  } finally {
+    raw.destroy();
+  }
+  if (reader.fatal === null) reader.feed(decoder.decode());
+}
+
+async function isGzip(path: string): Promise<boolean> {
+  const s = createReadStream(path, { start: 0, end: 1 });
+  for await (const b of s as AsyncIterable<Buffer>)
+    return b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
+  return false;
+}
+
+function lat(l: ReplayReport['measured']['q2cMs']): string {
+  return `mean ${num(l.mean, 3)}  p50 ${num(l.p50, 3)}  p95 ${num(l.p95, 3)}  p99 ${num(l.p99, 3)}  max ${num(l.max, 3)}  (n ${l.n})`;
+}
+
+function text(r: ReplayReport, path: string): string {
+  const m = r.schedulerMapping;
+  const ag = r.dispatchAgreement;
+  return [
+    `${path}: device ${r.device}, ${r.mode} replay of ${r.requests.replayed} Qs (${r.requests.skipped.total} skipped: ${r.requests.skipped.flush} flush, ${r.requests.skipped.discard} discard, ${r.requests.skipped.zeroSize} zero-size) from ${r.processes.length} processes`,
+    `scheduler: traced ${m.traced ?? 'unknown'} (${m.tracedFrom}) → simulated ${m.simulated}: ${m.note}`,
+    `disk: ${r.disk.preset} (${r.disk.source}); queue depth ${r.queueDepth.value} (${r.queueDepth.source})`,
+    `Q2C ms  measured   ${lat(r.measured.q2cMs)}`,
+    `        simulated  ${lat(r.simulated.q2cMs)}`,
+    `D2C ms  measured   ${lat(r.measured.d2cMs)}`,
+    `        simulated  ${lat(r.simulated.d2cMs)}`,
+    `throughput  measured ${num(r.measured.throughput.iops, 1)} IOPS, ${num(r.measured.throughput.mbps, 3)} MB/s over ${num(r.measured.throughput.spanMs, 1)} ms; simulated ${num(r.simulated.throughput.iops, 1)} IOPS, ${num(r.simulated.throughput.mbps, 3)} MB/s over ${num(r.simulated.throughput.spanMs, 1)} ms`,
+    `dispatch agreement (${ag.method}): ${ag.agreed}/${ag.simulatedDispatches} = ${num(ag.fraction * 100, 1)}% (${ag.matched} matched a kernel dispatch of the same sector and size; ${ag.kernelDispatches} kernel dispatches)`,
+  ].join('\n');
+}

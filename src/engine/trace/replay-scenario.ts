@@ -1,0 +1,281 @@
+// Trace replay, the scenario half: the traced device's Qs as a Spindle scenario (one process
+// per pid, fixed request lists for open or closed replay), and the traced scheduler mapped to
+// the nearest Spindle one. replay.ts runs it and compares; the modes are described there.
+import { getPreset } from '../disk/presets';
+import { loadScenario } from '../scenario/load';
+import type { Scenario } from '../scenario/types';
+import { isSyncRwbs, type DeviceTrace, type TraceReading } from './replay-source';
+
+export type ReplayMode = 'open' | 'closed';
+
+/** What is known about the traced system beside the text (the corpus's meta.json). */
+export interface TraceMeta {
+  scheduler?: string;
+  rotational?: number;
+  maxSectorsKb?: number;
+}
+
+export interface ReplayOptions {
+  /** "maj,min"; default: the only device with Qs */
+  device?: string;
+  /** a Spindle I/O scheduler; default: mapped from the traced one */
+  scheduler?: string;
+  disk?: string;
+  mode?: ReplayMode;
+  queueDepth?: number;
+  meta?: TraceMeta;
+  /** the width of the throughput-over-time windows; default: the span / 40, rounded */
+  windowMs?: number;
+}
+
+/** A problem with the request (bad option, nothing to replay): the CLI's usage error. */
+export class ReplayError extends Error {
+  override readonly name = 'ReplayError';
+}
+
+/** modern blk-mq scheduler → the nearest Spindle scheduler, and why (LINUX-SCHEDULERS.md §9) */
+export const SCHEDULER_MAP: Record<string, { simulated: string; note: string }> = {
+  'mq-deadline': {
+    simulated: 'deadline',
+    note: 'mq-deadline keeps 2.6 deadline\'s tunables and core logic (sorted lists + FIFOs, fifo_batch, writes_starved); it adds priority classes, a head-insertion list and "now >= deadline" expiry, which Spindle\'s deadline does not model',
+  },
+  bfq: {
+    simulated: 'cfq',
+    note: "BFQ shares CFQ's per-process queues, sync idling and FIFO expiry, but schedules by sector budgets with B-WF2Q+ weights and weight-raising; Spindle's CFQ uses time slices and round robin",
+  },
+  kyber: {
+    simulated: 'noop',
+    note: 'kyber throttles dispatch with per-domain tokens against latency targets and does not reorder; noop (FIFO with merging) is the nearest Spindle scheduler, its token throttling is not modelled',
+  },
+  none: {
+    simulated: 'none',
+    note: 'blk-mq without a scheduler issues in arrival order, as Spindle\'s "none" does',
+  },
+  noop: { simulated: 'noop', note: 'the same 2.6 scheduler' },
+  deadline: { simulated: 'deadline', note: 'the same 2.6 scheduler' },
+  cfq: { simulated: 'cfq', note: 'the same 2.6 scheduler' },
+  anticipatory: { simulated: 'anticipatory', note: 'the same 2.6 scheduler' },
+};
+
+export interface SchedulerMapping {
+  traced: string | null;
+  /** where the traced scheduler's name came from */
+  tracedFrom: 'meta.json' | 'message lines' | 'unknown';
+  simulated: string;
+  note: string;
+}
+
+export interface ReplayProcess {
+  pid: number;
+  comm: string;
+  /** the simulated process's name */
+  name: string;
+  requests: number;
+  reads: number;
+  writes: number;
+  /** the process's sync flag in the simulation (null: reads sync, writes async) */
+  sync: boolean | null;
+}
+
+export interface DiskChoice {
+  preset: string;
+  source: string;
+}
+
+export interface DepthChoice {
+  value: number;
+  source: string;
+}
+
+const DEFAULT_ROTATING_DISK = 'sata-7200-500g';
+const DEFAULT_SSD = 'ssd';
+const MAX_QUEUE_DEPTH = 64;
+
+export function chooseDevice(reading: TraceReading, device: string | undefined): DeviceTrace {
+  const withQs = [...reading.devices.values()].filter((d) => d.qs.length > 0);
+  if (device !== undefined) {
+    const d = reading.devices.get(device);
+    if (d === undefined)
+      throw new ReplayError(
+        `--device ${device}: not in the trace (devices: ${reading.report.devices.join(' ')})`,
+      );
+    if (d.qs.length === 0) throw new ReplayError(`--device ${device}: no Q with data to replay`);
+    return d;
+  }
+  if (withQs.length === 0) throw new ReplayError('the trace has no Q event with data to replay');
+  if (withQs.length > 1)
+    throw new ReplayError(
+      `the trace has Qs on ${withQs.length} devices (${withQs.map((d) => d.dev).join(' ')}): pick one with --device MAJ,MIN`,
+    );
+  return withQs[0]!;
+}
+
+export function mapScheduler(
+  reading: TraceReading,
+  meta: TraceMeta | undefined,
+  given: string | undefined,
+): SchedulerMapping {
+  let traced: string | null = null;
+  let tracedFrom: SchedulerMapping['tracedFrom'] = 'unknown';
+  if (meta?.scheduler !== undefined) {
+    traced = meta.scheduler;
+    tracedFrom = 'meta.json';
+  } else if (reading.messageScheduler !== null) {
+    traced = reading.messageScheduler;
+    tracedFrom = 'message lines';
+  }
+  const mapped = traced !== null ? SCHEDULER_MAP[traced] : undefined;
+  if (given !== undefined) {
+    const note =
+      mapped === undefined
+        ? `chosen with --scheduler; the traced scheduler is ${traced === null ? 'unknown' : `"${traced}", which Spindle has no mapping for`}`
+        : mapped.simulated === given
+          ? `chosen with --scheduler, the nearest to the traced one: ${mapped.note}`
+          : `chosen with --scheduler; the nearest to the traced ${traced} would be ${mapped.simulated} (${mapped.note})`;
+    return { traced, tracedFrom, simulated: given, note };
+  }
+  if (mapped === undefined)
+    throw new ReplayError(
+      traced === null
+        ? 'the trace does not say which scheduler ran (no meta.json beside it, no scheduler messages): give --scheduler'
+        : `the traced scheduler "${traced}" has no Spindle counterpart: give --scheduler`,
+    );
+  return { traced, tracedFrom, simulated: mapped.simulated, note: mapped.note };
+}
+
+/** a Spindle process name (letters, digits, _ . + -; ≤ 32) from a comm and pid */
+function processName(comm: string, pid: number): string {
+  const suffix = `-${pid}`;
+  const base = (comm === '' ? 'pid' : comm).replace(/[^A-Za-z0-9_.+-]/g, '_');
+  return base.slice(0, 32 - suffix.length) + suffix;
+}
+
+interface BuiltWorkload {
+  processes: Array<{ spec: Record<string, unknown>; info: ReplayProcess }>;
+  syncMismatched: number;
+}
+
+/** The device's replayable Qs as one process per pid (in order of first Q). */
+export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload {
+  const t0 = firstQNs(dev);
+  const byPid = new Map<number, DeviceTrace['qs']>();
+  for (const q of dev.qs) {
+    let list = byPid.get(q.pid);
+    if (list === undefined) byPid.set(q.pid, (list = []));
+    list.push(q);
+  }
+  let syncMismatched = 0;
+  const processes: BuiltWorkload['processes'] = [];
+  for (const [pid, qs] of byPid) {
+    // a pid's Qs can come from several CPUs: issue them in time order (the sort is stable)
+    qs.sort((a, b) => a.tNs - b.tNs);
+    const comm = qs.find((q) => q.comm !== '')?.comm ?? '';
+    const writes = qs.filter((q) => q.write);
+    const syncWrites = writes.filter((q) => isSyncRwbs(q.rwbs, true)).length;
+    // One flag per process: writes sync when most of them carried 'S' (reads are always sync).
+    const sync: boolean | null = writes.length > 0 && syncWrites * 2 > writes.length ? true : null;
+    for (const q of qs) {
+      const simSync = q.write ? sync === true : true;
+      if (simSync !== isSyncRwbs(q.rwbs, q.write)) syncMismatched++;
+    }
+    const requests = qs.map((q, i) => {
+      const atMs = (q.tNs - t0) / 1e6;
+      const base = { sector: q.sector, sizeKiB: q.nSectors / 2, op: q.write ? 'write' : 'read' };
+      if (mode === 'open' || i === 0) return { ...base, atMs };
+      return { ...base, thinkTimeMs: thinkTimeMs(qs, i) };
+    });
+    const name = processName(comm, pid);
+    processes.push({
+      spec: { name, sync, requests },
+      info: {
+        pid,
+        comm,
+        name,
+        requests: qs.length,
+        reads: qs.length - writes.length,
+        writes: writes.length,
+        sync,
+      },
+    });
+  }
+  return { processes, syncMismatched };
+}
+
+export function firstQNs(dev: DeviceTrace): number {
+  let t = Infinity;
+  for (const q of dev.qs) if (q.tNs < t) t = q.tNs;
+  return t;
+}
+
+/** this Q − the latest completion of the same process's requests at or before it (≥ 0) */
+function thinkTimeMs(qs: DeviceTrace['qs'], i: number): number {
+  const t = qs[i]!.tNs;
+  let last = -1;
+  for (let k = i - 1; k >= 0; k--) {
+    const d = qs[k]!.doneNs;
+    if (d >= 0 && d <= t && d > last) last = d;
+    // a request issued long before cannot complete later than the scan needs: stop after 1024
+    if (i - k > 1024) break;
+  }
+  return last < 0 ? 0 : (t - last) / 1e6;
+}
+
+export function buildScenario(
+  reading: TraceReading,
+  opts: ReplayOptions,
+): {
+  scenario: Scenario;
+  dev: DeviceTrace;
+  mapping: SchedulerMapping;
+  workload: BuiltWorkload;
+  disk: DiskChoice;
+  queueDepth: DepthChoice;
+} {
+  const dev = chooseDevice(reading, opts.device);
+  const mode = opts.mode ?? 'open';
+  const mapping = mapScheduler(reading, opts.meta, opts.scheduler);
+  const workload = buildWorkload(dev, mode);
+  const rotational = opts.meta?.rotational;
+  const disk: DiskChoice =
+    opts.disk !== undefined
+      ? { preset: opts.disk, source: '--disk' }
+      : rotational === 0
+        ? { preset: DEFAULT_SSD, source: 'default for a non-rotating device (meta.json)' }
+        : {
+            preset: DEFAULT_ROTATING_DISK,
+            source:
+              rotational === 1
+                ? 'default for a rotating device (meta.json rotational=1)'
+                : 'default (the trace does not say whether the device rotates)',
+          };
+  const depth = reading.report.perDevice[dev.dev]?.depth ?? { read: 1, write: 1 };
+  const traced = Math.max(depth.read, depth.write, 1);
+  const driveMax = Math.min(
+    getPreset(disk.preset)?.maxQueueDepth ?? MAX_QUEUE_DEPTH,
+    MAX_QUEUE_DEPTH,
+  );
+  const queueDepth: DepthChoice =
+    opts.queueDepth !== undefined
+      ? { value: opts.queueDepth, source: '--queue-depth' }
+      : {
+          value: Math.min(traced, driveMax),
+          source: `the trace's most requests in flight (blkparse's depth: ${traced})${traced > driveMax ? `, capped at ${driveMax} (${driveMax < MAX_QUEUE_DEPTH ? `${disk.preset}'s deepest queue` : 'the most Spindle models'})` : ''}`,
+        };
+  const queue: Record<string, number> = {};
+  const msk = opts.meta?.maxSectorsKb;
+  if (msk !== undefined && msk >= 4 && msk <= 32768) queue.max_sectors_kb = msk;
+  const json = {
+    name: 'replay',
+    title: `replay of ${dev.dev} (${mode})`,
+    disk: { preset: disk.preset, queueDepth: queueDepth.value },
+    iosched: { name: mapping.simulated, queue },
+    workload: { processes: workload.processes.map((p) => p.spec) },
+  };
+  const isDrive = ['fcfs', 'sstf', 'clook', 'sptf', 'asptf'].includes(mapping.simulated);
+  if (isDrive) {
+    json.iosched.name = 'none';
+    (json.disk as Record<string, unknown>).scheduler = mapping.simulated;
+  }
+  const scenario = loadScenario(json, 'replay');
+  return { scenario, dev, mapping, workload, disk, queueDepth };
+}

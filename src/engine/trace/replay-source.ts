@@ -1,0 +1,239 @@
+// Trace replay, part 1: what a blkparse trace says the workload and the kernel did. One pass
+// over the text through the parser's own feeder, teeing every event to the trace summary
+// (blkparse's and btt's figures, exactly as `spindle parse` reports them) and to a collector
+// that keeps, per device, the replayable Qs (pid, comm, time, sector, size, RWBS), the kernel's
+// dispatch order (D), the completion times that closed replay needs (C), and btt's per-request
+// Q2C and D2C values (from a BttDevice of btt.ts, so the values are btt's own).
+import { BttDevice, BttGlobal } from './btt';
+import type { ParsedEvent, SummaryLine } from './parse-line';
+import { TraceFeeder, type FeedStats, type TraceSink } from './stream';
+import { TraceSummary, type ParseReport } from './summary';
+
+/** One Q of the trace as it will be replayed. */
+export interface TracedQ {
+  pid: number;
+  comm: string;
+  tNs: number;
+  sector: number;
+  nSectors: number;
+  write: boolean;
+  rwbs: string;
+  /** the time this Q's sectors were all completed (−1: never in the trace) */
+  doneNs: number;
+}
+
+/** Why a Q is not replayed. */
+export interface SkippedQs {
+  /** no data: an empty flush (`FN`, `FWS` with no sectors) */
+  flush: number;
+  /** discard / secure erase (`D`, `DE`): no media transfer to model */
+  discard: number;
+  /** any other Q without a size */
+  zeroSize: number;
+}
+
+export interface DeviceTrace {
+  dev: string;
+  qs: TracedQ[];
+  skipped: SkippedQs;
+  /** Qs kept that carried a preflush or FUA besides their data (replayed as plain writes) */
+  flushFuaWithData: number;
+  /** the kernel's dispatches with data, in trace order */
+  dispatches: Array<{ tNs: number; sector: number; nSectors: number }>;
+  /** completions with data, in trace order (throughput over time) */
+  completions: Array<{ tNs: number; nSectors: number }>;
+  /** btt's per-request Q2C and D2C values, ns (their mean is btt's AVG) */
+  q2cNs: number[];
+  d2cNs: number[];
+}
+
+class DeviceCollector {
+  readonly out: DeviceTrace;
+  readonly btt: BttDevice;
+  /** Qs not yet wholly completed, sorted by start sector, with sectors still to complete */
+  private open: Array<{ q: TracedQ; left: number }> = [];
+
+  constructor(dev: string) {
+    this.out = {
+      dev,
+      qs: [],
+      skipped: { flush: 0, discard: 0, zeroSize: 0 },
+      flushFuaWithData: 0,
+      dispatches: [],
+      completions: [],
+      q2cNs: [],
+      d2cNs: [],
+    };
+    this.btt = new BttDevice(dev);
+    const record = (row: { add(ns: number): void }, into: number[]): void => {
+      const add = row.add.bind(row);
+      row.add = (ns: number): void => {
+        add(ns);
+        into.push(ns);
+      };
+    };
+    record(this.btt.q2c, this.out.q2cNs);
+    record(this.btt.d2c, this.out.d2cNs);
+  }
+
+  event(e: ParsedEvent, g: BttGlobal): void {
+    this.btt.event(e, g);
+    if (e.pc !== undefined) return;
+    switch (e.action) {
+      case 'Q':
+        this.queued(e);
+        return;
+      case 'D':
+        if (e.nSectors > 0 && e.sector >= 0)
+          this.out.dispatches.push({ tNs: e.tNs, sector: e.sector, nSectors: e.nSectors });
+        return;
+      case 'C':
+        if (e.nSectors > 0 && e.sector >= 0) {
+          this.out.completions.push({ tNs: e.tNs, nSectors: e.nSectors });
+          this.completed(e.sector, e.sector + e.nSectors, e.tNs);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  private queued(e: ParsedEvent): void {
+    const main = mainLetter(e.rwbs);
+    if (main === 'D') {
+      this.out.skipped.discard++;
+      return;
+    }
+    if (e.nSectors === 0 || e.sector < 0) {
+      if (e.rwbs.includes('F')) this.out.skipped.flush++;
+      else this.out.skipped.zeroSize++;
+      return;
+    }
+    if (e.rwbs.includes('F')) this.out.flushFuaWithData++;
+    const q: TracedQ = {
+      pid: e.pid,
+      comm: e.comm ?? '',
+      tNs: e.tNs,
+      sector: e.sector,
+      nSectors: e.nSectors,
+      write: e.write,
+      rwbs: e.rwbs,
+      doneNs: -1,
+    };
+    this.out.qs.push(q);
+    const k = this.firstAtOrAfter(q.sector);
+    this.open.splice(k, 0, { q, left: q.nSectors });
+  }
+
+  /** a C covering [start, end): every open Q it overlaps has those sectors done */
+  private completed(start: number, end: number, t: number): void {
+    const open = this.open;
+    // Qs starting before `start` may still reach into it: look back a few
+    let k = this.firstAtOrAfter(start);
+    while (k > 0 && open[k - 1]!.q.sector + open[k - 1]!.q.nSectors > start) k--;
+    for (let i = k; i < open.length && open[i]!.q.sector < end;) {
+      const o = open[i]!;
+      const qEnd = o.q.sector + o.q.nSectors;
+      const overlap = Math.min(end, qEnd) - Math.max(start, o.q.sector);
+      if (overlap > 0) o.left -= overlap;
+      if (o.left <= 0) {
+        o.q.doneNs = t;
+        open.splice(i, 1);
+      } else i++;
+    }
+  }
+
+  private firstAtOrAfter(sector: number): number {
+    const open = this.open;
+    let lo = 0;
+    let hi = open.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (open[mid]!.q.sector < sector) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+/** RWBS's main letter (§6.3): after an optional leading F (preflush) */
+function mainLetter(rwbs: string): string {
+  const c = rwbs.charAt(0);
+  return c === 'F' && rwbs.length > 1 ? rwbs.charAt(1) : c;
+}
+
+/** The kernel's op_is_sync: every read is sync; a write is when it carries REQ_SYNC ('S'). */
+export function isSyncRwbs(rwbs: string, write: boolean): boolean {
+  return !write || rwbs.includes('S');
+}
+
+export interface TraceReading {
+  report: ParseReport;
+  stats: FeedStats;
+  fatal: string | null;
+  devices: Map<string, DeviceTrace>;
+  /** the scheduler named by the trace's message lines (`m N bfq…`), when any */
+  messageScheduler: string | null;
+}
+
+/** The parser (feed()/end() like TraceParser) with the replay collector beside the summary. */
+export class ReplayReader {
+  private readonly summary = new TraceSummary();
+  private readonly feeder: TraceFeeder;
+  private readonly devs = new Map<string, DeviceCollector>();
+  private readonly g = new BttGlobal();
+  private messageScheduler: string | null = null;
+
+  constructor() {
+    const tee: TraceSink = {
+      event: (e: ParsedEvent): void => {
+        this.summary.event(e);
+        if (e.action === 'm') {
+          if (this.messageScheduler === null && e.message !== undefined)
+            this.messageScheduler = schedulerOfMessage(e.message);
+          return;
+        }
+        let d = this.devs.get(e.dev);
+        if (d === undefined) {
+          d = new DeviceCollector(e.dev);
+          this.devs.set(e.dev, d);
+        }
+        d.event(e, this.g);
+      },
+      summary: (s: SummaryLine): void => this.summary.summary(s),
+    };
+    this.feeder = new TraceFeeder(tee);
+  }
+
+  feed(chunk: string): void {
+    this.feeder.feed(chunk);
+  }
+
+  get fatal(): string | null {
+    return this.feeder.stats.fatal;
+  }
+
+  end(): TraceReading {
+    const stats = this.feeder.end();
+    const devices = new Map<string, DeviceTrace>();
+    for (const [dev, d] of this.devs) devices.set(dev, d.out);
+    return {
+      report: this.summary.report(stats),
+      stats,
+      fatal: stats.fatal,
+      devices,
+      messageScheduler: this.messageScheduler,
+    };
+  }
+}
+
+/** BFQ prints its notes as `bfq…` messages; the other modern schedulers print none. */
+function schedulerOfMessage(text: string): string | null {
+  return /^\s*bfq/.test(text) ? 'bfq' : null;
+}
+
+export function readTraceText(text: string): TraceReading {
+  const r = new ReplayReader();
+  r.feed(text);
+  return r.end();
+}

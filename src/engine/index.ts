@@ -3,7 +3,7 @@
 export { loadScenario, parseScenarioText, ScenarioError } from './scenario/load';
 export type { Scenario, ProcessSpec } from './scenario/types';
 export { runScenario, type RunOptions, type RunResult } from './run';
-export type { RunSummary } from './summary';
+export { summarize, type RunSummary } from './summary';
 export { buildModel, diskParamsOf } from './model';
 export {
   createSimulation,
@@ -18,6 +18,9 @@ export type { Simulation, SimState, Model } from './sim/simulation';
 export type { TraceEvent, TraceSink, ServiceRecord, DecisionRecord, BlkAction } from './events';
 export { getPreset, presetNames } from './disk/presets';
 export { inspectDrive, type DriveView } from './disk/inspect';
+export { hostView } from './iosched/inspect';
+export { buildGeometry, lbnToPhys, sectorAngle, trackStartAngle } from './disk/geometry';
+export type { Geometry, PhysAddr } from './disk/geometry';
 export { createTimeline, stepTimeline, advanceTo, seekTo, type Timeline } from './sim/timeline';
 export type { DiskParams } from './disk/params';
 export { DISK_SCHEDULERS, type DiskSchedulerName } from './disk/disk-scheduler';

@@ -51,7 +51,7 @@ export interface RunSummary {
   processes: ProcessSummary[];
   work: { positioningEstimates: number; events: number };
   /** time the write-back buffer was full, with host writes waiting for room */
-  drive: { bufferFullMs: number };
+  drive: { bufferFullMs: number; queueFullRefusals: number };
 }
 
 function bufferFullNs(sim: Simulation): number {
@@ -115,6 +115,9 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       };
     }),
     work: { positioningEstimates: sim.state.drive.positioningEstimates, events: sim.state.steps },
-    drive: { bufferFullMs: bufferFullNs(sim) / NS_PER_MS },
+    drive: {
+      bufferFullMs: bufferFullNs(sim) / NS_PER_MS,
+      queueFullRefusals: sim.state.drive.queueFullRefusals,
+    },
   };
 }

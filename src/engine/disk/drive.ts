@@ -47,8 +47,9 @@ export interface DriveState {
   /** sectors of write-back data not yet on the media */
   writeBufferUsed: number;
   /** writes waiting for room in the write-back buffer ("buffer full") */
-  bufferWaiters: number[];
-  /** time spent with writes waiting for buffer room, ns (up to bufferFullSinceNs) */
+  /** writes refused with QUEUE FULL because the write-back buffer had no room */
+  queueFullRefusals: number;
+  /** time spent with the buffer full (a write refused, no room freed since), ns */
   bufferFullNs: number;
   /** when the current "buffer full" spell began, −1 if none */
   bufferFullSinceNs: number;
@@ -72,7 +73,7 @@ export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
     useClock: 0,
     prefetch: null,
     writeBufferUsed: 0,
-    bufferWaiters: [],
+    queueFullRefusals: 0,
     bufferFullNs: 0,
     bufferFullSinceNs: -1,
     positioningEstimates: 0,
@@ -84,21 +85,39 @@ export function driveHasFreeTag(sim: Simulation): boolean {
   return sim.state.drive.tagsInUse < sim.model.queueDepth;
 }
 
-/** The host hands a command to the drive (blktrace D). */
-export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): void {
+/**
+ * The host hands a command to the drive (blktrace D). False: the drive refused it with
+ * QUEUE FULL (a write-back drive whose buffer has no room) and the host must requeue it.
+ */
+export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolean {
   const drive = sim.state.drive;
   const d = sim.model.disk;
+  // Write-back takes a write into its buffer; one larger than the whole buffer streams
+  // through to the media instead (write-through).
+  const buffered =
+    rq.write &&
+    !d.params.ssd &&
+    sim.model.writePolicy === 'write-back' &&
+    rq.nSectors <= d.params.cache.writeBufferSectors;
+  if (buffered && !fitsWriteBuffer(sim, rq)) {
+    drive.queueFullRefusals++;
+    if (drive.bufferFullSinceNs < 0) drive.bufferFullSinceNs = now;
+    return false;
+  }
   drive.tagsInUse++;
   rq.dispatchedNs = now;
-  if (d.params.ssd) return ssdSubmit(sim, rq, now);
+  if (d.params.ssd) {
+    ssdSubmit(sim, rq, now);
+    return true;
+  }
   if (!rq.write) {
-    if (tryCacheRead(sim, rq, now)) return;
+    if (tryCacheRead(sim, rq, now)) return true;
     rq.eligibleNs = now + d.readMissNs;
     rq.overheadNs = d.readMissNs + d.readCompleteNs;
     locate(d, rq);
     drive.queue.push(rq.slot);
     schedulePick(sim, rq.eligibleNs);
-    return;
+    return true;
   }
   writeStopsReadAhead(sim, rq, now);
   // The mechanism may start after the command overhead; the data crosses the bus meanwhile.
@@ -106,18 +125,15 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): void {
   rq.busNs = rq.nSectors * d.busWriteNsPerSector;
   // Sector i's data is in the buffer at dataReadyNs + i·(bus time per sector).
   rq.dataReadyNs = rq.eligibleNs + d.dataPrepNs + d.busWriteNsPerSector;
-  if (sim.model.writePolicy === 'write-back') {
-    if (drive.bufferWaiters.length === 0 && fitsWriteBuffer(sim, rq)) bufferWrite(sim, rq, now);
-    else {
-      if (drive.bufferWaiters.length === 0) drive.bufferFullSinceNs = now;
-      drive.bufferWaiters.push(rq.slot);
-    }
-    return;
+  if (buffered) {
+    bufferWrite(sim, rq, now);
+    return true;
   }
   rq.overheadNs = d.writeCmdNs + d.reselectNs + d.writeCompleteNs;
   locate(d, rq);
   drive.queue.push(rq.slot);
   schedulePick(sim, rq.eligibleNs);
+  return true;
 }
 
 /** The host has taken the completion: the tag is free again. */
@@ -171,18 +187,12 @@ function bufferWrite(sim: Simulation, rq: IoRequest, now: number): void {
   schedulePick(sim, dataReady);
 }
 
-function admitBufferWaiters(sim: Simulation, now: number): void {
+/** A destage freed buffer space: a "buffer full" spell ends. */
+function bufferSpaceFreed(sim: Simulation, now: number): void {
   const drive = sim.state.drive;
-  while (drive.bufferWaiters.length > 0) {
-    const rq = requestAt(sim.state.requests, drive.bufferWaiters[0]!);
-    if (!fitsWriteBuffer(sim, rq)) break;
-    drive.bufferWaiters.shift();
-    if (drive.bufferWaiters.length === 0) {
-      drive.bufferFullNs += now - drive.bufferFullSinceNs;
-      drive.bufferFullSinceNs = -1;
-    }
-    bufferWrite(sim, rq, now);
-  }
+  if (drive.bufferFullSinceNs < 0) return;
+  drive.bufferFullNs += now - drive.bufferFullSinceNs;
+  drive.bufferFullSinceNs = -1;
 }
 
 /** Ask the idle mechanism to look for work at time t (after same-instant arrivals). */
@@ -213,7 +223,7 @@ function pickAndStart(sim: Simulation, now: number): void {
     return;
   }
   // Host commands first; destages join when nothing else is ready or the buffer is full.
-  const includeDestage = drive.bufferWaiters.length > 0;
+  const includeDestage = drive.bufferFullSinceNs >= 0;
   let n = 0;
   let nextEligible = Infinity;
   for (let pass = 0; pass < 2 && n === 0; pass++) {
@@ -376,7 +386,7 @@ export function onMechanismFree(sim: Simulation, slot: number, now: number): voi
   if (rq.internal) {
     drive.writeBufferUsed -= rq.nSectors;
     freeRequest(st.requests, rq);
-    admitBufferWaiters(sim, now);
+    bufferSpaceFreed(sim, now);
   } else if (!rq.write && drive.segments.length > 0) {
     startReadAhead(sim, rq);
   }

@@ -18,7 +18,7 @@ export interface DriveView {
   mechanismBusy: boolean;
   arm: { cylinder: number; head: number };
   readAhead: { fromLbn: number; toLbn: number } | null;
-  writeBuffer: { usedSectors: number; sizeSectors: number; full: boolean; waiting: number };
+  writeBuffer: { usedSectors: number; sizeSectors: number; full: boolean; refusals: number };
 }
 
 export function inspectDrive(sim: Simulation): DriveView {
@@ -46,8 +46,8 @@ export function inspectDrive(sim: Simulation): DriveView {
     writeBuffer: {
       usedSectors: d.writeBufferUsed,
       sizeSectors: size,
-      full: d.bufferWaiters.length > 0,
-      waiting: d.bufferWaiters.length,
+      full: d.bufferFullSinceNs >= 0,
+      refusals: d.queueFullRefusals,
     },
   };
 }

@@ -53,6 +53,9 @@ export interface HostState {
   waiters: [number[], number[]];
   full: [boolean, boolean];
   batchers: Record<number, Batcher>;
+  /** the device refused a command: the queue waits for a completion or the delay */
+  blocked: boolean;
+  blockSeq: number;
   /** the queue is plugged; plugSeq invalidates a stale unplug timer */
   plugged: boolean;
   plugSeq: number;
@@ -77,6 +80,8 @@ export function createHostState(): HostState {
     waiters: [[], []],
     full: [false, false],
     batchers: {},
+    blocked: false,
+    blockSeq: 0,
     plugged: false,
     plugSeq: 0,
     plugArmed: -1,
@@ -310,6 +315,7 @@ function dispatchInsert(sim: Simulation, e: ElevatorType<unknown>, slot: number)
 export function hostRunQueue(sim: Simulation, now: number): void {
   const e = sim.elevator;
   const h = sim.state.host;
+  if (h.blocked) return; // the device refused a command: wait for a completion or the delay
   if (h.plugged) {
     h.plugged = false; // running the queue removes the plug (blk_remove_plug)
     h.plugSeq++;
@@ -324,12 +330,51 @@ export function hostRunQueue(sim: Simulation, now: number): void {
     rq.mergeable = false;
     h.inDriver++;
     h.endSector = rq.sector + rq.nSectors;
-    // elv_next_request: the activate hook runs, then D is traced.
+    // elv_next_request: the activate hook runs, then D is traced — before the device
+    // says whether it can take the command (2.6.32 SCSI).
     e.activate?.(h.elevator, rq, sim.ctx);
     if (sim.sink) emitRq(sim, 'D', rq, now);
-    driveSubmit(sim, rq, now);
+    if (!driveSubmit(sim, rq, now)) {
+      requeue(sim, rq, now);
+      break;
+    }
     noteDispatched(sim, rq);
   }
+}
+
+/**
+ * The device refused the command (QUEUE FULL): it goes back to the head of the dispatch
+ * queue (R), the scheduler hears of it (deactivate), and the queue stays blocked until a
+ * command completes — or, with nothing outstanding, for SCSI's 3 ms queue delay.
+ */
+function requeue(sim: Simulation, rq: IoRequest, now: number): void {
+  const h = sim.state.host;
+  h.inDriver--;
+  if (sim.sink) emitRq(sim, 'R', rq, now);
+  sim.elevator.deactivate?.(h.elevator, rq, sim.ctx);
+  h.dispatchQueue.unshift(rq.slot);
+  h.blocked = true;
+  if (h.inDriver === 0) {
+    h.blockSeq++;
+    pushEvent(
+      sim.state.heap,
+      now + REQUEUE_DELAY_NS,
+      EventPriority.HostTimer,
+      EventKind.QueueDelay,
+      h.blockSeq,
+    );
+  }
+}
+
+/** SCSI_QUEUE_DELAY: how long a device that refused with nothing outstanding is left alone. */
+const REQUEUE_DELAY_NS = 3e6;
+
+/** The delay after a refusal is over: try the device again. */
+export function onQueueDelay(sim: Simulation, seq: number, now: number): void {
+  const h = sim.state.host;
+  if (!h.blocked || seq !== h.blockSeq) return;
+  h.blocked = false;
+  hostRunQueue(sim, now);
 }
 
 /** The device completed a request (C): its bios end, it is freed, the queue runs. */
@@ -337,6 +382,7 @@ export function hostComplete(sim: Simulation, rq: IoRequest, now: number): void 
   const h = sim.state.host;
   rq.completedNs = now;
   h.inDriver--;
+  h.blocked = false; // a completion makes room: a refused command may go again
   if (sim.sink) emitRq(sim, 'C', rq, now);
   noteCompleted(sim, rq);
   for (const slot of rq.bios) {

@@ -16,6 +16,8 @@ export const EventKind = {
   HostTimer: 6,
   /** the block layer's unplug timer fires (a: the plug's number) */
   UnplugTimer: 7,
+  /** the delay after the device refused a command is over (a: the block's number) */
+  QueueDelay: 8,
 } as const;
 
 /**

@@ -21,6 +21,7 @@ import {
   hostComplete,
   onHostTimer,
   onUnplugTimer,
+  onQueueDelay,
   type HostState,
 } from '../iosched/host';
 import { createCollector, type Collector } from '../metrics/collector';
@@ -153,6 +154,9 @@ export function step(sim: Simulation): boolean {
       break;
     case EventKind.UnplugTimer:
       onUnplugTimer(sim, a, t);
+      break;
+    case EventKind.QueueDelay:
+      onQueueDelay(sim, a, t);
       break;
   }
   if (sim.model.stopRequests !== null && st.metrics.iosCompleted >= sim.model.stopRequests)

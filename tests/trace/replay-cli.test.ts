@@ -1,0 +1,83 @@
+// Every real linux-6.18 trace through the real CLI: `spindle replay … --json` has its shape,
+// states the scheduler mapping, replays every traced Q (or counts it skipped), and its
+// measured figures are `spindle parse`'s.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { spindleJson } from '../cli/run-cli';
+import { sharedPath } from '../helpers/shared';
+import type { ReplayReport } from '../../src/engine/trace/replay';
+import type { ParseReport } from '../../src/engine/trace/parse';
+
+const TRACES = [
+  ['none_randread_4k', 'none', 'none'],
+  ['bfq_randrw7030_jobs4', 'bfq', 'cfq'],
+  ['kyber_seqread_1m_split', 'kyber', 'noop'],
+  ['mq-deadline_ext4_smallfiles_fsync', 'mq-deadline', 'deadline'],
+] as const;
+
+describe.each(TRACES)('spindle replay %s', (name, traced, simulated) => {
+  const path = sharedPath('traces/linux-6.18', name, 'trace.txt');
+
+  it('open: shape, mapping, counts, measured figures as spindle parse', async () => {
+    const [r, p] = await Promise.all([
+      spindleJson<ReplayReport>(['replay', path, '--json']),
+      spindleJson<ParseReport>(['parse', path, '--json']),
+    ]);
+    const meta = JSON.parse(
+      readFileSync(sharedPath('traces/linux-6.18', name, 'meta.json'), 'utf8'),
+    ) as { device: { devno: string } };
+    expect(r.device).toBe(meta.device.devno);
+    expect(r.mode).toBe('open');
+    expect(r.schedulerMapping).toMatchObject({ traced, tracedFrom: 'meta.json', simulated });
+    expect(r.schedulerMapping.note.length).toBeGreaterThan(20);
+    expect(r.simulated.iosched).toBe(simulated);
+    expect(r.disk.preset).toBe('sata-7200-500g');
+    expect(r.disk.source).toMatch(/rotating/);
+    expect(r.queueDepth.value).toBe(
+      Math.min(32, Math.max(p.depth.read, p.depth.write)), // sata-7200-500g takes 32
+    );
+
+    // every traced Q is replayed or counted skipped; every replayed one completes
+    expect(r.requests.tracedQ).toBe(p.actions.Q);
+    expect(r.requests.replayed + r.requests.skipped.total).toBe(p.actions.Q);
+    expect(r.processes.reduce((n, q) => n + q.requests, 0)).toBe(r.requests.replayed);
+    expect(r.requests.reads + r.requests.writes).toBe(r.requests.replayed);
+    expect(r.simulated.completed).toBe(r.requests.replayed);
+    expect(r.summary.requests.queued).toBe(r.requests.replayed);
+
+    // measured: btt's rows exactly as parse prints them; percentiles from btt's own values
+    expect(r.measured.btt.q2c).toEqual(p.btt.q2c);
+    expect(r.measured.btt.d2c).toEqual(p.btt.d2c);
+    expect(r.measured.q2cMs.n).toBe(p.btt.q2c.n);
+    expect(r.measured.d2cMs.n).toBe(p.btt.d2c.n);
+    if (p.btt.q2c.n > 0) {
+      expect(r.measured.q2cMs.mean).toBeCloseTo(p.btt.q2c.avg * 1000, 6);
+      expect(r.measured.q2cMs.max).toBeCloseTo(p.btt.q2c.max * 1000, 6);
+      expect(r.measured.q2cMs.p50).toBeLessThanOrEqual(r.measured.q2cMs.p99);
+    }
+
+    // throughput over time: the same windows for both
+    const t = r.throughputOverTime;
+    expect(t.windowMs).toBeGreaterThan(0);
+    expect(t.measured.length).toBe(t.simulated.length);
+    expect(t.measured.length).toBeGreaterThan(0);
+    // every completed sector lands in one window (btt's blkTotal: the sectors of every C with data)
+    const mb = t.measured.reduce((n, w) => n + (w.mbps * t.windowMs) / 1000, 0);
+    expect(mb).toBeCloseTo((p.btt.merge.blkTotal * 512) / 1e6, 6);
+
+    // agreement: labelled as the approximation it is
+    const a = r.dispatchAgreement;
+    expect(a.approximation).toBe(true);
+    expect(a.definition).toMatch(/earliest not-yet-matched kernel D/);
+    expect(a.agreed).toBeLessThanOrEqual(a.matched);
+    expect(a.fraction).toBeGreaterThanOrEqual(0);
+    expect(a.fraction).toBeLessThanOrEqual(1);
+  }, 120_000);
+
+  it('closed: the same requests, think times instead of traced times', async () => {
+    const r = await spindleJson<ReplayReport>(['replay', path, '--mode', 'closed', '--json']);
+    expect(r.mode).toBe('closed');
+    expect(r.simulated.completed).toBe(r.requests.replayed);
+    expect(r.dispatchAgreement.method).toMatch(/closed replay/);
+  }, 120_000);
+});

@@ -56,6 +56,11 @@ describe.each(TRACES)('spindle replay %s', (name, traced, simulated) => {
       expect(r.measured.q2cMs.p50).toBeLessThanOrEqual(r.measured.q2cMs.p99);
     }
 
+    // by completion: every Q of these traces completes (split ones too)
+    expect(r.measured.q2cMsByCompletion.n).toBe(r.requests.replayed);
+    if (p.btt.q2c.n === r.requests.replayed)
+      expect(r.measured.q2cMsByCompletion.mean).toBeCloseTo(r.measured.q2cMs.mean, 6);
+
     // throughput over time: the same windows for both
     const t = r.throughputOverTime;
     expect(t.windowMs).toBeGreaterThan(0);

@@ -91,6 +91,7 @@ describe('trace → scenario', () => {
     expect(r.measured.q2cMs).toMatchObject({ n: 3, p50: 3, max: 3 });
     expect(r.measured.q2cMs.mean).toBeCloseTo(7 / 3, 9);
     expect(r.measured.btt.q2c.avg).toBeCloseTo(7 / 3 / 1000, 12);
+    expect(r.measured.q2cMsByCompletion.mean).toBeCloseTo(7 / 3, 9);
   });
 
   it('an unknown traced scheduler needs --scheduler; a given one is stated', () => {

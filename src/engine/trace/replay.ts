@@ -75,6 +75,9 @@ export interface ReplayReport {
     /** btt's rows for the device, seconds, as `spindle parse` prints them */
     btt: { q2c: BttRow; d2c: BttRow };
     q2cMs: LatencyMs;
+    /** every replayed Q → the C that completed its last sectors: unlike btt, this pairs
+     * split bios too (their pieces complete separately); Qs never completed are left out */
+    q2cMsByCompletion: LatencyMs;
     d2cMs: LatencyMs;
     throughput: { iops: number; mbps: number; spanMs: number };
   };
@@ -205,6 +208,9 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     measured: {
       btt: { q2c: bttAll.q2c, d2c: bttAll.d2c },
       q2cMs: latencyOf(dev.q2cNs),
+      q2cMsByCompletion: latencyOf(
+        dev.qs.filter((q) => q.doneNs >= 0).map((q) => q.doneNs - q.tNs),
+      ),
       d2cMs: latencyOf(dev.d2cNs),
       throughput: {
         iops: per(dev.qs.length, measuredSpanMs),

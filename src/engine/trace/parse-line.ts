@@ -110,40 +110,83 @@ const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 /** A sector count beyond a 32-bit byte count cannot come from the kernel (bytes is u32). */
 const MAX_SECTORS = 0xffffffff / 512;
 
+// Every scanner below reads b[i, n): the character codes of the text s, index for index, in
+// a byte array (reading a Uint8Array is several times faster than s.charCodeAt, whose cost
+// depends on how the engine happens to hold the string). A line may be a stretch of a larger
+// chunk (the feeder passes the chunk and the line's bounds, so no line is copied), and n is
+// the line's end. Strings are cut from s only for what an event keeps.
+
+/** Character codes of a text, index for index: ASCII as is, every other character as 128
+ * (the parser only ever compares codes with ASCII ones, so any non-ASCII code reads alike). */
+export type Codes = Uint8Array;
+
+const encoder = new TextEncoder();
+
+/** Fill `out` (at least s.length long) with the codes of s. */
+export function fillCodes(s: string, out: Codes): void {
+  const r = encoder.encodeInto(s, out);
+  if (r.read === s.length && r.written === s.length) return; // all ASCII: one byte each
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    out[k] = c < 128 ? c : 128;
+  }
+}
+
+let scratch: Codes = new Uint8Array(256);
+/** the codes of one line, in a buffer reused from line to line */
+function codesOf(s: string): Codes {
+  if (scratch.length < s.length) scratch = new Uint8Array(Math.max(s.length, scratch.length * 2));
+  fillCodes(s, scratch);
+  return scratch;
+}
+
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 const isSpace = (c: number): boolean => c === 32 || c === 9;
 
-function skipWs(s: string, i: number): number {
-  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+/** the character code at i, or −1 past the line's end (never the next line's text) */
+function code(b: Codes, i: number, n: number): number {
+  return i < n ? b[i]! : -1;
+}
+function skipWs(b: Codes, i: number, n: number): number {
+  while (i < n && isSpace(b[i]!)) i++;
   return i;
 }
-function tokenEnd(s: string, i: number): number {
-  while (i < s.length && !isSpace(s.charCodeAt(i))) i++;
+function tokenEnd(b: Codes, i: number, n: number): number {
+  while (i < n && !isSpace(b[i]!)) i++;
   return i;
+}
+/** the index of the first `)` in s[i, n), or −1 (a loop: indexOf would search the chunk) */
+function closeParen(b: Codes, i: number, n: number): number {
+  for (; i < n; i++) if (b[i]! === 41) return i;
+  return -1;
 }
 
+/** Where the line being parsed starts in s. The `]` closing a command is the line's last
+ * one, wherever it is (as blkparse's own reader takes it), and the search stops here. */
+let lineStart = 0;
+
 /** Unsigned decimal in s[i, j): the value, −1 if not all digits (or empty), −2 if too big. */
-function uint(s: string, i: number, j: number): number {
+function uint(b: Codes, i: number, j: number): number {
   if (i >= j) return -1;
   let v = 0;
   for (let k = i; k < j; k++) {
-    const c = s.charCodeAt(k);
+    const c = b[k]!;
     if (c < 48 || c > 57) return -1;
     v = v * 10 + (c - 48);
   }
   return v > MAX_EXACT ? -2 : v;
 }
 
-function hasComma(s: string, i: number, j: number): boolean {
-  for (let k = i; k < j; k++) if (s.charCodeAt(k) === 44) return true;
+function hasComma(b: Codes, i: number, j: number): boolean {
+  for (let k = i; k < j; k++) if (b[k]! === 44) return true;
   return false;
 }
 
 /** "maj,min" in s[i, j): the comma's index, or −1. */
-function devComma(s: string, i: number, j: number): number {
+function devComma(b: Codes, i: number, j: number): number {
   let comma = -1;
   for (let k = i; k < j; k++) {
-    const c = s.charCodeAt(k);
+    const c = b[k]!;
     if (c === 44) {
       if (comma >= 0) return -1;
       comma = k;
@@ -152,34 +195,108 @@ function devComma(s: string, i: number, j: number): number {
   return comma > i && comma < j - 1 ? comma : -1;
 }
 
-/** "sec.frac" in s[i, j) → integer ns (a fraction of 1 to 9 digits), or −1. */
-function time(s: string, i: number, j: number): number {
-  let dot = -1;
-  for (let k = i; k < j; k++) {
-    if (s.charCodeAt(k) === 46) {
-      dot = k;
-      break;
-    }
+/** "sec.frac" in s[i, j) → integer ns (a fraction of 1 to 9 digits), −1 if not a time, −2
+ * if too large. One pass: the seconds' digits up to the dot, then the fraction's. */
+function time(b: Codes, i: number, j: number): number {
+  let k = i;
+  let sec = 0;
+  for (; k < j; k++) {
+    const c = b[k]!;
+    if (c === 46) break;
+    if (c < 48 || c > 57) return -1;
+    sec = sec * 10 + (c - 48);
   }
-  if (dot < 0) return -1;
-  const sec = uint(s, i, dot);
-  if (sec === -2) return -2;
-  const fracLen = j - dot - 1;
-  if (sec < 0 || fracLen < 1 || fracLen > 9) return -1;
-  let frac = uint(s, dot + 1, j);
-  if (frac < 0) return -1;
-  for (let k = fracLen; k < 9; k++) frac *= 10;
+  if (k === j) return -1; // no dot
+  if (k === i) return -1; // no seconds
+  if (sec > MAX_EXACT) return -2;
+  const fracLen = j - k - 1;
+  if (fracLen < 1 || fracLen > 9) return -1;
+  let frac = 0;
+  for (k++; k < j; k++) {
+    const c = b[k]!;
+    if (c < 48 || c > 57) return -1;
+    frac = frac * 10 + (c - 48);
+  }
+  for (let d = fracLen; d < 9; d++) frac *= 10;
   const ns = sec * 1e9 + frac;
   return ns > MAX_EXACT ? -2 : ns;
 }
 
-const ACTION_SET = new Set<string>(ACTIONS);
+/** An interning cache for the short strings every line repeats (device, RWBS, command):
+ * equal text gives the same string, so a line allocates none of them and comparisons
+ * downstream are by reference. Direct-mapped and of fixed size, so memory stays bounded;
+ * a cached string is a copy, never a view that would keep a whole chunk alive. */
+const INTERN_SLOTS = 512;
+const INTERN_MAX = 40;
+const interned: string[] = new Array<string>(INTERN_SLOTS).fill('');
+
+function intern(s: string, b: Codes, i: number, j: number): string {
+  const len = j - i;
+  if (len <= 0) return '';
+  if (len > INTERN_MAX) return s.slice(i, j);
+  let h = len;
+  for (let k = i; k < j; k++) h = (Math.imul(h, 31) + b[k]!) | 0;
+  const slot = (h ^ (h >>> 9)) & (INTERN_SLOTS - 1);
+  const hit = interned[slot]!;
+  if (hit.length === len && sameText(hit, b, i)) return hit;
+  // concatenating then slicing makes a fresh flat string: a plain slice of ≥ 13 characters
+  // would be a view into the chunk and keep all of it alive while cached
+  const copy = (' ' + s.slice(i, j)).slice(1);
+  interned[slot] = copy;
+  return copy;
+}
+
+function sameText(a: string, b: Codes, i: number): boolean {
+  for (let k = 0; k < a.length; k++) if (a.charCodeAt(k) !== b[i + k]!) return false;
+  return true;
+}
+
+/** the action code of s[i, j) as one of the ACTIONS strings, or null */
+function actionAt(b: Codes, i: number, j: number): ParsedAction | null {
+  if (j - i === 2) return b[i]! === 85 && b[i + 1]! === 84 ? 'UT' : null;
+  if (j - i !== 1) return null;
+  switch (b[i]!) {
+    case 81:
+      return 'Q';
+    case 71:
+      return 'G';
+    case 73:
+      return 'I';
+    case 68:
+      return 'D';
+    case 67:
+      return 'C';
+    case 77:
+      return 'M';
+    case 70:
+      return 'F';
+    case 80:
+      return 'P';
+    case 85:
+      return 'U';
+    case 88:
+      return 'X';
+    case 65:
+      return 'A';
+    case 82:
+      return 'R';
+    case 83:
+      return 'S';
+    case 66:
+      return 'B';
+    case 109:
+      return 'm';
+    default:
+      return null;
+  }
+}
+
 /** the RWBS letters of every era (§6.3): F flush/FUA, D discard, W, R, N, A ahead, S sync,
  * M meta, B barrier (pre-2.6.36), E secure erase (ftrace's DE) */
-function validRwbs(s: string, i: number, j: number): boolean {
+function validRwbs(b: Codes, i: number, j: number): boolean {
   if (i >= j || j - i > 8) return false;
   for (let k = i; k < j; k++) {
-    switch (s.charCodeAt(k)) {
+    switch (b[k]!) {
       case 70: // F
       case 68: // D
       case 87: // W
@@ -200,113 +317,111 @@ function validRwbs(s: string, i: number, j: number): boolean {
 
 /** blkparse's direction: the main letter (after an optional leading F = flush) is W, or D
  * (discard is a write op); everything else (R, N: plug lines, empty flushes FN) reads. */
-function isWrite(s: string, i: number): boolean {
-  let c = s.charCodeAt(i);
-  if (c === 70 /* F */) c = s.charCodeAt(i + 1);
+function isWrite(b: Codes, i: number, j: number): boolean {
+  let c = b[i]!;
+  if (c === 70 /* F */) c = code(b, i + 1, j);
   return c === 87 || c === 68;
 }
 
 /** Parse one line (no line terminator). `line` is its 1-based number. */
 export function parseLine(s: string, line: number): LineResult {
-  const n = s.length;
-  const i = skipWs(s, 0);
-  if (i >= n) return SKIP;
-  const c0 = s.charCodeAt(i);
-  if (isDigit(c0)) {
-    const e1 = tokenEnd(s, i);
-    const comma = devComma(s, i, e1);
-    if (comma > 0) return eventLine(s, i, e1, line);
-    return problem('does not start with a device "major,minor"');
-  }
-  if (c0 === 35 /* # */) return SKIP; // ftrace header and comments
-  return otherLine(s, i, line);
+  const b = codesOf(s);
+  const r = parseEventLine(s, b, 0, s.length, line);
+  if (r !== null) return typeof r === 'string' ? problem(r) : { kind: 'event', event: r };
+  const i = skipWs(b, 0, s.length);
+  if (i >= s.length || b[i]! === 35 /* # */) return SKIP; // blank, ftrace header, comment
+  return otherLine(s, b, i, line);
 }
 
-function eventLine(s: string, i0: number, e0: number, line: number): LineResult {
-  const dev = s.slice(i0, e0);
+/**
+ * The fast path for blkparse's own event lines: s[from, to) (no terminator) → the event, or
+ * the reason the line is unreadable, or null when the line does not start with a digit
+ * (blank, comment, ftrace's layout, the summary block: parseLine reads those).
+ */
+export function parseEventLine(
+  s: string,
+  b: Codes,
+  from: number,
+  to: number,
+  line: number,
+): ParsedEvent | string | null {
+  const i = skipWs(b, from, to);
+  if (i >= to || !isDigit(b[i]!)) return null;
+  lineStart = from;
+  const e1 = tokenEnd(b, i, to);
+  if (devComma(b, i, e1) < 0) return 'does not start with a device "major,minor"';
+  return eventLine(s, b, i, e1, to, line);
+}
+
+function eventLine(
+  s: string,
+  b: Codes,
+  i0: number,
+  e0: number,
+  n: number,
+  line: number,
+): ParsedEvent | string {
+  const dev = intern(s, b, i0, e0);
   // the columns between the device and the action: cpu [seq] time pid [cgroup]
-  let i = skipWs(s, e0);
-  let j = tokenEnd(s, i);
-  const cpu = uint(s, i, j);
-  if (cpu < 0) return problem('no CPU column after the device');
-  i = skipWs(s, j);
-  j = tokenEnd(s, i);
+  let i = skipWs(b, e0, n);
+  let j = tokenEnd(b, i, n);
+  const cpu = uint(b, i, j);
+  if (cpu < 0) return 'no CPU column after the device';
+  i = skipWs(b, j, n);
+  j = tokenEnd(b, i, n);
   let seq = -1;
   let format: LineFormat = 'ftrace-classic';
-  let tNs = time(s, i, j);
+  let tNs = time(b, i, j);
   if (tNs === -1) {
-    seq = uint(s, i, j);
-    if (seq < 0) return problem('no sequence number or time after the CPU');
+    seq = uint(b, i, j);
+    if (seq < 0) return 'no sequence number or time after the CPU';
     format = 'blkparse';
-    i = skipWs(s, j);
-    j = tokenEnd(s, i);
-    tNs = time(s, i, j);
+    i = skipWs(b, j, n);
+    j = tokenEnd(b, i, n);
+    tNs = time(b, i, j);
   }
-  if (tNs === -2) return problem('time stamp too large');
-  if (tNs < 0) return problem('no time stamp "seconds.nanoseconds"');
-  i = skipWs(s, j);
-  j = tokenEnd(s, i);
-  const pid = uint(s, i, j);
-  if (pid < 0) return problem('no PID after the time stamp');
-  i = skipWs(s, j);
-  j = tokenEnd(s, i);
+  if (tNs === -2) return 'time stamp too large';
+  if (tNs < 0) return 'no time stamp "seconds.nanoseconds"';
+  i = skipWs(b, j, n);
+  j = tokenEnd(b, i, n);
+  const pid = uint(b, i, j);
+  if (pid < 0) return 'no PID after the time stamp';
+  i = skipWs(b, j, n);
+  j = tokenEnd(b, i, n);
   let cgroup: string | undefined;
-  if (hasComma(s, i, j)) {
+  if (hasComma(b, i, j)) {
     cgroup = s.slice(i, j);
-    i = skipWs(s, j);
-    j = tokenEnd(s, i);
+    i = skipWs(b, j, n);
+    j = tokenEnd(b, i, n);
   }
-  return actionAndPayload(s, i, j, line, {
+  return actionAndPayload(s, b, i, j, n, newEvent(line, format, dev, cpu, seq, tNs, pid, cgroup));
+}
+
+function newEvent(
+  line: number,
+  format: LineFormat,
+  dev: string,
+  cpu: number,
+  seq: number,
+  tNs: number,
+  pid: number,
+  cgroup: string | undefined,
+): ParsedEvent {
+  return {
+    line,
     format,
     dev,
     cpu,
     seq,
     tNs,
     pid,
-    cgroup,
-  });
-}
-
-interface Head {
-  format: LineFormat;
-  dev: string;
-  cpu: number;
-  seq: number;
-  tNs: number;
-  pid: number;
-  cgroup: string | undefined;
-}
-
-function actionAndPayload(s: string, i: number, j: number, line: number, h: Head): LineResult {
-  const action = s.slice(i, j);
-  if (!ACTION_SET.has(action)) {
-    return problem(
-      j > i ? `unknown action "${action.slice(0, 12)}"` : 'the line ends before the action',
-    );
-  }
-  i = skipWs(s, j);
-  j = tokenEnd(s, i);
-  if (!validRwbs(s, i, j)) {
-    return problem(
-      j > i ? `bad RWBS "${s.slice(i, Math.min(j, i + 12))}"` : 'no RWBS after the action',
-    );
-  }
-  const rwbs = s.slice(i, j);
-  const ev: ParsedEvent = {
-    line,
-    format: h.format,
-    dev: h.dev,
-    cpu: h.cpu,
-    seq: h.seq,
-    tNs: h.tNs,
-    pid: h.pid,
-    action: action as ParsedAction,
-    rwbs,
-    write: isWrite(s, i),
+    action: 'm', // set by actionAndPayload
+    rwbs: '',
+    write: false,
     sector: -1,
     nSectors: 0,
     // every field present from the start: one object shape for all events (fast property access)
-    cgroup: h.cgroup,
+    cgroup,
     comm: undefined,
     error: undefined,
     count: undefined,
@@ -317,174 +432,218 @@ function actionAndPayload(s: string, i: number, j: number, line: number, h: Head
     pc: undefined,
     elapsedNs: undefined,
   };
-  // blkparse prints one space after RWBS; the payload is the rest
-  const p = j < s.length ? j + 1 : j;
-  const why = payload(s, p, ev);
-  return why === null ? { kind: 'event', event: ev } : problem(why);
 }
 
-/** Fill the payload fields of `ev` from s[p…]; null, or the reason it is unreadable. */
-function payload(s: string, p: number, ev: ParsedEvent): string | null {
-  const n = s.length;
+/** The action, RWBS and payload at s[i…n) into `ev`: the event, or the reason it is unreadable. */
+function actionAndPayload(
+  s: string,
+  b: Codes,
+  i: number,
+  j: number,
+  n: number,
+  ev: ParsedEvent,
+): ParsedEvent | string {
+  const action = actionAt(b, i, j);
+  if (action === null) {
+    return j > i
+      ? `unknown action "${s.slice(i, j).slice(0, 12)}"`
+      : 'the line ends before the action';
+  }
+  i = skipWs(b, j, n);
+  j = tokenEnd(b, i, n);
+  if (!validRwbs(b, i, j)) {
+    return j > i ? `bad RWBS "${s.slice(i, Math.min(j, i + 12))}"` : 'no RWBS after the action';
+  }
+  ev.action = action;
+  ev.rwbs = intern(s, b, i, j);
+  ev.write = isWrite(b, i, j);
+  // blkparse prints one space after RWBS; the payload is the rest
+  const p = j < n ? j + 1 : j;
+  const why = payload(s, b, p, n, ev);
+  return why === null ? ev : why;
+}
+
+/** Fill the payload fields of `ev` from s[p, n); null, or the reason it is unreadable. */
+function payload(s: string, b: Codes, p: number, n: number, ev: ParsedEvent): string | null {
   switch (ev.action) {
     case 'm':
-      ev.message = s.slice(p).trim();
+      ev.message = s.slice(p, n).trim();
       return null;
     case 'P':
-      return bracketComm(s, skipWs(s, p), ev, false);
+      return bracketComm(s, b, skipWs(b, p, n), n, ev, false);
     case 'U':
     case 'UT': {
-      const i = skipWs(s, p);
-      const close = bracketEnd(s, i);
+      const i = skipWs(b, p, n);
+      const close = bracketEnd(b, i, n);
       if (close < 0) return 'no [command] on an unplug line';
-      ev.comm = s.slice(i + 1, close);
-      const k = skipWs(s, close + 1);
-      const e = trimEnd(s);
+      ev.comm = intern(s, b, i + 1, close);
+      const k = skipWs(b, close + 1, n);
+      const e = trimEnd(b, p, n);
       if (k < e) {
-        const count = uint(s, k, e);
+        const count = uint(b, k, e);
         if (count < 0) return 'the unplug count is not a number';
         ev.count = count;
       }
       return null;
     }
     case 'A': {
-      let i = skipWs(s, p);
-      const r = sectorPlus(s, i, ev);
+      let i = skipWs(b, p, n);
+      const r = sectorPlus(b, i, n, ev);
       if (typeof r === 'string') return r;
-      i = skipWs(s, r);
-      if (s.charCodeAt(i) !== 60 || s.charCodeAt(i + 1) !== 45)
+      i = skipWs(b, r, n);
+      if (code(b, i, n) !== 60 || code(b, i + 1, n) !== 45)
         return 'a remap without "<- (maj,min) sector"';
-      i = skipWs(s, i + 2);
-      const close = s.indexOf(')', i);
-      if (s.charCodeAt(i) !== 40 || close < 0) return 'a remap without "(maj,min)"';
-      if (devComma(s, i + 1, close) < 0) return 'a remap source that is not "(maj,min)"';
-      ev.remapDev = s.slice(i + 1, close);
-      i = skipWs(s, close + 1);
-      const from = uint(s, i, trimEnd(s));
+      i = skipWs(b, i + 2, n);
+      const close = closeParen(b, i, n);
+      if (code(b, i, n) !== 40 || close < 0) return 'a remap without "(maj,min)"';
+      if (devComma(b, i + 1, close) < 0) return 'a remap source that is not "(maj,min)"';
+      ev.remapDev = intern(s, b, i + 1, close);
+      i = skipWs(b, close + 1, n);
+      const from = uint(b, i, trimEnd(b, p, n));
       if (from === -2) return 'sector overflow: beyond 2^53';
       if (from < 0) return 'a remap without the original sector';
       ev.remapSector = from;
       return null;
     }
     case 'X': {
-      let i = skipWs(s, p);
-      let j = tokenEnd(s, i);
-      const a = uint(s, i, j);
+      let i = skipWs(b, p, n);
+      let j = tokenEnd(b, i, n);
+      const a = uint(b, i, j);
       if (a === -2) return 'sector overflow: beyond 2^53';
       if (a < 0) return 'a split without "sector / sector"';
-      i = skipWs(s, j);
-      if (s.charCodeAt(i) !== 47) return 'a split without "/"';
-      i = skipWs(s, i + 1);
-      j = tokenEnd(s, i);
-      const b = uint(s, i, j);
-      if (b === -2) return 'sector overflow: beyond 2^53';
-      if (b < 0) return 'a split without the second sector';
+      i = skipWs(b, j, n);
+      if (code(b, i, n) !== 47) return 'a split without "/"';
+      i = skipWs(b, i + 1, n);
+      j = tokenEnd(b, i, n);
+      const second = uint(b, i, j);
+      if (second === -2) return 'sector overflow: beyond 2^53';
+      if (second < 0) return 'a split without the second sector';
       ev.sector = a;
-      ev.splitSector = b;
-      return bracketComm(s, skipWs(s, j), ev, false);
+      ev.splitSector = second;
+      return bracketComm(s, b, skipWs(b, j, n), n, ev, false);
     }
     case 'C':
     case 'R': {
-      let i = skipWs(s, p);
+      let i = skipWs(b, p, n);
       if (i >= n) return 'a completion without [error]';
-      const c = s.charCodeAt(i);
+      const c = b[i]!;
       if (c === 40 /* ( */ || c === 91 /* [ */) {
         // pass-through completion: `(cdb ..) [error]` or just `[error]`
         if (c === 40) {
-          const close = s.indexOf(')', i);
+          const close = closeParen(b, i, n);
           if (close < 0) return 'an unclosed "(" in a completion';
           ev.pc = { bytes: 0, cdb: s.slice(i + 1, close) };
-          i = skipWs(s, close + 1);
+          i = skipWs(b, close + 1, n);
         } else ev.pc = { bytes: 0, cdb: '' };
-        return bracketComm(s, i, ev, true);
+        return bracketComm(s, b, i, n, ev, true);
       }
-      const r = sectorPlus(s, i, ev);
+      const r = sectorPlus(b, i, n, ev);
       if (typeof r === 'string') return r;
-      return elapsedThenBracket(s, skipWs(s, r), ev, true);
+      return elapsedThenBracket(s, b, skipWs(b, r, n), n, ev, true);
     }
     default: {
       // Q G I D M F S B
-      const i = skipWs(s, p);
+      const i = skipWs(b, p, n);
       if (i >= n) return 'the line ends before [command]';
-      if (s.charCodeAt(i) === 91) return bracketComm(s, i, ev, false);
-      if (s.charCodeAt(i) === 40) return elapsedThenBracket(s, i, ev, false);
-      const r = sectorPlus(s, i, ev);
+      const c = b[i]!;
+      if (c === 91) return bracketComm(s, b, i, n, ev, false);
+      if (c === 40) return elapsedThenBracket(s, b, i, n, ev, false);
+      const r = sectorPlus(b, i, n, ev);
       if (typeof r === 'string') return r;
-      if (ev.nSectors === 0 && ev.sector >= 0) {
-        // `bytes (cdb ..) [comm]` or `bytes [comm]`: a SCSI pass-through request
-        const bytes = ev.sector;
-        ev.sector = -1;
-        let k = skipWs(s, r);
-        let cdb = '';
-        if (s.charCodeAt(k) === 40) {
-          const close = s.indexOf(')', k);
-          if (close < 0) return 'an unclosed "(" in a pass-through line';
-          cdb = s.slice(k + 1, close);
-          k = skipWs(s, close + 1);
-        }
-        ev.pc = { bytes, cdb };
-        return bracketComm(s, k, ev, false);
-      }
-      return elapsedThenBracket(s, skipWs(s, r), ev, false);
+      if (ev.nSectors === 0 && ev.sector >= 0) return passThrough(s, b, r, n, ev);
+      return elapsedThenBracket(s, b, skipWs(b, r, n), n, ev, false);
     }
   }
 }
 
-function trimEnd(s: string): number {
-  let e = s.length;
-  while (e > 0 && isSpace(s.charCodeAt(e - 1))) e--;
+/** `bytes (cdb ..) [comm]` or `bytes [comm]`: a SCSI pass-through request (the number read
+ * as the sector is its byte count); k is just past that number. */
+function passThrough(s: string, b: Codes, k: number, n: number, ev: ParsedEvent): string | null {
+  const bytes = ev.sector;
+  ev.sector = -1;
+  k = skipWs(b, k, n);
+  let cdb = '';
+  if (code(b, k, n) === 40) {
+    const close = closeParen(b, k, n);
+    if (close < 0) return 'an unclosed "(" in a pass-through line';
+    cdb = s.slice(k + 1, close);
+    k = skipWs(b, close + 1, n);
+  }
+  ev.pc = { bytes, cdb };
+  return bracketComm(s, b, k, n, ev, false);
+}
+
+/** the end of s[from, n) without trailing blanks */
+function trimEnd(b: Codes, from: number, n: number): number {
+  let e = n;
+  while (e > from && isSpace(b[e - 1]!)) e--;
   return e;
 }
 
-/** the index of the `]` closing a `[` at i, or −1 */
-function bracketEnd(s: string, i: number): number {
-  if (s.charCodeAt(i) !== 91) return -1;
-  return s.lastIndexOf(']');
+/** the index of the line's last `]` when a `[` is at i, else −1 */
+function bracketEnd(b: Codes, i: number, n: number): number {
+  if (code(b, i, n) !== 91) return -1;
+  for (let k = n - 1; k >= lineStart; k--) if (b[k]! === 93) return k;
+  return -1;
 }
 
 /** `[comm]` (or `[error]` when `error`) at i, the last thing on the line. */
-function bracketComm(s: string, i: number, ev: ParsedEvent, error: boolean): string | null {
-  const close = bracketEnd(s, i);
+function bracketComm(
+  s: string,
+  b: Codes,
+  i: number,
+  n: number,
+  ev: ParsedEvent,
+  error: boolean,
+): string | null {
+  const close = bracketEnd(b, i, n);
   if (close < 0) return error ? 'no [error] at the end of a completion' : 'no [command] at the end';
   if (error) {
     let k = i + 1;
-    const neg = s.charCodeAt(k) === 45;
+    const neg = code(b, k, n) === 45;
     if (neg) k++;
-    const v = uint(s, k, close);
+    const v = uint(b, k, close);
     if (v < 0) return 'the [error] of a completion is not a number';
     ev.error = neg ? -v : v;
-  } else ev.comm = s.slice(i + 1, close);
+  } else ev.comm = intern(s, b, i + 1, close);
   return null;
 }
 
 /** `(elapsed)` of blkparse -t (optional), then the bracket. */
-function elapsedThenBracket(s: string, i: number, ev: ParsedEvent, error: boolean): string | null {
-  if (s.charCodeAt(i) === 40) {
-    const close = s.indexOf(')', i);
+function elapsedThenBracket(
+  s: string,
+  b: Codes,
+  i: number,
+  n: number,
+  ev: ParsedEvent,
+  error: boolean,
+): string | null {
+  if (code(b, i, n) === 40) {
+    const close = closeParen(b, i, n);
     if (close < 0) return 'an unclosed "("';
-    const v = uint(s, skipWs(s, i + 1), close);
+    const v = uint(b, skipWs(b, i + 1, n), close);
     if (v >= 0) ev.elapsedNs = v;
-    i = skipWs(s, close + 1);
+    i = skipWs(b, close + 1, n);
   }
-  return bracketComm(s, i, ev, error);
+  return bracketComm(s, b, i, n, ev, error);
 }
 
 /** `sector` or `sector + n` at i: the index after it, or the reason it is unreadable. */
-function sectorPlus(s: string, i: number, ev: ParsedEvent): number | string {
-  let j = tokenEnd(s, i);
-  const sector = uint(s, i, j);
+function sectorPlus(b: Codes, i: number, n: number, ev: ParsedEvent): number | string {
+  let j = tokenEnd(b, i, n);
+  const sector = uint(b, i, j);
   if (sector === -2) return 'sector overflow: beyond 2^53';
   if (sector < 0) {
-    return s.charCodeAt(i) === 45 ? 'a negative sector or size' : 'no sector number';
+    return code(b, i, n) === 45 ? 'a negative sector or size' : 'no sector number';
   }
   ev.sector = sector;
-  const k = skipWs(s, j);
-  if (s.charCodeAt(k) === 43 /* + */) {
-    const a = skipWs(s, k + 1);
-    j = tokenEnd(s, a);
-    const nb = uint(s, a, j);
+  const k = skipWs(b, j, n);
+  if (code(b, k, n) === 43 /* + */) {
+    const a = skipWs(b, k + 1, n);
+    j = tokenEnd(b, a, n);
+    const nb = uint(b, a, j);
     if (nb === -2 || nb > MAX_SECTORS) return 'size overflow: more blocks than a 32-bit byte count';
-    if (nb < 0) return s.charCodeAt(a) === 45 ? 'a negative size' : 'no block count after "+"';
+    if (nb < 0) return code(b, a, n) === 45 ? 'a negative size' : 'no block count after "+"';
     if (sector + nb > MAX_EXACT) return 'sector overflow: beyond 2^53';
     ev.nSectors = nb;
   }
@@ -496,12 +655,12 @@ function sectorPlus(s: string, i: number, ev: ParsedEvent): number | string {
 const FTRACE =
   /^\s*(.*?)-(\d+)\s+(?:\(\s*[\d-]+\)\s+)?\[(\d+)\]\s+(?:\S+\s+)?(\d+\.\d+):\s+(\d+,\d+)\s+(.*)$/;
 
-function otherLine(s: string, i: number, line: number): LineResult {
-  const c = s.charCodeAt(i);
+function otherLine(s: string, b: Codes, i: number, line: number): LineResult {
+  const c = b[i]!;
   // ftrace's default layout: `comm-pid [cpu] flags time: maj,min act rwbs payload`
   if (s.indexOf(']') > 0 && s.indexOf(': ') > 0) {
     const m = FTRACE.exec(s);
-    if (m) return ftraceLine(s, m, line);
+    if (m) return ftraceLine(s, b, m, line);
   }
   if (c === 67 /* C */ || c === 84 /* T */) {
     const m = /^(CPU\d+|Total) \(([^)]*)\):\s*$/.exec(s.slice(i));
@@ -537,28 +696,23 @@ function otherLine(s: string, i: number, line: number): LineResult {
   return problem('not a blkparse line');
 }
 
-function ftraceLine(s: string, m: RegExpExecArray, line: number): LineResult {
-  const tNs = time(m[4]!, 0, m[4]!.length);
+function ftraceLine(s: string, b: Codes, m: RegExpExecArray, line: number): LineResult {
+  const tNs = time(new TextEncoder().encode(m[4]), 0, m[4]!.length); // digits and a dot: ASCII
   if (tNs < 0) return problem('time stamp too large');
+  const n = s.length;
   const rest = m[6]!;
-  const restAt = s.length - rest.length;
-  let i = restAt;
-  let j = tokenEnd(s, i);
+  let i = n - rest.length;
+  let j = tokenEnd(b, i, n);
   let cgroup: string | undefined;
-  if (hasComma(s, i, j)) {
+  if (hasComma(b, i, j)) {
     cgroup = s.slice(i, j);
-    i = skipWs(s, j);
-    j = tokenEnd(s, i);
+    i = skipWs(b, j, n);
+    j = tokenEnd(b, i, n);
   }
-  return actionAndPayload(s, i, j, line, {
-    format: 'ftrace',
-    dev: m[5]!,
-    cpu: Number(m[3]),
-    seq: -1,
-    tNs,
-    pid: Number(m[2]),
-    cgroup,
-  });
+  lineStart = 0;
+  const ev = newEvent(line, 'ftrace', m[5]!, Number(m[3]), -1, tNs, Number(m[2]), cgroup);
+  const r = actionAndPayload(s, b, i, j, n, ev);
+  return typeof r === 'string' ? problem(r) : { kind: 'event', event: r };
 }
 
 const num = (t: string): number => Number(t.replace(/,/g, ''));

@@ -3,7 +3,14 @@
 // never held beyond `maxLineLength` characters — so a 1 GB trace, or a 10 MB line, parses
 // in bounded memory. Each complete line goes through parseLine; events and summary lines go
 // to the sink, unreadable lines are counted and the first few kept with their numbers.
-import { parseLine, type ParsedEvent, type SummaryLine } from './parse-line';
+import {
+  fillCodes,
+  parseEventLine,
+  parseLine,
+  type Codes,
+  type ParsedEvent,
+  type SummaryLine,
+} from './parse-line';
 
 export interface TraceSink {
   event(e: ParsedEvent): void;
@@ -34,6 +41,8 @@ export interface FeedStats {
 }
 
 export const MAX_PROBLEMS = 5;
+/** a larger chunk is read in windows of this size, so the code buffer stays this small */
+const WINDOW = 1 << 20;
 /** no blkparse line comes near this; a longer one is reported and skipped, not held */
 export const DEFAULT_MAX_LINE = 64 * 1024;
 const QUOTE = 120;
@@ -53,6 +62,8 @@ export class TraceFeeder {
   /** characters of the current line dropped because it is too long */
   private overlong = 0;
   private started = false;
+  /** the character codes of the text being scanned (parse-line.ts), reused chunk to chunk */
+  private codes: Codes = new Uint8Array(0);
 
   constructor(
     private readonly sink: TraceSink,
@@ -70,6 +81,11 @@ export class TraceFeeder {
         return;
       }
     }
+    for (let at = 0; at < chunk.length; at += WINDOW)
+      this.scan(chunk.length <= WINDOW ? chunk : chunk.slice(at, at + WINDOW));
+  }
+
+  private scan(chunk: string): void {
     let from = 0;
     let nl = chunk.indexOf('\n');
     if (nl < 0) {
@@ -83,9 +99,14 @@ export class TraceFeeder {
       from = nl + 1;
       nl = chunk.indexOf('\n', from);
     }
+    if (nl < 0) {
+      if (from < chunk.length) this.hold(chunk.slice(from));
+      return;
+    }
+    const codes = this.codesOf(chunk);
     while (nl >= 0) {
       if (nl - from > this.maxLineLength) this.tooLong(chunk.slice(from, from + QUOTE), nl - from);
-      else this.line(chunk, from, nl);
+      else this.line(chunk, codes, from, nl);
       from = nl + 1;
       nl = chunk.indexOf('\n', from);
     }
@@ -128,7 +149,14 @@ export class TraceFeeder {
       const len = this.overlong;
       this.overlong = 0;
       this.tooLong(text, len);
-    } else this.line(text, 0, text.length);
+    } else this.line(text, this.codesOf(text), 0, text.length);
+  }
+
+  /** the codes of `text`, in the reused buffer (grown to the largest window or line held) */
+  private codesOf(text: string): Codes {
+    if (this.codes.length < text.length) this.codes = new Uint8Array(text.length);
+    fillCodes(text, this.codes);
+    return this.codes;
   }
 
   private tooLong(start: string, length: number): void {
@@ -139,11 +167,22 @@ export class TraceFeeder {
     );
   }
 
-  private line(buf: string, from: number, to: number): void {
-    this.stats.lines++;
-    if (to > from && buf.charCodeAt(to - 1) === 13) to--; // CRLF
-    const text = from === 0 && to === buf.length ? buf : buf.slice(from, to);
-    const r = parseLine(text, this.stats.lines);
+  /** One complete line, buf[from, to): blkparse's event lines (nearly all of a trace) are
+   * read in place; only the rest (summary block, ftrace layout, comments) is cut out. */
+  private line(buf: string, codes: Codes, from: number, to: number): void {
+    const line = ++this.stats.lines;
+    if (to > from && codes[to - 1] === 13) to--; // CRLF
+    const ev = parseEventLine(buf, codes, from, to, line);
+    if (ev === null) this.otherLine(buf.slice(from, to), line);
+    else if (typeof ev === 'string') this.bad(buf.slice(from, to), ev);
+    else {
+      this.stats.events++;
+      this.sink.event(ev);
+    }
+  }
+
+  private otherLine(text: string, line: number): void {
+    const r = parseLine(text, line);
     switch (r.kind) {
       case 'event':
         this.stats.events++;
@@ -151,7 +190,7 @@ export class TraceFeeder {
         break;
       case 'summary':
         this.stats.summaryLines++;
-        this.sink.summary(r.summary, this.stats.lines);
+        this.sink.summary(r.summary, line);
         break;
       case 'problem':
         this.bad(text, r.reason);

@@ -35,6 +35,16 @@ export const ACTIONS: readonly ParsedAction[] = [
   'm',
 ];
 
+/** the index of an action code in ACTIONS (counters kept in arrays, not keyed objects) */
+export function actionIndex(a: ParsedAction): number {
+  return a.length === 2 ? UT_INDEX : ACTION_INDEX[a.charCodeAt(0)]!;
+}
+const UT_INDEX = ACTIONS.indexOf('UT');
+const ACTION_INDEX = new Int8Array(128);
+ACTIONS.forEach((a, k) => {
+  if (a.length === 1) ACTION_INDEX[a.charCodeAt(0)] = k;
+});
+
 export type LineFormat = 'blkparse' | 'ftrace-classic' | 'ftrace';
 
 export interface ParsedEvent {

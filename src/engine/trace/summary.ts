@@ -4,7 +4,7 @@
 // latency rows (Q2Q, Q2G, S2G, G2I, Q2M, I2D, M2D, D2C, Q2C; Q2D) and merge ratio, computed
 // as btt 2.09 computes them (btt.ts). Only in-flight state is kept.
 import { BttDevice, BttGlobal, mergeRows, type BttFigures } from './btt';
-import { ACTIONS, type ParsedEvent, type SummaryLine } from './parse-line';
+import { ACTIONS, actionIndex, type ParsedEvent, type SummaryLine } from './parse-line';
 import type { FeedStats, TraceSink } from './stream';
 
 /** blkparse's struct io_stats, with sizes in bytes (KiB are derived as blkparse does). */
@@ -185,10 +185,15 @@ export class TraceSummary implements TraceSink {
   private lastDev: DeviceState | null = null;
   private readonly seen = new Set<string>();
   private readonly formats = new Set<string>();
-  /** every action code from the start: one stable object shape, counted in place */
-  private readonly actions: Record<string, number> = Object.fromEntries(ACTIONS.map((a) => [a, 0]));
+  /** events per action code, in ACTIONS order (actionIndex) */
+  private readonly actions = new Float64Array(ACTIONS.length);
   private readonly procs = new Map<number, Proc>();
+  /** the process last counted: consecutive events are mostly one process's */
+  private lastProc: Proc | null = null;
   private readonly names = new Map<number, string>();
+  /** the name last recorded and for which PID (command strings are interned: === is cheap) */
+  private lastNamePid = -1;
+  private lastName = '';
   private readonly global = new BttGlobal();
   private readonly printed: Record<string, PrintedSummary> = {};
   private printedScope: Record<string, { count: number; kib?: number; printed?: string }> | null =
@@ -222,10 +227,9 @@ export class TraceSummary implements TraceSink {
     d.lastT = t;
     d.events++;
     const a = e.action;
-    this.actions[a]!++;
+    this.actions[actionIndex(a)]! += 1;
     if (a === 'm') return;
-    if (e.comm !== undefined && e.pid !== 0 && a !== 'C' && a !== 'R')
-      this.names.set(e.pid, e.comm);
+    if (e.comm !== undefined && e.pid !== 0 && a !== 'C' && a !== 'R') this.name(e.pid, e.comm);
     const st = d.cpu(e.cpu);
     const w = e.write;
     const pc = e.pc;
@@ -348,12 +352,25 @@ export class TraceSummary implements TraceSink {
     }
   }
 
+  /** the process's name is the command of its latest event (skipped when unchanged) */
+  private name(pid: number, comm: string): void {
+    if (pid === this.lastNamePid && comm === this.lastName) return;
+    this.names.set(pid, comm);
+    this.lastNamePid = pid;
+    this.lastName = comm;
+  }
+
   private proc(pid: number, what: 'q' | 'd' | 'c' | 'm', bytes: number): void {
-    let p = this.procs.get(pid);
-    if (p === undefined) {
-      if (this.procs.size >= MAX_PROCESSES) return;
-      p = new Proc(pid);
-      this.procs.set(pid, p);
+    let p = this.lastProc;
+    if (p === null || p.pid !== pid) {
+      const known = this.procs.get(pid);
+      if (known !== undefined) p = known;
+      else {
+        if (this.procs.size >= MAX_PROCESSES) return;
+        p = new Proc(pid);
+        this.procs.set(pid, p);
+      }
+      this.lastProc = p;
     }
     switch (what) {
       case 'q':
@@ -467,8 +484,10 @@ export class TraceSummary implements TraceSink {
       devices,
       device: this.only ?? 'all',
       formats: [...this.formats].sort(),
-      actions: Object.fromEntries(Object.entries(this.actions).filter(([, n]) => n > 0)),
-      messages: this.actions.m!,
+      actions: Object.fromEntries(
+        ACTIONS.map((a, k) => [a, this.actions[k]!] as const).filter(([, n]) => n > 0),
+      ),
+      messages: this.actions[actionIndex('m')]!,
       reads: totals.reads,
       writes: totals.writes,
       unplugs: totals.unplugs,

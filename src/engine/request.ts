@@ -33,6 +33,9 @@ export interface IoRequest {
   poolClass: number;
   /** the end sector it is filed under in the back-merge hash, −1 if not there */
   hashEnd: number;
+  /** a trace-timed device completes it this long after D (the longest of its bios'), ns;
+   * −1 = the disk model serves it */
+  serviceNs: number;
 
   /** blktrace milestones */
   queuedNs: number; // Q of its first bio (a merged-away request's earlier time survives)
@@ -114,6 +117,7 @@ export function allocRequest(
   rq.sched = -1;
   rq.poolClass = write ? 0 : 1;
   rq.hashEnd = -1;
+  rq.serviceNs = -1;
   rq.queuedNs = queuedNs;
   rq.cylinder = -1;
   rq.head = -1;
@@ -180,5 +184,6 @@ export function allocBio(
   bio.ioprioLevel = 4;
   bio.queuedNs = queuedNs;
   bio.rq = -1;
+  bio.serviceNs = -1;
   return bio;
 }

@@ -106,6 +106,21 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
   }
   drive.tagsInUse++;
   rq.dispatchedNs = now;
+  if (rq.serviceNs >= 0) {
+    // A trace-timed device: done after the traced service time, whatever the disk model says.
+    rq.transferNs = rq.serviceNs;
+    rq.media = true;
+    pushEvent(
+      sim.state.heap,
+      now + rq.serviceNs,
+      EventPriority.Complete,
+      EventKind.DriveComplete,
+      0,
+      rq.slot,
+    );
+    noteServiced(sim, rq);
+    return true;
+  }
   if (d.params.ssd) {
     ssdSubmit(sim, rq, now);
     return true;

@@ -197,6 +197,7 @@ function newRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
   rq.ioprioClass = bio.ioprioClass;
   rq.ioprioLevel = bio.ioprioLevel;
   rq.poolClass = c;
+  rq.serviceNs = bio.serviceNs;
   bio.rq = rq.slot;
   // The scheduler's set_request hook runs inside get_request, before G is traced.
   e.setRequest?.(h.elevator, rq, bio, sim.ctx);

@@ -111,6 +111,7 @@ export function tryMerge(sim: Simulation, bio: Bio, now: number): boolean {
   const e = sim.elevator;
   bio.rq = rq.slot;
   bestPrio(rq, bio);
+  if (bio.serviceNs > rq.serviceNs) rq.serviceNs = bio.serviceNs;
   if (sim.sink) emitBio(sim, front ? 'F' : 'M', bio, now);
   if (front) {
     rq.sector = bio.sector;
@@ -156,6 +157,7 @@ function attemptMerge(sim: Simulation, req: IoRequest, next: IoRequest): boolean
     sim.state.bios.slots[b]!.rq = req.slot;
   }
   if (next.queuedNs < req.queuedNs) req.queuedNs = next.queuedNs;
+  if (next.serviceNs > req.serviceNs) req.serviceNs = next.serviceNs;
   bestPrio(req, next);
   hashAdd(h.hash, req);
   sim.elevator.requestsMerged?.(h.elevator, req, next, sim.ctx);

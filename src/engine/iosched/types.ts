@@ -22,6 +22,8 @@ export interface Bio {
   queuedNs: number; // Q
   /** the request it belongs to (slot), −1 before G or M */
   rq: number;
+  /** a trace-timed device serves it in this time (the traced D2C), ns; −1 = the disk model */
+  serviceNs: number;
 }
 
 /** One tunable, declared once; the UI, the CLI, the loader and the docs all read this. */

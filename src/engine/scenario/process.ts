@@ -51,8 +51,10 @@ const fixedRequest = object(
     op: oneOf(['read', 'write']),
     atMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
     thinkTimeMs: numIn(0, 1e9, 'must be null or a time in ms from 0').nullable().optional(),
+    serviceMs: numIn(0, 1e9, 'must be null or a service time in ms from 0').nullable().optional(),
+    sync: z.boolean({ error: 'must be true, false or null' }).nullable().optional(),
   },
-  'an object {"sector", "sizeKiB", "op", "atMs" or "thinkTimeMs"}',
+  'an object {"sector", "sizeKiB", "op", "atMs" or "thinkTimeMs", optionally "serviceMs", "sync"}',
 );
 
 export const processSchema = object(
@@ -245,6 +247,8 @@ function checkFixed(
       op: q.op,
       atMs: q.atMs ?? 0,
       thinkTimeMs: q.thinkTimeMs ?? null,
+      ...(q.serviceMs != null ? { serviceMs: q.serviceMs } : {}),
+      ...(q.sync != null ? { sync: q.sync } : {}),
     };
     const n = r.sizeKiB * 2;
     if (totalLbns > 0 && r.sector + n > totalLbns) {

@@ -18,6 +18,12 @@ export interface FixedRequest {
   /** issued this long after the previous request of the list completes (a closed-loop
    * list, as DiskSim replays its validation traces); null = use atMs */
   thinkTimeMs: number | null;
+  /** a trace-timed device: complete this long after dispatch (the traced D2C) instead of
+   * simulating the disk; absent or null = the disk model serves it */
+  serviceMs?: number | null;
+  /** this request's own sync flag (a replayed trace's RWBS "S"); absent or null = the
+   * process's */
+  sync?: boolean | null;
 }
 
 export interface ProcessSpec {

@@ -139,8 +139,8 @@ export function onIssue(sim: Simulation, instIndex: number, now: number): void {
 function listBio(sim: Simulation, inst: ProcInstance, i: number, p: ProcessSpec, now: number): Bio {
   const r = p.requests![inst.listIndex++]!;
   const write = r.op === 'write';
-  const sync = p.sync ?? !write;
-  return allocBio(
+  const sync = r.sync ?? p.sync ?? !write;
+  const bio = allocBio(
     sim.state.bios,
     sim.state.nextBioId++,
     i,
@@ -151,6 +151,8 @@ function listBio(sim: Simulation, inst: ProcInstance, i: number, p: ProcessSpec,
     Math.round(r.sizeKiB * 2),
     now,
   );
+  if (r.serviceMs != null) bio.serviceNs = r.serviceMs * MS;
+  return bio;
 }
 
 function patternBio(

@@ -232,6 +232,61 @@ function time(b: Codes, i: number, j: number): number {
   return ns > MAX_EXACT ? -2 : ns;
 }
 
+/** Where the token read by readUint or readTime ends (a second result, kept here so that
+ * the hot path returns plain numbers). */
+let tokEnd = 0;
+
+/** The token at i as uint(): its value, −1 or −2; tokEnd = its end. One pass over digits. */
+function readUint(b: Codes, i: number, n: number): number {
+  let v = 0;
+  let k = i;
+  for (; k < n; k++) {
+    const c = b[k]!;
+    if (c < 48 || c > 57) break;
+    v = v * 10 + (c - 48);
+  }
+  if (k < n && !isSpace(b[k]!)) {
+    tokEnd = tokenEnd(b, k, n); // a non-digit inside the token
+    return -1;
+  }
+  tokEnd = k;
+  if (k === i) return -1;
+  return v > MAX_EXACT ? -2 : v;
+}
+
+/** The token at i as time(): ns, −1 or −2; tokEnd = its end. One pass. */
+function readTime(b: Codes, i: number, n: number): number {
+  let k = i;
+  let sec = 0;
+  for (; k < n; k++) {
+    const c = b[k]!;
+    if (c < 48 || c > 57) break;
+    sec = sec * 10 + (c - 48);
+  }
+  if (k === i || k >= n || b[k] !== 46) {
+    tokEnd = tokenEnd(b, k, n); // no seconds, or no dot
+    return -1;
+  }
+  const dot = k;
+  let frac = 0;
+  for (k++; k < n; k++) {
+    const c = b[k]!;
+    if (c < 48 || c > 57) break;
+    frac = frac * 10 + (c - 48);
+  }
+  if (k < n && !isSpace(b[k]!)) {
+    tokEnd = tokenEnd(b, k, n); // a non-digit in the fraction
+    return sec > MAX_EXACT ? -2 : -1;
+  }
+  tokEnd = k;
+  if (sec > MAX_EXACT) return -2;
+  const fracLen = k - dot - 1;
+  if (fracLen < 1 || fracLen > 9) return -1;
+  for (let d = fracLen; d < 9; d++) frac *= 10;
+  const ns = sec * 1e9 + frac;
+  return ns > MAX_EXACT ? -2 : ns;
+}
+
 /** An interning cache for the short strings every line repeats (device, RWBS, command):
  * equal text gives the same string, so a line allocates none of them and comparisons
  * downstream are by reference. Direct-mapped and of fixed size, so memory stays bounded;
@@ -374,30 +429,31 @@ function eventLine(
   const dev = intern(s, b, i0, e0);
   // the columns between the device and the action: cpu [seq] time pid [cgroup]
   let i = skipWs(b, e0, n);
-  let j = tokenEnd(b, i, n);
-  const cpu = uint(b, i, j);
+  const cpu = readUint(b, i, n);
   if (cpu < 0) return 'no CPU column after the device';
-  i = skipWs(b, j, n);
-  j = tokenEnd(b, i, n);
-  let seq = -1;
-  let format: LineFormat = 'ftrace-classic';
-  let tNs = time(b, i, j);
-  if (tNs === -1) {
-    seq = uint(b, i, j);
+  i = skipWs(b, tokEnd, n);
+  // blkparse prints a sequence number (all digits), then the time; ftrace's blk_classic only
+  // the time ("sec.frac")
+  let seq = readUint(b, i, n);
+  let format: LineFormat = 'blkparse';
+  let tNs: number;
+  if (seq !== -1) {
     if (seq < 0) return 'no sequence number or time after the CPU';
-    format = 'blkparse';
-    i = skipWs(b, j, n);
-    j = tokenEnd(b, i, n);
-    tNs = time(b, i, j);
+    i = skipWs(b, tokEnd, n);
+    tNs = readTime(b, i, n);
+  } else {
+    seq = -1;
+    format = 'ftrace-classic';
+    tNs = readTime(b, i, n);
+    if (tNs === -1) return 'no sequence number or time after the CPU';
   }
   if (tNs === -2) return 'time stamp too large';
   if (tNs < 0) return 'no time stamp "seconds.nanoseconds"';
-  i = skipWs(b, j, n);
-  j = tokenEnd(b, i, n);
-  const pid = uint(b, i, j);
+  i = skipWs(b, tokEnd, n);
+  const pid = readUint(b, i, n);
   if (pid < 0) return 'no PID after the time stamp';
-  i = skipWs(b, j, n);
-  j = tokenEnd(b, i, n);
+  i = skipWs(b, tokEnd, n);
+  let j = tokenEnd(b, i, n);
   let cgroup: string | undefined;
   if (hasComma(b, i, j)) {
     cgroup = s.slice(i, j);
@@ -640,8 +696,8 @@ function elapsedThenBracket(
 
 /** `sector` or `sector + n` at i: the index after it, or the reason it is unreadable. */
 function sectorPlus(b: Codes, i: number, n: number, ev: ParsedEvent): number | string {
-  let j = tokenEnd(b, i, n);
-  const sector = uint(b, i, j);
+  const sector = readUint(b, i, n);
+  let j = tokEnd;
   if (sector === -2) return 'sector overflow: beyond 2^53';
   if (sector < 0) {
     return code(b, i, n) === 45 ? 'a negative sector or size' : 'no sector number';
@@ -650,8 +706,8 @@ function sectorPlus(b: Codes, i: number, n: number, ev: ParsedEvent): number | s
   const k = skipWs(b, j, n);
   if (code(b, k, n) === 43 /* + */) {
     const a = skipWs(b, k + 1, n);
-    j = tokenEnd(b, a, n);
-    const nb = uint(b, a, j);
+    const nb = readUint(b, a, n);
+    j = tokEnd;
     if (nb === -2 || nb > MAX_SECTORS) return 'size overflow: more blocks than a 32-bit byte count';
     if (nb < 0) return code(b, a, n) === 45 ? 'a negative size' : 'no block count after "+"';
     if (sector + nb > MAX_EXACT) return 'sector overflow: beyond 2^53';

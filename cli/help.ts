@@ -80,7 +80,7 @@ first few reported with their line numbers; they never stop the parse.
   --device MAJ,MIN  summarise one device (default: all; "devices" lists them)
   --json            print the summary as one JSON document`,
 
-  replay: `Usage: spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed]
+  replay: `Usage: spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed|trace-timed]
                       [--queue-depth N] [--device MAJ,MIN] [--json]
 
 Replay a blkparse trace's Q events on a simulated disk: one process per traced pid (named
@@ -88,8 +88,9 @@ after its [comm]), each request with its traced sector, size, direction and sync
 (reads always sync; writes when RWBS has S). Empty flushes, discards and zero-size Qs are
 skipped and counted. Prints the measured figures (btt's Q2C/D2C, with percentiles from
 btt's per-request values, and throughput) beside the simulated ones, throughput over
-time for both in fixed windows, and the dispatch-order agreement (an approximation on
-the open/closed replay; its definition is in the output). A meta.json beside the trace
+time for both in fixed windows, and the dispatch-order agreement (its definition is in
+the output). --mode trace-timed serves every request in its traced D2C, so only the
+scheduler's choices differ from the kernel's: the fairest agreement figure. A meta.json beside the trace
 (the shared corpus's) gives the traced scheduler, whether the device rotates, and
 max_sectors_kb.
 
@@ -99,7 +100,8 @@ max_sectors_kb.
   --disk PRESET     the simulated disk (default sata-7200-500g, or ssd for a
                     non-rotating device)
   --mode M          open: issue at the traced Q times (default); closed: each process
-                    waits its traced think time after a completion
+                    waits its traced think time after a completion; trace-timed: issue
+                    at the traced times and serve each in its traced D2C
   --queue-depth N   the drive's queue depth, 1 to 64 (default: the trace's most
                     requests in flight, capped at 64)
   --device MAJ,MIN  the device to replay (default: the only one with Qs)

@@ -1,4 +1,4 @@
-// `spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed]
+// `spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed|trace-timed]
 // [--queue-depth N] [--device MAJ,MIN] [--json]`: the trace's Qs replayed on a simulated disk
 // (src/engine/trace/replay.ts), measured vs simulated. A meta.json beside the trace (the
 // shared corpus's) tells the traced scheduler, whether the device rotates and its
@@ -35,10 +35,8 @@ export async function replayCommand(
   });
   const path = onePositional(a, 'replay', 'trace file');
   const mode = single(a, 'mode') ?? 'open';
-  if (mode !== 'open' && mode !== 'closed')
-    throw new UsageError(
-      `--mode ${mode}: must be open or closed (the trace-timed device mode needs an engine change and is not available yet)`,
-    );
+  if (mode !== 'open' && mode !== 'closed' && mode !== 'trace-timed')
+    throw new UsageError(`--mode ${mode}: must be open, closed or trace-timed`);
   const scheduler = single(a, 'scheduler');
   if (scheduler !== undefined) schedulerSetting(scheduler); // rejects unknown names
   const qd = single(a, 'queue-depth');

@@ -105,7 +105,7 @@ const cases: Array<[string, string[], RegExp]> = [
   [
     'replay with an unknown mode',
     ['replay', 'trace.txt', '--mode', 'timed'],
-    /^spindle: --mode timed: must be open or closed/,
+    /^spindle: --mode timed: must be open, closed or trace-timed$/,
   ],
   ['presets with an argument', ['presets', 'x'], /^spindle: presets takes no arguments/],
 ];

@@ -6,7 +6,7 @@ import { loadScenario } from '../scenario/load';
 import type { Scenario } from '../scenario/types';
 import { isSyncRwbs, type DeviceTrace, type TraceReading } from './replay-source';
 
-export type ReplayMode = 'open' | 'closed';
+export type ReplayMode = 'open' | 'closed' | 'trace-timed';
 
 /** What is known about the traced system beside the text (the corpus's meta.json). */
 export interface TraceMeta {
@@ -153,6 +153,8 @@ function processName(comm: string, pid: number): string {
 interface BuiltWorkload {
   processes: Array<{ spec: Record<string, unknown>; info: ReplayProcess }>;
   syncMismatched: number;
+  /** trace-timed mode: Qs with no traced D and C, left to the disk model */
+  untimed: number;
 }
 
 /** The device's replayable Qs as one process per pid (in order of first Q). */
@@ -165,6 +167,7 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
     list.push(q);
   }
   let syncMismatched = 0;
+  let untimed = 0;
   const processes: BuiltWorkload['processes'] = [];
   for (const [pid, qs] of byPid) {
     // a pid's Qs can come from several CPUs: issue them in time order (the sort is stable)
@@ -181,6 +184,13 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
     const requests = qs.map((q, i) => {
       const atMs = (q.tNs - t0) / 1e6;
       const base = { sector: q.sector, sizeKiB: q.nSectors / 2, op: q.write ? 'write' : 'read' };
+      if (mode === 'trace-timed') {
+        // The device serves it in its traced D2C; its own sync flag from RWBS.
+        const timed = q.dispatchedNs >= 0 && q.doneNs >= q.dispatchedNs;
+        if (!timed) untimed++;
+        const serviceMs = timed ? (q.doneNs - q.dispatchedNs) / 1e6 : null;
+        return { ...base, atMs, serviceMs, sync: isSyncRwbs(q.rwbs, q.write) };
+      }
       if (mode === 'open' || i === 0) return { ...base, atMs };
       return { ...base, thinkTimeMs: thinkTimeMs(qs, i) };
     });
@@ -198,7 +208,7 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
       },
     });
   }
-  return { processes, syncMismatched };
+  return { processes, syncMismatched, untimed };
 }
 
 export function firstQNs(dev: DeviceTrace): number {

@@ -20,6 +20,8 @@ export interface TracedQ {
   rwbs: string;
   /** the time this Q's sectors were all completed (−1: never in the trace) */
   doneNs: number;
+  /** the time the first D covering its sectors was traced (−1: none seen) */
+  dispatchedNs: number;
 }
 
 /** Why a Q is not replayed. */
@@ -84,8 +86,10 @@ class DeviceCollector {
         this.queued(e);
         return;
       case 'D':
-        if (e.nSectors > 0 && e.sector >= 0)
+        if (e.nSectors > 0 && e.sector >= 0) {
           this.out.dispatches.push({ tNs: e.tNs, sector: e.sector, nSectors: e.nSectors });
+          this.dispatched(e.sector, e.sector + e.nSectors, e.tNs);
+        }
         return;
       case 'C':
         if (e.nSectors > 0 && e.sector >= 0) {
@@ -119,10 +123,22 @@ class DeviceCollector {
       write: e.write,
       rwbs: e.rwbs,
       doneNs: -1,
+      dispatchedNs: -1,
     };
     this.out.qs.push(q);
     const k = this.firstAtOrAfter(q.sector);
     this.open.splice(k, 0, { q, left: q.nSectors });
+  }
+
+  /** a D covering [start, end): open Qs it overlaps were dispatched then (the first D counts) */
+  private dispatched(start: number, end: number, t: number): void {
+    const open = this.open;
+    let k = this.firstAtOrAfter(start);
+    while (k > 0 && open[k - 1]!.q.sector + open[k - 1]!.q.nSectors > start) k--;
+    for (let i = k; i < open.length && open[i]!.q.sector < end; i++) {
+      const q = open[i]!.q;
+      if (q.dispatchedNs < 0 && q.sector + q.nSectors > start) q.dispatchedNs = t;
+    }
   }
 
   /** a C covering [start, end): every open Q it overlaps has those sectors done */

@@ -11,8 +11,10 @@
 //            completion of that process's requests at or before this Q in the trace (0 when
 //            none had completed yet). The engine issues a closed list's next request after
 //            each completion, so each process then has one request outstanding at a time.
-// Trace-timed device mode (the device completes each request after its traced D2C) needs an
-// engine change and is not offered yet.
+//  - trace-timed: issued at the traced Q times, and the device completes each request after
+//            its traced D2C (the first D covering the Q's sectors to its last C), each with its
+//            own sync flag from RWBS: the disk model is out of the way, so what differs is the
+//            scheduler's choices, and the dispatch agreement compares those.
 import { runScenario } from '../run';
 import type { RunSummary } from '../summary';
 import type { TraceEvent, TraceSink as SimSink } from '../events';
@@ -66,9 +68,11 @@ export interface ReplayReport {
     reads: number;
     writes: number;
     kib: number;
-    /** replayed requests whose sync flag differs from their process's (the engine holds
-     * one sync flag per process) */
+    /** replayed requests whose sync flag differs from their process's (open and closed
+     * modes give each process one flag; trace-timed mode gives each request its own) */
     syncMismatched: number;
+    /** trace-timed mode: Qs with no traced D and C, served by the disk model instead */
+    untimed: number;
   };
   processes: ReplayProcess[];
   measured: {
@@ -202,7 +206,8 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
       reads,
       writes: dev.qs.length - reads,
       kib: sectors / 2,
-      syncMismatched: workload.syncMismatched,
+      syncMismatched: mode === 'trace-timed' ? 0 : workload.syncMismatched,
+      untimed: workload.untimed,
     },
     processes: workload.processes.map((p) => p.info),
     measured: {

@@ -132,20 +132,25 @@ export type Codes = Uint8Array;
 
 const encoder = new TextEncoder();
 
-/** Fill `out` (at least s.length long) with the codes of s. */
+/** Fill `out` (longer than s) with the codes of s, and a 0 after them (a sentinel: scanners
+ * for blanks stop there). */
 export function fillCodes(s: string, out: Codes): void {
   const r = encoder.encodeInto(s, out);
-  if (r.read === s.length && r.written === s.length) return; // all ASCII: one byte each
-  for (let k = 0; k < s.length; k++) {
-    const c = s.charCodeAt(k);
-    out[k] = c < 128 ? c : 128;
+  if (r.read !== s.length || r.written !== s.length) {
+    // not all ASCII (one byte each): character by character
+    for (let k = 0; k < s.length; k++) {
+      const c = s.charCodeAt(k);
+      out[k] = c < 128 ? c : 128;
+    }
   }
+  out[s.length] = 0;
 }
 
 let scratch: Codes = new Uint8Array(256);
 /** the codes of one line, in a buffer reused from line to line */
 function codesOf(s: string): Codes {
-  if (scratch.length < s.length) scratch = new Uint8Array(Math.max(s.length, scratch.length * 2));
+  if (scratch.length <= s.length)
+    scratch = new Uint8Array(Math.max(s.length + 1, scratch.length * 2));
   fillCodes(s, scratch);
   return scratch;
 }
@@ -157,8 +162,10 @@ const isSpace = (c: number): boolean => c === 32 || c === 9;
 function code(b: Codes, i: number, n: number): number {
   return i < n ? b[i]! : -1;
 }
-function skipWs(b: Codes, i: number, n: number): number {
-  while (i < n && isSpace(b[i]!)) i++;
+/** past the blanks at i; needs no bound: the code at the line's end n is never a blank (the
+ * line's newline or CR, or the 0 fillCodes puts after a text), and no caller passes i > n */
+function skipWs(b: Codes, i: number, _n: number): number {
+  while (isSpace(b[i]!)) i++;
   return i;
 }
 function tokenEnd(b: Codes, i: number, n: number): number {
@@ -299,8 +306,8 @@ function intern(s: string, b: Codes, i: number, j: number): string {
   const len = j - i;
   if (len <= 0) return '';
   if (len > INTERN_MAX) return s.slice(i, j);
-  let h = len;
-  for (let k = i; k < j; k++) h = (Math.imul(h, 31) + b[k]!) | 0;
+  // a cheap hash (length, first, middle and last character): a collision costs only a miss
+  const h = len ^ (b[i]! << 2) ^ (b[(i + j) >> 1]! << 4) ^ (b[j - 1]! << 6);
   const slot = (h ^ (h >>> 9)) & (INTERN_SLOTS - 1);
   const hit = interned[slot]!;
   if (hit.length === len && sameText(hit, b, i)) return hit;

@@ -154,7 +154,7 @@ export class TraceFeeder {
 
   /** the codes of `text`, in the reused buffer (grown to the largest window or line held) */
   private codesOf(text: string): Codes {
-    if (this.codes.length < text.length) this.codes = new Uint8Array(text.length);
+    if (this.codes.length <= text.length) this.codes = new Uint8Array(text.length + 1);
     fillCodes(text, this.codes);
     return this.codes;
   }

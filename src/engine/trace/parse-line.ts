@@ -409,6 +409,8 @@ export function parseLine(s: string, line: number): LineResult {
  * The fast path for blkparse's own event lines: s[from, to) (no terminator) → the event, or
  * the reason the line is unreadable, or null when the line does not start with a digit
  * (blank, comment, ftrace's layout, the summary block: parseLine reads those).
+ * With `into`, that object is refilled and returned instead of a new one (for a consumer
+ * that keeps nothing of an event beyond its call).
  */
 export function parseEventLine(
   s: string,
@@ -416,13 +418,14 @@ export function parseEventLine(
   from: number,
   to: number,
   line: number,
+  into: ParsedEvent | null = null,
 ): ParsedEvent | string | null {
   const i = skipWs(b, from, to);
   if (i >= to || !isDigit(b[i]!)) return null;
   lineStart = from;
   const e1 = tokenEnd(b, i, to);
   if (devComma(b, i, e1) < 0) return 'does not start with a device "major,minor"';
-  return eventLine(s, b, i, e1, to, line);
+  return eventLine(s, b, i, e1, to, line, into);
 }
 
 function eventLine(
@@ -432,6 +435,7 @@ function eventLine(
   e0: number,
   n: number,
   line: number,
+  into: ParsedEvent | null,
 ): ParsedEvent | string {
   const dev = intern(s, b, i0, e0);
   // the columns between the device and the action: cpu [seq] time pid [cgroup]
@@ -467,10 +471,51 @@ function eventLine(
     i = skipWs(b, j, n);
     j = tokenEnd(b, i, n);
   }
-  return actionAndPayload(s, b, i, j, n, newEvent(line, format, dev, cpu, seq, tNs, pid, cgroup));
+  const ev =
+    into === null
+      ? newEvent(line, format, dev, cpu, seq, tNs, pid, cgroup)
+      : refill(into, line, format, dev, cpu, seq, tNs, pid, cgroup);
+  return actionAndPayload(s, b, i, j, n, ev);
 }
 
-function newEvent(
+/** newEvent's values, written into an existing event (every field, in the same order) */
+function refill(
+  ev: ParsedEvent,
+  line: number,
+  format: LineFormat,
+  dev: string,
+  cpu: number,
+  seq: number,
+  tNs: number,
+  pid: number,
+  cgroup: string | undefined,
+): ParsedEvent {
+  ev.line = line;
+  ev.format = format;
+  ev.dev = dev;
+  ev.cpu = cpu;
+  ev.seq = seq;
+  ev.tNs = tNs;
+  ev.pid = pid;
+  ev.action = 'm';
+  ev.rwbs = '';
+  ev.write = false;
+  ev.sector = -1;
+  ev.nSectors = 0;
+  ev.cgroup = cgroup;
+  ev.comm = undefined;
+  ev.error = undefined;
+  ev.count = undefined;
+  ev.message = undefined;
+  ev.splitSector = undefined;
+  ev.remapDev = undefined;
+  ev.remapSector = undefined;
+  ev.pc = undefined;
+  ev.elapsedNs = undefined;
+  return ev;
+}
+
+export function newEvent(
   line: number,
   format: LineFormat,
   dev: string,

@@ -13,7 +13,8 @@ export class TraceParser {
 
   constructor(opts: SummaryOptions & { maxLineLength?: number } = {}) {
     this.summary = new TraceSummary(opts);
-    this.feeder = new TraceFeeder(this.summary, opts.maxLineLength);
+    // the summary keeps nothing of an event: one event object serves every line
+    this.feeder = new TraceFeeder(this.summary, opts.maxLineLength, true);
   }
 
   feed(chunk: string): void {

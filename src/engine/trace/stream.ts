@@ -5,6 +5,7 @@
 // to the sink, unreadable lines are counted and the first few kept with their numbers.
 import {
   fillCodes,
+  newEvent,
   parseEventLine,
   parseLine,
   type Codes,
@@ -65,10 +66,18 @@ export class TraceFeeder {
   /** the character codes of the text being scanned (parse-line.ts), reused chunk to chunk */
   private codes: Codes = new Uint8Array(0);
 
+  /** the one event refilled line after line, when the sink keeps no event (else null) */
+  private readonly scratch: ParsedEvent | null;
+
+  /** `reuseEvents`: the sink keeps nothing of an event beyond its call (TraceSummary), so one
+   * event object is refilled for every line instead of a new one each (less garbage). */
   constructor(
     private readonly sink: TraceSink,
     private readonly maxLineLength = DEFAULT_MAX_LINE,
-  ) {}
+    reuseEvents = false,
+  ) {
+    this.scratch = reuseEvents ? newEvent(0, 'blkparse', '', 0, 0, 0, 0, undefined) : null;
+  }
 
   feed(chunk: string): void {
     if (this.stats.fatal !== null || chunk.length === 0) return;
@@ -172,7 +181,7 @@ export class TraceFeeder {
   private line(buf: string, codes: Codes, from: number, to: number): void {
     const line = ++this.stats.lines;
     if (to > from && codes[to - 1] === 13) to--; // CRLF
-    const ev = parseEventLine(buf, codes, from, to, line);
+    const ev = parseEventLine(buf, codes, from, to, line, this.scratch);
     if (ev === null) this.otherLine(buf.slice(from, to), line);
     else if (typeof ev === 'string') this.bad(buf.slice(from, to), ev);
     else {

@@ -121,13 +121,11 @@ export class TraceFeeder {
    * runs (on-stack replacement), and code after it that had never run would bail out of the
    * compiled loop at every chunk. */
   private lines(chunk: string, codes: Codes, from: number, nl: number): number {
-    const end = chunk.length;
-    codes[end] = 10; // a sentinel newline for newlineAt
-    while (nl < end) {
+    while (nl >= 0) {
       if (nl - from > this.maxLineLength) this.tooLong(chunk.slice(from, from + QUOTE), nl - from);
       else this.line(chunk, codes, from, nl);
       from = nl + 1;
-      nl = newlineAt(codes, from);
+      nl = chunk.indexOf('\n', from); // a native search: several times faster than a loop here
     }
     return from;
   }
@@ -230,13 +228,6 @@ export class TraceFeeder {
       });
     }
   }
-}
-
-/** The next newline at or after i, in codes that end with one (a sentinel). Searching the
- * codes just written, rather than the chunk string again, reads memory that is in cache. */
-function newlineAt(codes: Codes, i: number): number {
-  while (codes[i] !== 10) i++;
-  return i;
 }
 
 /** Reasons the whole input is not blkparse text, from its first chunk. */

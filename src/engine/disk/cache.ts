@@ -6,6 +6,7 @@ import type { IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
+import type { DriveState } from './drive';
 import { mediaTransfer, positionTo, type Positioning, type TransferEnd } from './mechanics';
 
 /** A read-cache segment holding the contiguous LBNs [lo, hi). */
@@ -60,14 +61,33 @@ export function startReadAhead(sim: Simulation, rq: IoRequest): void {
   seg.lastUse = ++drive.useClock;
   const limit = Math.min(end + p.cache.readAheadSectors, sim.model.disk.geometry.totalLbns);
   if (limit > end) {
-    drive.prefetch = {
-      segment: lru,
-      baseLbn: rq.sector,
-      baseStartNs: rq.startNs + rq.seekNs + rq.rotationNs,
-      limitLbn: limit,
-      holdUntilNs: 0,
-    };
+    beginPrefetch(drive, lru, rq.sector, rq.startNs + rq.seekNs + rq.rotationNs, limit, 0);
   }
+}
+
+/** Start read-ahead, reusing the drive's record (a read miss must not allocate). */
+function beginPrefetch(
+  drive: DriveState,
+  segment: number,
+  baseLbn: number,
+  baseStartNs: number,
+  limitLbn: number,
+  holdUntilNs: number,
+): void {
+  const pf = drive.prefetchSpare ?? {
+    segment: 0,
+    baseLbn: 0,
+    baseStartNs: 0,
+    limitLbn: 0,
+    holdUntilNs: 0,
+  };
+  drive.prefetchSpare = null;
+  pf.segment = segment;
+  pf.baseLbn = baseLbn;
+  pf.baseStartNs = baseStartNs;
+  pf.limitLbn = limitLbn;
+  pf.holdUntilNs = holdUntilNs;
+  drive.prefetch = pf;
 }
 
 const progress: TransferEnd = {
@@ -108,6 +128,7 @@ export function stopPrefetch(sim: Simulation, t: number): number {
   drive.arm.cylinder = got.cylinder;
   drive.arm.head = got.head;
   drive.arm.nextLbn = seg.hi;
+  drive.prefetchSpare = pf;
   drive.prefetch = null;
   return got.armBusyUntilNs;
 }
@@ -198,13 +219,7 @@ function keepReadingAhead(
   // Restart from the segment's end once the command is processed, from where the arm is.
   const startAt = now + d.readMissNs;
   positionTo(d, startAt, drive.arm.cylinder, drive.arm.head, seg.hi, false, 0, 0, pos);
-  drive.prefetch = {
-    segment,
-    baseLbn: seg.hi,
-    baseStartNs: startAt + pos.seekNs + pos.rotationNs,
-    limitLbn: want,
-    holdUntilNs: complete,
-  };
+  beginPrefetch(drive, segment, seg.hi, startAt + pos.seekNs + pos.rotationNs, want, complete);
 }
 
 /** A write into the segment being read ahead stops the read-ahead where it is. */

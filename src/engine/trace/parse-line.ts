@@ -12,6 +12,28 @@
 // SCSI pass-through `bytes (cdb ..) [comm]` and `(cdb ..) [error]`, `-t` elapsed `(ns)`,
 // and `m` message text.
 
+import {
+  MAX_EXACT,
+  closeParen,
+  code,
+  codesOf,
+  devComma,
+  hasComma,
+  intern,
+  isDigit,
+  isSpace,
+  readTime,
+  readUint,
+  skipWs,
+  time,
+  tokEnd,
+  tokenEnd,
+  uint,
+  type Codes,
+} from './codes';
+
+export { fillCodes, type Codes } from './codes';
+
 /** Action codes as blkparse prints them (`UT` is the timer/schedule unplug). */
 export type ParsedAction =
   'Q' | 'G' | 'I' | 'D' | 'C' | 'M' | 'F' | 'P' | 'U' | 'UT' | 'X' | 'A' | 'R' | 'S' | 'B' | 'm';
@@ -115,213 +137,12 @@ export type LineResult =
 const SKIP: LineResult = { kind: 'skip' };
 const problem = (reason: string): LineResult => ({ kind: 'problem', reason });
 
-/** Sectors beyond 2^53 cannot be held exactly (the kernel's are u64). */
-const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 /** A sector count beyond a 32-bit byte count cannot come from the kernel (bytes is u32). */
 const MAX_SECTORS = 0xffffffff / 512;
-
-// Every scanner below reads b[i, n): the character codes of the text s, index for index, in
-// a byte array (reading a Uint8Array is several times faster than s.charCodeAt, whose cost
-// depends on how the engine happens to hold the string). A line may be a stretch of a larger
-// chunk (the feeder passes the chunk and the line's bounds, so no line is copied), and n is
-// the line's end. Strings are cut from s only for what an event keeps.
-
-/** Character codes of a text, index for index: ASCII as is, every other character as 128
- * (the parser only ever compares codes with ASCII ones, so any non-ASCII code reads alike). */
-export type Codes = Uint8Array;
-
-const encoder = new TextEncoder();
-
-/** Fill `out` (longer than s) with the codes of s, and a 0 after them (a sentinel: scanners
- * for blanks stop there). */
-export function fillCodes(s: string, out: Codes): void {
-  const r = encoder.encodeInto(s, out);
-  if (r.read !== s.length || r.written !== s.length) {
-    // not all ASCII (one byte each): character by character
-    for (let k = 0; k < s.length; k++) {
-      const c = s.charCodeAt(k);
-      out[k] = c < 128 ? c : 128;
-    }
-  }
-  out[s.length] = 0;
-}
-
-let scratch: Codes = new Uint8Array(256);
-/** the codes of one line, in a buffer reused from line to line */
-function codesOf(s: string): Codes {
-  if (scratch.length <= s.length)
-    scratch = new Uint8Array(Math.max(s.length + 1, scratch.length * 2));
-  fillCodes(s, scratch);
-  return scratch;
-}
-
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isSpace = (c: number): boolean => c === 32 || c === 9;
-
-/** the character code at i, or −1 past the line's end (never the next line's text) */
-function code(b: Codes, i: number, n: number): number {
-  return i < n ? b[i]! : -1;
-}
-/** past the blanks at i; needs no bound: the code at the line's end n is never a blank (the
- * line's newline or CR, or the 0 fillCodes puts after a text), and no caller passes i > n */
-function skipWs(b: Codes, i: number, _n: number): number {
-  while (isSpace(b[i]!)) i++;
-  return i;
-}
-function tokenEnd(b: Codes, i: number, n: number): number {
-  while (i < n && !isSpace(b[i]!)) i++;
-  return i;
-}
-/** the index of the first `)` in s[i, n), or −1 (a loop: indexOf would search the chunk) */
-function closeParen(b: Codes, i: number, n: number): number {
-  for (; i < n; i++) if (b[i]! === 41) return i;
-  return -1;
-}
 
 /** Where the line being parsed starts in s. The `]` closing a command is the line's last
  * one, wherever it is (as blkparse's own reader takes it), and the search stops here. */
 let lineStart = 0;
-
-/** Unsigned decimal in s[i, j): the value, −1 if not all digits (or empty), −2 if too big. */
-function uint(b: Codes, i: number, j: number): number {
-  if (i >= j) return -1;
-  let v = 0;
-  for (let k = i; k < j; k++) {
-    const c = b[k]!;
-    if (c < 48 || c > 57) return -1;
-    v = v * 10 + (c - 48);
-  }
-  return v > MAX_EXACT ? -2 : v;
-}
-
-function hasComma(b: Codes, i: number, j: number): boolean {
-  for (let k = i; k < j; k++) if (b[k]! === 44) return true;
-  return false;
-}
-
-/** "maj,min" in s[i, j): the comma's index, or −1. */
-function devComma(b: Codes, i: number, j: number): number {
-  let comma = -1;
-  for (let k = i; k < j; k++) {
-    const c = b[k]!;
-    if (c === 44) {
-      if (comma >= 0) return -1;
-      comma = k;
-    } else if (!isDigit(c)) return -1;
-  }
-  return comma > i && comma < j - 1 ? comma : -1;
-}
-
-/** "sec.frac" in s[i, j) → integer ns (a fraction of 1 to 9 digits), −1 if not a time, −2
- * if too large. One pass: the seconds' digits up to the dot, then the fraction's. */
-function time(b: Codes, i: number, j: number): number {
-  let k = i;
-  let sec = 0;
-  for (; k < j; k++) {
-    const c = b[k]!;
-    if (c === 46) break;
-    if (c < 48 || c > 57) return -1;
-    sec = sec * 10 + (c - 48);
-  }
-  if (k === j) return -1; // no dot
-  if (k === i) return -1; // no seconds
-  if (sec > MAX_EXACT) return -2;
-  const fracLen = j - k - 1;
-  if (fracLen < 1 || fracLen > 9) return -1;
-  let frac = 0;
-  for (k++; k < j; k++) {
-    const c = b[k]!;
-    if (c < 48 || c > 57) return -1;
-    frac = frac * 10 + (c - 48);
-  }
-  for (let d = fracLen; d < 9; d++) frac *= 10;
-  const ns = sec * 1e9 + frac;
-  return ns > MAX_EXACT ? -2 : ns;
-}
-
-/** Where the token read by readUint or readTime ends (a second result, kept here so that
- * the hot path returns plain numbers). */
-let tokEnd = 0;
-
-/** The token at i as uint(): its value, −1 or −2; tokEnd = its end. One pass over digits. */
-function readUint(b: Codes, i: number, n: number): number {
-  let v = 0;
-  let k = i;
-  for (; k < n; k++) {
-    const c = b[k]!;
-    if (c < 48 || c > 57) break;
-    v = v * 10 + (c - 48);
-  }
-  if (k < n && !isSpace(b[k]!)) {
-    tokEnd = tokenEnd(b, k, n); // a non-digit inside the token
-    return -1;
-  }
-  tokEnd = k;
-  if (k === i) return -1;
-  return v > MAX_EXACT ? -2 : v;
-}
-
-/** The token at i as time(): ns, −1 or −2; tokEnd = its end. One pass. */
-function readTime(b: Codes, i: number, n: number): number {
-  let k = i;
-  let sec = 0;
-  for (; k < n; k++) {
-    const c = b[k]!;
-    if (c < 48 || c > 57) break;
-    sec = sec * 10 + (c - 48);
-  }
-  if (k === i || k >= n || b[k] !== 46) {
-    tokEnd = tokenEnd(b, k, n); // no seconds, or no dot
-    return -1;
-  }
-  const dot = k;
-  let frac = 0;
-  for (k++; k < n; k++) {
-    const c = b[k]!;
-    if (c < 48 || c > 57) break;
-    frac = frac * 10 + (c - 48);
-  }
-  if (k < n && !isSpace(b[k]!)) {
-    tokEnd = tokenEnd(b, k, n); // a non-digit in the fraction
-    return sec > MAX_EXACT ? -2 : -1;
-  }
-  tokEnd = k;
-  if (sec > MAX_EXACT) return -2;
-  const fracLen = k - dot - 1;
-  if (fracLen < 1 || fracLen > 9) return -1;
-  for (let d = fracLen; d < 9; d++) frac *= 10;
-  const ns = sec * 1e9 + frac;
-  return ns > MAX_EXACT ? -2 : ns;
-}
-
-/** An interning cache for the short strings every line repeats (device, RWBS, command):
- * equal text gives the same string, so a line allocates none of them and comparisons
- * downstream are by reference. Direct-mapped and of fixed size, so memory stays bounded;
- * a cached string is a copy, never a view that would keep a whole chunk alive. */
-const INTERN_SLOTS = 512;
-const INTERN_MAX = 40;
-const interned: string[] = new Array<string>(INTERN_SLOTS).fill('');
-
-function intern(s: string, b: Codes, i: number, j: number): string {
-  const len = j - i;
-  if (len <= 0) return '';
-  if (len > INTERN_MAX) return s.slice(i, j);
-  // a cheap hash (length, first, middle and last character): a collision costs only a miss
-  const h = len ^ (b[i]! << 2) ^ (b[(i + j) >> 1]! << 4) ^ (b[j - 1]! << 6);
-  const slot = (h ^ (h >>> 9)) & (INTERN_SLOTS - 1);
-  const hit = interned[slot]!;
-  if (hit.length === len && sameText(hit, b, i)) return hit;
-  // concatenating then slicing makes a fresh flat string: a plain slice of ≥ 13 characters
-  // would be a view into the chunk and keep all of it alive while cached
-  const copy = (' ' + s.slice(i, j)).slice(1);
-  interned[slot] = copy;
-  return copy;
-}
-
-function sameText(a: string, b: Codes, i: number): boolean {
-  for (let k = 0; k < a.length; k++) if (a.charCodeAt(k) !== b[i + k]!) return false;
-  return true;
-}
 
 /** the action code of s[i, j) as one of the ACTIONS strings, or null */
 function actionAt(b: Codes, i: number, j: number): ParsedAction | null {

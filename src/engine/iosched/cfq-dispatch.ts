@@ -60,23 +60,24 @@ export function sliceExpired(
 ): void {
   if (s.activeQueue < 0) return;
   const q = s.queues[s.activeQueue]!;
-  logq(ctx, q, `slice expired t=${timedOut ? 1 : 0}`);
+  if (ctx.recording) logq(ctx, q, `slice expired t=${timedOut ? 1 : 0}`);
   if (q.waitRequest) cancelIdleTimer(s, ctx);
   q.waitRequest = false;
   if (timedOut && !q.sliceNew) {
     q.sliceResid = q.sliceEnd - jiffiesNow(ctx);
-    logq(ctx, q, `resid=${q.sliceResid}`);
+    if (ctx.recording) logq(ctx, q, `resid=${q.sliceResid}`);
   }
   resortRrList(s, q, ctx);
   s.activeQueue = -1;
   s.activeCic = -1;
-  decide(
-    ctx,
-    rule,
-    -1,
-    () => busyCandidates(s, ctx),
-    () => `${queueName(q)}: ${why}`,
-  );
+  if (ctx.recording)
+    decide(
+      ctx,
+      rule,
+      -1,
+      () => busyCandidates(s, ctx),
+      () => `${queueName(q)}: ${why}`,
+    );
 }
 
 /** Each busy queue's next request, in service-tree order, noted with its key. */
@@ -133,16 +134,17 @@ function selectQueue(s: CfqState, ctx: ElevatorContext): Selection {
       } else if (s.idleTimerAt >= 0 || (q.dispatched > 0 && q.idleWindow)) {
         // No requests queued: let the idle timer, or the requests in flight, decide.
         const rule: CfqRule = s.idleTimerAt >= 0 ? 'idle-wait' : 'wait-in-flight';
-        decide(
-          ctx,
-          rule,
-          -1,
-          () => busyCandidates(s, ctx),
-          () =>
-            rule === 'idle-wait'
-              ? `${queueName(q)} idles until jiffy ${s.idleTimerAt} for its process's next request`
-              : `${queueName(q)} has ${q.dispatched} request(s) in flight and an idle window: wait`,
-        );
+        if (ctx.recording)
+          decide(
+            ctx,
+            rule,
+            -1,
+            () => busyCandidates(s, ctx),
+            () =>
+              rule === 'idle-wait'
+                ? `${queueName(q)} idles until jiffy ${s.idleTimerAt} for its process's next request`
+                : `${queueName(q)} has ${q.dispatched} request(s) in flight and an idle window: wait`,
+          );
         return { q: null, fresh: null };
       } else {
         sliceExpired(
@@ -203,7 +205,7 @@ function checkFifo(q: CfqQueue, ctx: ElevatorContext): number {
   if (head === undefined) return -1;
   const rq = ctx.rq(head);
   const expired = ctx.now >= rq.fifoNs;
-  logq(ctx, q, `fifo=${expired ? rqPointer(rq.id) : '(null)'}`);
+  if (ctx.recording) logq(ctx, q, `fifo=${expired ? rqPointer(rq.id) : '(null)'}`);
   return expired ? head : -1;
 }
 
@@ -216,16 +218,17 @@ function forcedDispatch(s: CfqState, ctx: ElevatorContext): number {
   const slot = q.nextRq;
   dispatchInsert(s, slot, ctx);
   s.forcedCount++;
-  decide(
-    ctx,
-    'forced-dispatch',
-    slot,
-    () => [],
-    () => `${queueName(q)}: drained`,
-  );
+  if (ctx.recording)
+    decide(
+      ctx,
+      'forced-dispatch',
+      slot,
+      () => [],
+      () => `${queueName(q)}: drained`,
+    );
   if (s.busyQueues === 0) {
     sliceExpired(s, false, 'forced-dispatch', 'every queue drained', ctx);
-    logd(ctx, `forced_dispatch=${s.forcedCount}`);
+    if (ctx.recording) logd(ctx, `forced_dispatch=${s.forcedCount}`);
     s.forcedCount = 0;
   }
   return slot;
@@ -243,13 +246,14 @@ export function cfqDispatch(s: CfqState, force: boolean, ctx: ElevatorContext): 
 
   const refusal = mayDispatch(s, q, ctx);
   if (refusal) {
-    decide(
-      ctx,
-      refusal[0],
-      -1,
-      () => busyCandidates(s, ctx),
-      () => `${queueName(q)} may not dispatch: ${refusal[1]}`,
-    );
+    if (ctx.recording)
+      decide(
+        ctx,
+        refusal[0],
+        -1,
+        () => busyCandidates(s, ctx),
+        () => `${queueName(q)} may not dispatch: ${refusal[1]}`,
+      );
     return -1;
   }
   // the expired FIFO head if the once-per-slice check finds one, else next_rq

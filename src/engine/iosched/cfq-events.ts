@@ -65,15 +65,16 @@ function rqEnqueued(s: CfqState, q: CfqQueue, rq: IoRequest, ctx: ElevatorContex
       const big = rq.nSectors * 512 > PAGE_CACHE_SIZE;
       const runNow = big || s.busyQueues > 1;
       q.mustDispatch = true;
-      decide(
-        ctx,
-        'idle-hit',
-        -1,
-        () => [{ slot: rq.slot, note: 'the request the queue idled for' }],
-        () =>
-          `${queueName(q)} was idling and its process issued sector ${rq.sector}: it must be dispatched` +
-          (runNow ? '' : ' (idle timer left running: small request, no one else waits)'),
-      );
+      if (ctx.recording)
+        decide(
+          ctx,
+          'idle-hit',
+          -1,
+          () => [{ slot: rq.slot, note: 'the request the queue idled for' }],
+          () =>
+            `${queueName(q)} was idling and its process issued sector ${rq.sector}: it must be dispatched` +
+            (runNow ? '' : ' (idle timer left running: small request, no one else waits)'),
+        );
       if (runNow) {
         cancelIdleTimer(s, ctx);
         ctx.kick();
@@ -192,14 +193,15 @@ function armSliceTimer(s: CfqState, ctx: ElevatorContext): void {
   const at = jiffiesNow(ctx) + sl;
   s.idleTimerAt = at;
   ctx.setTimer(jiffyNs(at, ctx.hz));
-  logq(ctx, q, `arm_idle: ${sl}`);
-  decide(
-    ctx,
-    'idle-arm',
-    -1,
-    () => busyCandidates(s, ctx),
-    () => `${queueName(q)} ran dry: idle ${sl} jiffies (until jiffy ${at}) for its next request`,
-  );
+  if (ctx.recording) logq(ctx, q, `arm_idle: ${sl}`);
+  if (ctx.recording)
+    decide(
+      ctx,
+      'idle-arm',
+      -1,
+      () => busyCandidates(s, ctx),
+      () => `${queueName(q)} ran dry: idle ${sl} jiffies (until jiffy ${at}) for its next request`,
+    );
 }
 
 /** Idling is off (slice_idle 0 or no idle window), pointless (requests still in the
@@ -223,13 +225,14 @@ export function idleSliceTimer(s: CfqState, ctx: ElevatorContext): void {
     const q = s.queues[s.activeQueue]!;
     timedOut = false;
     const kick = (why: string) => {
-      decide(
-        ctx,
-        'idle-timer-kick',
-        -1,
-        () => busyCandidates(s, ctx),
-        () => `${queueName(q)}: ${why}`,
-      );
+      if (ctx.recording)
+        decide(
+          ctx,
+          'idle-timer-kick',
+          -1,
+          () => busyCandidates(s, ctx),
+          () => `${queueName(q)}: ${why}`,
+        );
       scheduleDispatch(s, ctx);
     };
     // A request came while idling: let it through.

@@ -47,7 +47,7 @@ export function setPrioSlice(s: CfqState, q: CfqQueue, ctx: ElevatorContext): vo
   const len = queueSlice(s, q);
   q.sliceStart = now;
   q.sliceEnd = now + len;
-  logq(ctx, q, `set_slice=${len}`);
+  if (ctx.recording) logq(ctx, q, `set_slice=${len}`);
 }
 
 /** cfq_slice_used: a started slice whose end has come. */
@@ -186,7 +186,7 @@ export function attachQueue(s: CfqState, rq: IoRequest, ctx: ElevatorContext): C
     if (q.newQueue >= 0) {
       // cfq_merge_cfqqs: this process now queues on the cooperating queue
       const target = s.queues[q.newQueue]!;
-      logq(ctx, q, `merging with queue ${queuePointer(target.id)}`);
+      if (ctx.recording) logq(ctx, q, `merging with queue ${queuePointer(target.id)}`);
       cic.syncQueue = target.id;
       target.coop = true;
       q.procRefs--;
@@ -261,7 +261,7 @@ export function updateIdleWindow(
     enable = cic.ttimeMean <= limit;
   }
   if (old !== enable) {
-    logq(ctx, q, `idle=${enable ? 1 : 0}`);
+    if (ctx.recording) logq(ctx, q, `idle=${enable ? 1 : 0}`);
     q.idleWindow = enable;
   }
 }

@@ -44,13 +44,15 @@ export function addRqRb(s: CfqState, rq: IoRequest, ctx: ElevatorContext): void 
     if (alias < 0) break;
     dispatchInsert(s, alias, ctx);
     s.aliasOut.push(alias);
-    decide(
-      ctx,
-      'alias-dispatch',
-      alias,
-      () => [{ slot: rq.slot, note: 'same start sector: takes its place' }],
-      () => `${queueName(q)}: request at sector ${rq.sector} already queued; it goes straight out`,
-    );
+    if (ctx.recording)
+      decide(
+        ctx,
+        'alias-dispatch',
+        alias,
+        () => [{ slot: rq.slot, note: 'same start sector: takes its place' }],
+        () =>
+          `${queueName(q)}: request at sector ${rq.sector} already queued; it goes straight out`,
+      );
   }
   sortInsert(q.sortList, rq.slot, ctx);
   if (!q.onRr) addCfqqRr(s, q, ctx);

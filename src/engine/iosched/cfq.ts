@@ -192,14 +192,16 @@ export const cfq: ElevatorType<CfqState> = {
     if (rq.sync) s.rqInDriverSync++;
     else s.rqInDriverAsync++;
     if (ctx.recording)
-      logq(ctx, queueOf(s, rq), `activate rq, drv=${s.rqInDriverSync + s.rqInDriverAsync}`);
+      if (ctx.recording)
+        logq(ctx, queueOf(s, rq), `activate rq, drv=${s.rqInDriverSync + s.rqInDriverAsync}`);
     s.lastPosition = rq.sector + rq.nSectors;
   },
   deactivate(s, rq, ctx) {
     if (rq.sync) s.rqInDriverSync--;
     else s.rqInDriverAsync--;
     if (ctx.recording)
-      logq(ctx, queueOf(s, rq), `deactivate rq, drv=${s.rqInDriverSync + s.rqInDriverAsync}`);
+      if (ctx.recording)
+        logq(ctx, queueOf(s, rq), `deactivate rq, drv=${s.rqInDriverSync + s.rqInDriverAsync}`);
   },
   completed: completedRequest,
   putRequest(s, rq) {

@@ -62,14 +62,35 @@ export interface IoRequest {
   media: boolean;
 }
 
-/** The requests in flight, by slot; freed request objects are reused for new ones. */
-export interface RequestTable {
-  slots: IoRequest[];
+/**
+ * Objects in flight by slot; a freed slot's object is reused for the next one, so a long
+ * run allocates nothing per request or bio. Plain data (survives structuredClone).
+ */
+export interface SlotTable<T> {
+  slots: T[];
   free: number[];
 }
 
-export function createRequestTable(): RequestTable {
+export type RequestTable = SlotTable<IoRequest>;
+export type BioTable = SlotTable<Bio>;
+
+export function createSlotTable<T>(): SlotTable<T> {
   return { slots: [], free: [] };
+}
+
+export const createRequestTable = createSlotTable<IoRequest>;
+export const createBioTable = createSlotTable<Bio>;
+
+/** A free slot and its object to reuse (a fresh empty one the first time). */
+function takeSlot<T extends { slot: number }>(t: SlotTable<T>): T {
+  const slot = t.free.length > 0 ? t.free.pop()! : t.slots.length;
+  let item = t.slots[slot];
+  if (!item) {
+    item = {} as T;
+    t.slots[slot] = item;
+  }
+  item.slot = slot;
+  return item;
 }
 
 export function requestAt(t: RequestTable, slot: number): IoRequest {
@@ -93,14 +114,8 @@ export function allocRequest(
   queuedNs: number,
   internal = false,
 ): IoRequest {
-  const slot = t.free.length > 0 ? t.free.pop()! : t.slots.length;
-  let rq = t.slots[slot];
-  if (!rq) {
-    rq = {} as IoRequest;
-    t.slots[slot] = rq;
-  }
+  const rq = takeSlot(t);
   rq.id = id;
-  rq.slot = slot;
   rq.proc = proc;
   rq.pid = pid;
   rq.write = write;
@@ -137,16 +152,6 @@ export function allocRequest(
   return rq;
 }
 
-/** The bios in flight, by slot (same reuse scheme as requests). */
-export interface BioTable {
-  slots: Bio[];
-  free: number[];
-}
-
-export function createBioTable(): BioTable {
-  return { slots: [], free: [] };
-}
-
 export function bioAt(t: BioTable, slot: number): Bio {
   return t.slots[slot]!;
 }
@@ -166,14 +171,8 @@ export function allocBio(
   nSectors: number,
   queuedNs: number,
 ): Bio {
-  const slot = t.free.length > 0 ? t.free.pop()! : t.slots.length;
-  let bio = t.slots[slot];
-  if (!bio) {
-    bio = {} as Bio;
-    t.slots[slot] = bio;
-  }
+  const bio = takeSlot(t);
   bio.id = id;
-  bio.slot = slot;
   bio.proc = proc;
   bio.pid = pid;
   bio.write = write;

@@ -7,7 +7,13 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import type { DriveState } from './drive';
-import { mediaTransfer, positionTo, type Positioning, type TransferEnd } from './mechanics';
+import {
+  mediaTransfer,
+  newTransferEnd,
+  positionTo,
+  type Positioning,
+  type TransferEnd,
+} from './mechanics';
 
 /** A read-cache segment holding the contiguous LBNs [lo, hi). */
 export interface CacheSegment {
@@ -90,14 +96,7 @@ function beginPrefetch(
   drive.prefetch = pf;
 }
 
-const progress: TransferEnd = {
-  endNs: 0,
-  cylinder: 0,
-  head: 0,
-  sectors: 0,
-  armBusyUntilNs: 0,
-  markNs: -1,
-};
+const progress = newTransferEnd();
 
 /** How far the read-ahead has got by time t (fills `progress`). */
 function prefetchProgress(sim: Simulation, pf: Prefetch, t: number): TransferEnd {

@@ -8,10 +8,10 @@ import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import {
   mediaTransfer,
+  newTransferEnd,
   locate,
   positionFor,
   type Positioning,
-  type TransferEnd,
   type WriteData,
 } from './mechanics';
 import {
@@ -299,14 +299,7 @@ function removeAt(a: number[], i: number): void {
 }
 
 const pos: Positioning = { seekNs: 0, rotationNs: 0 };
-const xfer: TransferEnd = {
-  endNs: 0,
-  cylinder: 0,
-  head: 0,
-  sectors: 0,
-  armBusyUntilNs: 0,
-  markNs: -1,
-};
+const xfer = newTransferEnd();
 const writeData: WriteData = { firstNs: 0, perSectorNs: 0 };
 
 function startService(sim: Simulation, rq: IoRequest, now: number): void {

@@ -128,6 +128,11 @@ export interface TransferEnd {
   markNs: number;
 }
 
+/** A scratch TransferEnd for callers that reuse one (the hot path allocates nothing). */
+export function newTransferEnd(): TransferEnd {
+  return { endNs: 0, cylinder: 0, head: 0, sectors: 0, armBusyUntilNs: 0, markNs: -1 };
+}
+
 /**
  * A write's data arriving over the bus: sector i of the request is in the drive's
  * buffer at firstNs + i·perSectorNs. A sector can be written only once its data is

@@ -140,7 +140,7 @@ export function harness(tunables: Record<string, number> = {}, hz = 250) {
     bio(pid: number, sector: number, nSectors: number, write: boolean, sync = !write): Bio {
       return {
         ...{ id: 0, slot: 0, proc: 0, pid, write, sync, sector, nSectors },
-        ...{ ioprioClass: 2, ioprioLevel: 4, queuedNs: h.now, rq: -1 },
+        ...{ ioprioClass: 2, ioprioLevel: 4, queuedNs: h.now, rq: -1, serviceNs: -1 },
       };
     },
   };

@@ -143,6 +143,7 @@ function fakeCtx(hz = 250) {
     ioprioLevel: 4,
     queuedNs: 0,
     rq: -1,
+    serviceNs: -1,
   });
   return { ctx, clock, messages, rules, rq, bio };
 }

@@ -470,6 +470,7 @@ describe('deadline: merge hooks (§3.5, §1.4)', () => {
     ioprioLevel: 4,
     queuedNs: 0,
     rq: -1,
+    serviceNs: -1,
   });
   const slotOf = (sim: Simulation, id: number) =>
     sim.state.requests.slots.find((q) => q.id === id && q.completedNs < 0)!.slot;

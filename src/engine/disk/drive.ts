@@ -27,6 +27,7 @@ import { ssdSubmit } from './ssd';
 import { explainDiskPick } from './explain';
 import { pickNext, type ArmState, type DiskPick } from './disk-scheduler';
 import { noteServiced } from '../metrics/collector';
+import { removeAt } from '../arrays';
 
 export interface DriveState {
   /** commands waiting for the mechanism (request slots), in arrival order */
@@ -290,12 +291,6 @@ function pickAndStart(sim: Simulation, now: number): void {
   }
   removeAt(drive.queue, candidateSlots[pick.index]!);
   startService(sim, chosen, now);
-}
-
-/** Remove one entry keeping the order (splice would allocate the removed part). */
-function removeAt(a: number[], i: number): void {
-  for (let j = i + 1; j < a.length; j++) a[j - 1] = a[j]!;
-  a.pop();
 }
 
 const pos: Positioning = { seekNs: 0, rotationNs: 0 };

@@ -3,6 +3,7 @@
 // lists. Plain arrays of request slots, so scheduler state survives structuredClone.
 // Lists hold at most nr_requests entries, so sorted insertion into an array is cheap.
 import type { ElevatorContext } from './types';
+import { insertAt, removeAt } from '../arrays';
 
 /** Request slots sorted by start sector (ties: insertion order). */
 export type SortList = number[];
@@ -34,19 +35,7 @@ export function sortRemove(list: SortList, slot: number): void {
   removeAt(list, list.indexOf(slot));
 }
 
-/** Insert in place (Array.splice would allocate the array of removed items each call). */
-export function insertAt(list: number[], i: number, value: number): void {
-  list.push(value);
-  for (let j = list.length - 1; j > i; j--) list[j] = list[j - 1]!;
-  list[i] = value;
-}
-
-/** Remove index i in place, keeping order; a negative index does nothing. */
-export function removeAt(list: number[], i: number): void {
-  if (i < 0) return;
-  for (let j = i + 1; j < list.length; j++) list[j - 1] = list[j]!;
-  list.pop();
-}
+export { insertAt, removeAt } from '../arrays';
 
 /** The request with exactly this start sector, or −1 (front-merge lookup, alias rule). */
 export function findBySector(list: SortList, sector: number, ctx: ElevatorContext): number {

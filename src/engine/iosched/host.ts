@@ -15,6 +15,7 @@ import { noteBioDone } from '../workload/workload';
 import { createMergeHash, hashAdd, hashDel, tryMerge, type MergeHash } from './merge';
 import { insertAt } from './common';
 import { emitBio, emitPlug, emitRq } from './emit';
+import { requeue } from './requeue';
 import type { Bio, ElevatorType } from './types';
 import './registry';
 
@@ -341,41 +342,6 @@ export function hostRunQueue(sim: Simulation, now: number): void {
     }
     noteDispatched(sim, rq);
   }
-}
-
-/**
- * The device refused the command (QUEUE FULL): it goes back to the head of the dispatch
- * queue (R), the scheduler hears of it (deactivate), and the queue stays blocked until a
- * command completes — or, with nothing outstanding, for SCSI's 3 ms queue delay.
- */
-function requeue(sim: Simulation, rq: IoRequest, now: number): void {
-  const h = sim.state.host;
-  h.inDriver--;
-  if (sim.sink) emitRq(sim, 'R', rq, now);
-  sim.elevator.deactivate?.(h.elevator, rq, sim.ctx);
-  h.dispatchQueue.unshift(rq.slot);
-  h.blocked = true;
-  if (h.inDriver === 0) {
-    h.blockSeq++;
-    pushEvent(
-      sim.state.heap,
-      now + REQUEUE_DELAY_NS,
-      EventPriority.HostTimer,
-      EventKind.QueueDelay,
-      h.blockSeq,
-    );
-  }
-}
-
-/** SCSI_QUEUE_DELAY: how long a device that refused with nothing outstanding is left alone. */
-const REQUEUE_DELAY_NS = 3e6;
-
-/** The delay after a refusal is over: try the device again. */
-export function onQueueDelay(sim: Simulation, seq: number, now: number): void {
-  const h = sim.state.host;
-  if (!h.blocked || seq !== h.blockSeq) return;
-  h.blocked = false;
-  hostRunQueue(sim, now);
 }
 
 /** The device completed a request (C): its bios end, it is freed, the queue runs. */

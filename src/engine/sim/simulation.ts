@@ -16,12 +16,12 @@ import { getElevator } from '../iosched/elevator';
 import type { ElevatorContext, ElevatorType } from '../iosched/types';
 import '../iosched/registry';
 import { createElevatorContext } from '../iosched/context';
+import { onQueueDelay } from '../iosched/requeue';
 import {
   createHostState,
   hostComplete,
   onHostTimer,
   onUnplugTimer,
-  onQueueDelay,
   type HostState,
 } from '../iosched/host';
 import { createCollector, type Collector } from '../metrics/collector';

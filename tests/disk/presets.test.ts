@@ -98,9 +98,9 @@ describe.each(presetNames())('preset %s', (name) => {
     }
   });
 
-  it.skipIf(name in noSkewRule)(
-    'has skews that cover the head switch and the one-cylinder seek',
-    () => {
+  // (ssd has no mechanics; ostep is disk.py's unskewed disk: the rule does not apply)
+  if (!(name in noSkewRule))
+    it('has skews that cover the head switch and the one-cylinder seek', () => {
       const revMs = 60000 / p.rpm;
       const oneCylMs = seekMs(p.seek, 1, p.cylinders);
       for (const z of p.zones) {
@@ -115,8 +115,7 @@ describe.each(presetNames())('preset %s', (name) => {
         expect(z.trackSkew).toBeLessThan(z.sectorsPerTrack);
         expect(z.cylinderSkew).toBeLessThan(z.sectorsPerTrack);
       }
-    },
-  );
+    });
 
   it('serves random 4 KiB reads end to end in a plausible time', () => {
     const { summary } = runScenario(

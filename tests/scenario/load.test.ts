@@ -188,6 +188,18 @@ describe('the committed scenarios', () => {
     );
   });
 
+  it("index.json (the page's lesson list) names every scenario, with its own title", () => {
+    const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as {
+      lessons: Array<{ file: string; title: string }>;
+    };
+    expect(index.lessons.map((l) => l.file).sort()).toEqual([...files].sort());
+    for (const l of index.lessons) {
+      expect(l.title).toBe(
+        parseScenarioText(readFileSync(join(dir, l.file), 'utf8'), l.file).title,
+      );
+    }
+  });
+
   it.each(files)('%s loads, with a title and a lesson, named after its file', (f) => {
     const s = parseScenarioText(readFileSync(join(dir, f), 'utf8'), f);
     expect(s.name).toBe(f.replace(/\.json$/, ''));

@@ -9,15 +9,11 @@ import type { Candidate, ElevatorContext } from './types';
 /** The context a scheduler works through; one per simulation, reading its live state. */
 export function createElevatorContext(sim: Simulation): ElevatorContext {
   return {
-    get now() {
-      return sim.state.now;
-    },
-    get hz() {
-      return sim.model.iosched.hz;
-    },
-    get recording() {
-      return sim.sink !== null;
-    },
+    // Plain fields, read on nearly every scheduler call: HZ and recording are fixed for the
+    // run, and the step loop sets `now` before each event (setContextTime).
+    now: 0,
+    hz: sim.model.iosched.hz,
+    recording: sim.sink !== null,
     rq: (slot) => requestAt(sim.state.requests, slot),
     bio: (slot) => bioAt(sim.state.bios, slot),
     inDriver: () => sim.state.host.inDriver,
@@ -68,4 +64,9 @@ export function createElevatorContext(sim: Simulation): ElevatorContext {
       hostRunQueue(sim, sim.state.now);
     },
   };
+}
+
+/** The step loop keeps the context's clock with the simulation's. */
+export function setContextTime(ctx: ElevatorContext, now: number): void {
+  (ctx as { now: number }).now = now;
 }

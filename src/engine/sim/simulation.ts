@@ -15,7 +15,7 @@ import type { TraceSink } from '../events';
 import { getElevator } from '../iosched/elevator';
 import type { ElevatorContext, ElevatorType } from '../iosched/types';
 import '../iosched/registry';
-import { createElevatorContext } from '../iosched/context';
+import { createElevatorContext, setContextTime } from '../iosched/context';
 import { onQueueDelay } from '../iosched/requeue';
 import {
   createHostState,
@@ -123,10 +123,12 @@ export function step(sim: Simulation): boolean {
   }
   if (sim.model.stopNs !== null && ev.t > sim.model.stopNs) {
     st.now = sim.model.stopNs;
+    setContextTime(sim.ctx, st.now);
     st.done = true;
     return false;
   }
   st.now = ev.t;
+  setContextTime(sim.ctx, ev.t);
   st.steps++;
   const { kind, a, rq, t } = ev;
   recycleEvent(st.heap, ev);
@@ -167,7 +169,10 @@ export function step(sim: Simulation): boolean {
 /** Run until the next event would be after tNs (or the run ends). */
 export function runUntil(sim: Simulation, tNs: number): void {
   while (!sim.state.done && peekTime(sim) <= tNs) step(sim);
-  if (!sim.state.done && sim.state.now < tNs) sim.state.now = tNs;
+  if (!sim.state.done && sim.state.now < tNs) {
+    sim.state.now = tNs;
+    setContextTime(sim.ctx, tNs);
+  }
 }
 
 export function runToEnd(sim: Simulation): void {
@@ -183,4 +188,5 @@ export function snapshot(sim: Simulation): SimState {
 
 export function restore(sim: Simulation, snap: SimState): void {
   sim.state = structuredClone(snap);
+  setContextTime(sim.ctx, sim.state.now);
 }

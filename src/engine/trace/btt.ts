@@ -14,6 +14,7 @@
 // Remapping devices (md 9, device-mapper 253/254) keep no Q2Q/Q2C here, as btt moves them to
 // its separate "_dm" rows.
 import type { ParsedEvent } from './parse-line';
+import { insertAt, removeRange } from '../arrays';
 
 export interface BttRow {
   min: number;
@@ -209,7 +210,7 @@ export class BttDevice {
           if (!this.remapper) this.q2c.add(t - q.t);
           if (q.dT >= 0) this.d2c.add(t - q.dT);
         }
-        if (kept < to) qs.splice(kept, to - kept);
+        if (kept < to) removeRange(qs, kept, to - kept);
         return;
       }
       default:
@@ -223,7 +224,7 @@ export class BttDevice {
     const k = this.firstAtOrAfter(q.start);
     if (k < qs.length && qs[k]!.start === q.start) return false;
     if (k === qs.length) qs.push(q);
-    else qs.splice(k, 0, q);
+    else insertAt(qs, k, q);
     if (qs.length > MAX_IN_FLIGHT) this.evictOldest();
     return true;
   }

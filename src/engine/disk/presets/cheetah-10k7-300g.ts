@@ -2,6 +2,7 @@
 // drives of the Riska et al. study. No DiskSim model exists (DISK-MODEL.md §1.8): the
 // datasheet figures are kept and the rest derived to be consistent with them and the era.
 import type { DiskParams } from '../params';
+import { ULTRA320_8MB } from './ultra320-8mb';
 import { zone } from './zone';
 
 export const cheetah10k7: DiskParams = {
@@ -43,29 +44,8 @@ export const cheetah10k7: DiskParams = {
     zone(76791, 83189, 600, 201, 0, 111, 96, 154),
     zone(83190, 89588, 560, 493, 0, 103, 89, 154),
   ],
-  initialAngle: 0,
   seek: { type: 'curve', singleMs: 0.35, averageMs: 4.7, fullMs: 10.0 },
   headSwitchMs: 0.5,
   writeSettleMs: 0.6,
-  minWriteSeekMs: 0,
-  overheads: {
-    readHitMs: 0.1,
-    readMissMs: 0.15,
-    writeMs: 0.2,
-    dataPrepMs: 0.01,
-    reselectMs: 0.02,
-    readCompleteMs: 0.02,
-    writeCompleteMs: 0.02,
-  },
-  bus: { readMsPerSector: 0.0016, writeMsPerSector: 0.0016, readWatermark: 0.75 },
-  cache: {
-    segments: 16,
-    separateWriteSegment: false,
-    segmentSectors: 1024,
-    readAheadSectors: 512,
-    writePolicy: 'write-back',
-    writeBufferSectors: 4096,
-  },
-  maxQueueDepth: 64,
-  ssd: null,
+  ...ULTRA320_8MB,
 };

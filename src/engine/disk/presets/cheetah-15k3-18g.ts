@@ -2,6 +2,7 @@
 // drives of the Riska et al. study. No DiskSim model exists (DISK-MODEL.md §1.8): the
 // datasheet figures are kept and the rest derived to be consistent with them and the era.
 import type { DiskParams } from '../params';
+import { ULTRA320_8MB } from './ultra320-8mb';
 import { zone } from './zone';
 
 export const cheetah15k3: DiskParams = {
@@ -41,29 +42,8 @@ export const cheetah15k3: DiskParams = {
     zone(24968, 27463, 502, 210, 0, 101, 88, 15),
     zone(27464, 29959, 480, 72, 0, 97, 85, 15),
   ],
-  initialAngle: 0,
   seek: { type: 'curve', singleMs: 0.3, averageMs: 3.6, fullMs: 7.7 },
   headSwitchMs: 0.4,
   writeSettleMs: 0.4,
-  minWriteSeekMs: 0,
-  overheads: {
-    readHitMs: 0.1,
-    readMissMs: 0.15,
-    writeMs: 0.2,
-    dataPrepMs: 0.01,
-    reselectMs: 0.02,
-    readCompleteMs: 0.02,
-    writeCompleteMs: 0.02,
-  },
-  bus: { readMsPerSector: 0.0016, writeMsPerSector: 0.0016, readWatermark: 0.75 },
-  cache: {
-    segments: 16,
-    separateWriteSegment: false,
-    segmentSectors: 1024,
-    readAheadSectors: 512,
-    writePolicy: 'write-back',
-    writeBufferSectors: 4096,
-  },
-  maxQueueDepth: 64,
-  ssd: null,
+  ...ULTRA320_8MB,
 };

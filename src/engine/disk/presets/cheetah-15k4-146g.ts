@@ -2,6 +2,7 @@
 // the Riska et al. study. No DiskSim model was found: the datasheet figures are kept and
 // the rest derived to be consistent with them and the era (DISK-MODEL.md §1.8).
 import type { DiskParams } from '../params';
+import { ULTRA320_8MB } from './ultra320-8mb';
 import { zone } from './zone';
 
 export const cheetah15k4: DiskParams = {
@@ -42,29 +43,8 @@ export const cheetah15k4: DiskParams = {
     zone(41673, 45460, 605, 116, 0, 152, 137, 91),
     zone(45461, 49248, 580, 488, 0, 146, 131, 91),
   ],
-  initialAngle: 0,
   seek: { type: 'curve', singleMs: 0.3, averageMs: 3.4, fullMs: 7.4 },
   headSwitchMs: 0.4,
   writeSettleMs: 0.6,
-  minWriteSeekMs: 0,
-  overheads: {
-    readHitMs: 0.1,
-    readMissMs: 0.15,
-    writeMs: 0.2,
-    dataPrepMs: 0.01,
-    reselectMs: 0.02,
-    readCompleteMs: 0.02,
-    writeCompleteMs: 0.02,
-  },
-  bus: { readMsPerSector: 0.0016, writeMsPerSector: 0.0016, readWatermark: 0.75 },
-  cache: {
-    segments: 16,
-    separateWriteSegment: false,
-    segmentSectors: 1024,
-    readAheadSectors: 512,
-    writePolicy: 'write-back',
-    writeBufferSectors: 4096,
-  },
-  maxQueueDepth: 64,
-  ssd: null,
+  ...ULTRA320_8MB,
 };

@@ -5,6 +5,7 @@
 // revolution is 360 ms and answers read directly in disk.py's units (DISK-MODEL.md §3).
 // The track skew of disk.py's -o flag is the cylinder skew (one track per cylinder).
 import type { DiskParams } from '../params';
+import { IDEAL_CONTROLLER } from './ideal-controller';
 
 export const ostep: DiskParams = {
   name: 'ostep',
@@ -32,24 +33,7 @@ export const ostep: DiskParams = {
   headSwitchMs: 0,
   writeSettleMs: 0,
   minWriteSeekMs: 0,
-  overheads: {
-    readHitMs: 0,
-    readMissMs: 0,
-    writeMs: 0,
-    dataPrepMs: 0,
-    reselectMs: 0,
-    readCompleteMs: 0,
-    writeCompleteMs: 0,
-  },
-  bus: { readMsPerSector: 0, writeMsPerSector: 0, readWatermark: 1 },
-  cache: {
-    segments: 0,
-    separateWriteSegment: false,
-    segmentSectors: 0,
-    readAheadSectors: 0,
-    writePolicy: 'write-through',
-    writeBufferSectors: 0,
-  },
+  ...IDEAL_CONTROLLER,
   maxQueueDepth: 64,
   ssd: null,
 };

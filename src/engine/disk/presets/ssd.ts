@@ -3,6 +3,7 @@
 // only there to give the address space (64 GiB) so LBN validation works: one surface, one
 // zone, 65,536 "cylinders" of 2048 sectors.
 import type { DiskParams } from '../params';
+import { IDEAL_CONTROLLER } from './ideal-controller';
 import { zone } from './zone';
 
 export const ssd: DiskParams = {
@@ -24,24 +25,7 @@ export const ssd: DiskParams = {
   headSwitchMs: 0,
   writeSettleMs: 0,
   minWriteSeekMs: 0,
-  overheads: {
-    readHitMs: 0,
-    readMissMs: 0,
-    writeMs: 0,
-    dataPrepMs: 0,
-    reselectMs: 0,
-    readCompleteMs: 0,
-    writeCompleteMs: 0,
-  },
-  bus: { readMsPerSector: 0, writeMsPerSector: 0, readWatermark: 1 },
-  cache: {
-    segments: 0,
-    separateWriteSegment: false,
-    segmentSectors: 0,
-    readAheadSectors: 0,
-    writePolicy: 'write-through',
-    writeBufferSectors: 0,
-  },
+  ...IDEAL_CONTROLLER,
   maxQueueDepth: 32,
   ssd: { readLatencyMs: 0.08, writeLatencyMs: 0.02, readMBps: 250, writeMBps: 200, channels: 4 },
 };

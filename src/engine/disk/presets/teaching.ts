@@ -4,6 +4,7 @@
 // still hide a head switch and a one-cylinder seek, no cache and no overheads — so every
 // millisecond of a request is seek, rotation or transfer (UI.md: the first screen).
 import type { DiskParams } from '../params';
+import { IDEAL_CONTROLLER } from './ideal-controller';
 import { zone } from './zone';
 
 export const teaching: DiskParams = {
@@ -29,24 +30,7 @@ export const teaching: DiskParams = {
   headSwitchMs: 5,
   writeSettleMs: 2,
   minWriteSeekMs: 0,
-  overheads: {
-    readHitMs: 0,
-    readMissMs: 0,
-    writeMs: 0,
-    dataPrepMs: 0,
-    reselectMs: 0,
-    readCompleteMs: 0,
-    writeCompleteMs: 0,
-  },
-  bus: { readMsPerSector: 0, writeMsPerSector: 0, readWatermark: 1 },
-  cache: {
-    segments: 0,
-    separateWriteSegment: false,
-    segmentSectors: 0,
-    readAheadSectors: 0,
-    writePolicy: 'write-through',
-    writeBufferSectors: 0,
-  },
+  ...IDEAL_CONTROLLER,
   maxQueueDepth: 64,
   ssd: null,
 };

@@ -9,6 +9,7 @@ import { allocRequest, createRequestTable, type IoRequest } from '../../src/engi
 import { runScenario } from '../../src/engine/run';
 import type { FixedRequest, ProcessSpec } from '../../src/engine/scenario/types';
 import { proc, scenario } from '../helpers/scenario';
+import { testBio } from '../helpers/bio';
 
 ensureRegistered(anticipatory);
 
@@ -138,10 +139,7 @@ export function harness(tunables: Record<string, number> = {}, hz = 250) {
       anticipatory.completed(h.s, rq, h.ctx);
     },
     bio(pid: number, sector: number, nSectors: number, write: boolean, sync = !write): Bio {
-      return {
-        ...{ id: 0, slot: 0, proc: 0, pid, write, sync, sector, nSectors },
-        ...{ ioprioClass: 2, ioprioLevel: 4, queuedNs: h.now, rq: -1, serviceNs: -1 },
-      };
+      return testBio({ pid, sector, nSectors, write, sync, queuedNs: h.now });
     },
   };
   h.ctx = {

@@ -12,6 +12,7 @@ import { allocRequest, createRequestTable, type IoRequest } from '../../src/engi
 import { runScenario } from '../../src/engine/run';
 import type { FixedRequest, ProcessSpec } from '../../src/engine/scenario/types';
 import { proc, scenario } from '../helpers/scenario';
+import { testBio } from '../helpers/bio';
 
 ensureRegistered(cfq);
 
@@ -130,21 +131,8 @@ function fakeCtx(hz = 250) {
     o: { write?: boolean; sync?: boolean } = {},
   ): IoRequest =>
     allocRequest(table, id++, 0, pid, o.write ?? false, o.sync ?? !o.write, sector, 8, clock.now);
-  const bio = (pid: number, sector: number, o: { write?: boolean; sync?: boolean } = {}): Bio => ({
-    id: 0,
-    slot: 0,
-    proc: 0,
-    pid,
-    write: o.write ?? false,
-    sync: o.sync ?? !o.write,
-    sector,
-    nSectors: 8,
-    ioprioClass: 2,
-    ioprioLevel: 4,
-    queuedNs: 0,
-    rq: -1,
-    serviceNs: -1,
-  });
+  const bio = (pid: number, sector: number, o: { write?: boolean; sync?: boolean } = {}): Bio =>
+    testBio({ pid, sector, ...o });
   return { ctx, clock, messages, rules, rq, bio };
 }
 

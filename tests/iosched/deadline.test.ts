@@ -22,6 +22,7 @@ import { runScenario } from '../../src/engine/run';
 import type { FixedRequest, ProcessSpec } from '../../src/engine/scenario/types';
 import { createSimulation, peekTime, step, type Simulation } from '../../src/engine/sim/simulation';
 import { proc, scenario } from '../helpers/scenario';
+import { testBio } from '../helpers/bio';
 
 ensureRegistered(deadline);
 
@@ -457,21 +458,8 @@ describe('deadline: merge hooks (§3.5, §1.4)', () => {
     reads(BUSY, rd(1000, 1), rd(3000, 2), rd(2000, 3)),
     syncWrites(wr(8000, 4), wr(6000, 5)),
   ];
-  const bio = (sector: number, nSectors: number, write: boolean): Bio => ({
-    id: 99,
-    slot: 0,
-    proc: 0,
-    pid: 1,
-    write,
-    sync: !write,
-    sector,
-    nSectors,
-    ioprioClass: 2,
-    ioprioLevel: 4,
-    queuedNs: 0,
-    rq: -1,
-    serviceNs: -1,
-  });
+  const bio = (sector: number, nSectors: number, write: boolean): Bio =>
+    testBio({ id: 99, sector, nSectors, write });
   const slotOf = (sim: Simulation, id: number) =>
     sim.state.requests.slots.find((q) => q.id === id && q.completedNs < 0)!.slot;
 

@@ -1,92 +1,22 @@
 // End-to-end: the built page (dist/, from `vite build`) served under a sub-path and driven in
 // Debian's headless Chromium via playwright-core. Any console error, page error, failed request
 // or HTTP error fails the test; screenshots go to test-results/e2e/ for a human to look at.
-import { existsSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic, type StaticServer } from './static-server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { haveChromium, requireChromium, shotsDir, useLab } from './harness';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(chromiumPath);
-const inCI = process.env.CI === 'true' || process.env.CI === '1';
-const distDir = resolve('dist');
-const shotsDir = resolve('test-results/e2e');
 const SCENARIO = 'scenarios/seek-rotate-transfer.json';
 
-/** TESTING.md: without the background-networking flags Chromium floods the closed network. */
-const chromiumFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-if (!haveChromium) {
-  const message =
-    `Chromium not found at ${chromiumPath}. Install it with ` +
-    '`apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium`, ' +
-    'or set CHROMIUM_PATH.';
-  if (inCI) {
-    it('has Chromium to run the end-to-end tests (required when CI=true)', () => {
-      throw new Error(message);
-    });
-  } else {
-    console.warn(`\n!!! SKIPPING the end-to-end tests: ${message}\n`);
-  }
-}
+requireChromium();
 
 describe.skipIf(!haveChromium)('the built page in headless Chromium', () => {
-  let server: StaticServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    if (!existsSync(resolve(distDir, 'index.html'))) {
-      throw new Error('dist/index.html is missing: build first (`npm run test:e2e` does).');
-    }
-    mkdirSync(shotsDir, { recursive: true });
-    server = await serveStatic(distDir, '/some/sub/path/');
-    browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  /** Open the page in a fresh context, recording every problem the browser reports. */
-  async function openPage(): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
-    });
-    page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('requestfailed', (req) =>
-      problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`),
-    );
-    page.on('response', (res) => {
-      if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-    });
-    return { page, problems };
-  }
+  const lab = useLab();
+  const openPage = () => lab.openPage();
+  const openLab = () => lab.openLab();
 
   /** The platter group's rotation transform. */
   const platterTransform = (page: Page) => page.getByTestId('platter').getAttribute('transform');
-
-  /** Open the default lesson and wait until the disk view is drawn. */
-  async function openLab(): Promise<{ page: Page; problems: string[] }> {
-    const opened = await openPage();
-    await opened.page.goto(server.url);
-    await opened.page.getByTestId('platter').waitFor({ timeout: 30_000 });
-    return opened;
-  }
 
   it('opens on seek-rotate-transfer already playing: the platter turns', async () => {
     const { page, problems } = await openLab();
@@ -218,7 +148,7 @@ describe.skipIf(!haveChromium)('the built page in headless Chromium', () => {
       const json = { ...(await response.json()), notARealKey: 1 };
       await route.fulfill({ response, json });
     });
-    await page.goto(server.url);
+    await page.goto(lab.url);
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: 30_000 });
     const text = (await alert.textContent()) ?? '';

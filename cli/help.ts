@@ -95,7 +95,7 @@ scheduler's choices differ from the kernel's: the fairest agreement figure. A me
 max_sectors_kb.
 
   --scheduler S     the Spindle scheduler; default: the nearest to the traced one
-                    (mq-deadline → deadline, bfq → cfq, kyber → noop, none → none),
+                    (mq-deadline → mq-deadline, bfq → cfq, kyber → noop, none → none),
                     stated in "schedulerMapping"
   --disk PRESET     the simulated disk (default sata-7200-500g, or ssd for a
                     non-rotating device)

@@ -12,7 +12,7 @@ const TRACES = [
   ['none_randread_4k', 'none', 'none'],
   ['bfq_randrw7030_jobs4', 'bfq', 'cfq'],
   ['kyber_seqread_1m_split', 'kyber', 'noop'],
-  ['mq-deadline_ext4_smallfiles_fsync', 'mq-deadline', 'deadline'],
+  ['mq-deadline_ext4_smallfiles_fsync', 'mq-deadline', 'mq-deadline'],
 ] as const;
 
 describe.each(TRACES)('spindle replay %s', (name, traced, simulated) => {

@@ -34,8 +34,8 @@ describe('trace → scenario', () => {
     const { scenario, mapping } = buildScenario(readTraceText(smallTrace()), {
       meta: { scheduler: 'mq-deadline' },
     });
-    expect(mapping).toMatchObject({ traced: 'mq-deadline', simulated: 'deadline' });
-    expect(scenario.iosched.name).toBe('deadline');
+    expect(mapping).toMatchObject({ traced: 'mq-deadline', simulated: 'mq-deadline' });
+    expect(scenario.iosched.name).toBe('mq-deadline');
     const [reader, writer] = scenario.workload.processes;
     expect(reader!.name).toBe('reader-100');
     expect(writer!.name).toBe('kworker_u8_2-200');

@@ -3,11 +3,13 @@ import { registerElevator } from './elevator';
 import { none } from './none';
 import { noop } from './noop';
 import { deadline } from './deadline';
+import { mqDeadline } from './mq-deadline';
 import { cfq } from './cfq';
 import { anticipatory } from './anticipatory';
 
 registerElevator(none);
 registerElevator(noop);
 registerElevator(deadline);
+registerElevator(mqDeadline);
 registerElevator(anticipatory);
 registerElevator(cfq);

@@ -36,8 +36,8 @@ export class ReplayError extends Error {
 /** modern blk-mq scheduler → the nearest Spindle scheduler, and why (LINUX-SCHEDULERS.md §9) */
 export const SCHEDULER_MAP: Record<string, { simulated: string; note: string }> = {
   'mq-deadline': {
-    simulated: 'deadline',
-    note: 'mq-deadline keeps 2.6 deadline\'s tunables and core logic (sorted lists + FIFOs, fifo_batch, writes_starved); it adds priority classes, a head-insertion list and "now >= deadline" expiry, which Spindle\'s deadline does not model',
+    simulated: 'mq-deadline',
+    note: "Spindle's mq-deadline follows Linux 6.10-6.18 (per-class lists, prio aging, jiffies >= deadline expiry); it runs over Spindle's 2.6 block layer, so blk-mq's per-task plugging and async_depth are not modelled",
   },
   bfq: {
     simulated: 'cfq',

@@ -1,0 +1,383 @@
+// mq-deadline as Linux 6.10–6.18 has it (block/mq-deadline.c; LINUX-SCHEDULERS.md §9.2;
+// docs/iosched/mq-deadline.md): 2.6 deadline's batches and FIFOs, kept once per I/O
+// priority class (RT, BE, IDLE). The differences from deadline.ts, each a rule here:
+//  - a FIFO head is expired when jiffies ≥ its deadline (2.6: strictly after);
+//  - the sweep resumes at the first request at or above the start of the last one
+//    dispatched in that class and direction (latest_pos), not at a remembered successor,
+//    and there is no alias rule (the sort tree holds equal sectors side by side);
+//  - the class loop: RT first; a lower class gets nothing while a higher one has requests
+//    queued or on the device (inserted − finished);
+//  - prio aging: with two or more classes busy, a BE or IDLE request inserted at least
+//    prio_aging_expire ago goes first;
+//  - batching, starved and last_dir are shared by the classes; last_dir starts as WRITE.
+// The framework's dispatch queue plays the part of mq-deadline's head-insertion list.
+// async_depth (a cap on the scheduler tags async I/O may take) is not modelled: the
+// framework's request pool is 2.6's, per direction.
+import {
+  MS,
+  findBySector,
+  fifoRemove,
+  firstAtOrAfter,
+  jiffiesNow,
+  jiffyNs,
+  msecsToJiffies,
+  predecessor,
+  sortInsert,
+  sortRemove,
+  successor,
+  type SortList,
+} from './common';
+import { READ, WRITE, dirOf, type Dir, type FifoEntry } from './deadline';
+import { explainDispatch, explainWait, type Pick } from './mq-deadline-explain';
+import { MQ_DEADLINE_TUNABLES, tunable } from './mq-deadline-tunables';
+import type { Bio, ElevatorContext, ElevatorType } from './types';
+import type { IoRequest } from '../request';
+
+/** mq-deadline's priority levels (enum dd_prio), highest first. */
+export const RT = 0;
+export const BE = 1;
+export const IDLE = 2;
+export type Prio = typeof RT | typeof BE | typeof IDLE;
+export const PRIO_NAMES = ['RT', 'BE', 'IDLE'] as const;
+
+/** ioprio_class_to_prio: class 0 (none) and 2 are BE, 1 is RT, 3 is IDLE. */
+export function prioOf(ioprioClass: number): Prio {
+  return ioprioClass === 1 ? RT : ioprioClass === 3 ? IDLE : BE;
+}
+
+/** Why a request left, or why none did. A new batch gives two records, as in deadline.ts. */
+export type MqDeadlineRule =
+  /** a request at or above latest_pos in last_dir, and batching < fifo_batch */
+  | 'continue-batch'
+  | 'new-batch-read'
+  | 'new-batch-write-starved'
+  | 'new-batch-write-only'
+  /** the direction's FIFO head has jiffies ≥ its deadline: start there */
+  | 'fifo-expired'
+  /** nothing at or above latest_pos in this class and direction: start at the FIFO head */
+  | 'sweep-ended-fifo-head'
+  | 'sweep-continues'
+  /** two or more classes busy and a lower-class request inserted ≥ prio_aging_expire ago */
+  | 'prio-aged'
+  /** a refusal: the classes with requests wait while a higher class has some queued or on
+   * the device (dd_queued), or the chosen request is newer than the aging limit */
+  | 'wait-higher-prio';
+
+export const MQ_DEADLINE_RULES: readonly MqDeadlineRule[] = [
+  'continue-batch',
+  'new-batch-read',
+  'new-batch-write-starved',
+  'new-batch-write-only',
+  'fifo-expired',
+  'sweep-ended-fifo-head',
+  'sweep-continues',
+  'prio-aged',
+  'wait-higher-prio',
+];
+
+/** dd_per_prio: one class's lists and counters. Pairs are [READ, WRITE]. */
+export interface PerPrio {
+  sortList: [SortList, SortList];
+  fifoList: [number[], number[]];
+  /** start sector of the latest request dispatched in each direction (latest_pos) */
+  latestPos: [number, number];
+  /** io_stats_per_prio: inserted − finished is dd_queued (queued + on the device) */
+  inserted: number;
+  merged: number;
+  dispatched: number;
+  finished: number;
+}
+
+export interface MqDeadlineState {
+  prio: [PerPrio, PerPrio, PerPrio];
+  lastDir: Dir;
+  batching: number;
+  starved: number;
+  /** fifo_expire[READ|WRITE] and prio_aging_expire, jiffies (the store converts ms) */
+  fifoExpireJ: [number, number];
+  prioAgingExpireJ: number;
+  fifoBatch: number;
+  writesStarved: number;
+  frontMerges: boolean;
+}
+
+export { MQ_DEADLINE_TUNABLES };
+
+export type MqDeadlineView = {
+  classes: Array<{
+    name: (typeof PRIO_NAMES)[number];
+    readFifo: FifoEntry[];
+    writeFifo: FifoEntry[];
+    sortRead: number[];
+    sortWrite: number[];
+    /** the debugfs read<N>_next_rq / write<N>_next_rq: first at or above latest_pos */
+    nextRq: { read: number | null; write: number | null };
+    latestPos: { read: number; write: number };
+    /** debugfs "queued" (in the scheduler or on the device) and "owned_by_driver" */
+    queued: number;
+    ownedByDriver: number;
+  }>;
+  lastDir: 'read' | 'write';
+  batching: number;
+  starved: number;
+};
+
+function perPrio(): PerPrio {
+  return {
+    sortList: [[], []],
+    fifoList: [[], []],
+    latestPos: [0, 0],
+    inserted: 0,
+    merged: 0,
+    dispatched: 0,
+    finished: 0,
+  };
+}
+
+/** dd_queued: requests of this class in the scheduler or on the device. */
+export function ddQueued(pp: PerPrio): number {
+  return pp.inserted - pp.finished;
+}
+
+/** The jiffy a request's FIFO deadline falls on (rq.fifoNs holds that jiffy's start). */
+function fifoJiffy(rq: IoRequest, hz: number): number {
+  return Math.round((rq.fifoNs * hz) / 1e9);
+}
+
+/** deadline_check_fifo: time_is_before_eq_jiffies — expired once jiffies reach it. */
+export function fifoExpired(pp: PerPrio, dir: Dir, ctx: ElevatorContext): boolean {
+  return jiffiesNow(ctx) >= fifoJiffy(ctx.rq(pp.fifoList[dir][0]!), ctx.hz);
+}
+
+/** deadline_next_request → deadline_from_pos: the first request at or above latest_pos. */
+export function nextRequest(pp: PerPrio, dir: Dir, ctx: ElevatorContext): number {
+  return firstAtOrAfter(pp.sortList[dir], pp.latestPos[dir], ctx);
+}
+
+/** started_after: inserted (deadline − expire) after the jiffy `latestStartJ`. */
+function startedAfter(s: MqDeadlineState, rq: IoRequest, latestStartJ: number, hz: number) {
+  return fifoJiffy(rq, hz) - s.fifoExpireJ[dirOf(rq)] > latestStartJ;
+}
+
+function removeRequest(pp: PerPrio, rq: IoRequest): void {
+  const dir = dirOf(rq);
+  fifoRemove(pp.fifoList[dir], rq.slot);
+  sortRemove(pp.sortList[dir], rq.slot);
+  rq.fifoNs = -1;
+}
+
+/**
+ * __dd_dispatch_request for one class: continue the batch, or choose a new batch's
+ * direction and first request; give it up if it was inserted after `latestStartJ`. The
+ * side effects on starved, last_dir and batching happen even then, as in the kernel.
+ */
+function dispatchClass(
+  s: MqDeadlineState,
+  p: Prio,
+  latestStartJ: number,
+  ctx: ElevatorContext,
+): Pick | null {
+  const pp = s.prio[p];
+  let slot = nextRequest(pp, s.lastDir, ctx);
+  let pick: Pick;
+  if (slot >= 0 && s.batching < s.fifoBatch) {
+    pick = { prio: p, slot, dir: s.lastDir, dirRule: null, startRule: 'continue-batch' };
+  } else {
+    const reads = pp.fifoList[READ].length > 0;
+    const writes = pp.fifoList[WRITE].length > 0;
+    const starvedBefore = s.starved;
+    let dir: Dir;
+    let dirRule: MqDeadlineRule;
+    if (reads && !(writes && s.starved++ >= s.writesStarved)) {
+      dir = READ;
+      dirRule = 'new-batch-read';
+    } else if (writes) {
+      dir = WRITE;
+      dirRule = reads ? 'new-batch-write-starved' : 'new-batch-write-only';
+      s.starved = 0;
+    } else {
+      return null;
+    }
+    const next = nextRequest(pp, dir, ctx);
+    const expired = fifoExpired(pp, dir, ctx);
+    slot = expired || next < 0 ? pp.fifoList[dir][0]! : next;
+    const startRule: MqDeadlineRule = expired
+      ? 'fifo-expired'
+      : next < 0
+        ? 'sweep-ended-fifo-head'
+        : 'sweep-continues';
+    s.lastDir = dir;
+    s.batching = 0;
+    pick = { prio: p, slot, dir, dirRule, startRule, starvedBefore };
+  }
+  const rq = ctx.rq(slot);
+  if (startedAfter(s, rq, latestStartJ, ctx.hz)) return null;
+  s.batching++;
+  removeRequest(pp, rq);
+  pp.latestPos[pick.dir] = rq.sector; // dd_start_request
+  pp.dispatched++;
+  return pick;
+}
+
+/** dd_dispatch_prio_aged_requests: with ≥ 2 classes busy, an old BE or IDLE request. */
+function dispatchAged(s: MqDeadlineState, nowJ: number, ctx: ElevatorContext): Pick | null {
+  const busy = s.prio.filter((pp) => ddQueued(pp) > 0).length;
+  if (busy < 2) return null;
+  for (const p of [BE, IDLE] as const) {
+    const pick = dispatchClass(s, p, nowJ - s.prioAgingExpireJ, ctx);
+    if (pick) return { ...pick, aged: true };
+  }
+  return null;
+}
+
+/** dd_dispatch_request: aged requests first, then the classes in order; −1 if none. */
+function dispatch(s: MqDeadlineState, ctx: ElevatorContext): number {
+  const nowJ = jiffiesNow(ctx);
+  let pick = dispatchAged(s, nowJ, ctx);
+  let blockedBy = -1;
+  if (!pick) {
+    for (let p = RT; p <= IDLE; p++) {
+      pick = dispatchClass(s, p as Prio, nowJ, ctx);
+      if (pick) break;
+      if (ddQueued(s.prio[p]!) > 0) {
+        blockedBy = p;
+        break;
+      }
+    }
+  }
+  if (!pick) {
+    if (ctx.recording && blockedBy >= 0) explainWait(s, blockedBy as Prio, ctx);
+    return -1;
+  }
+  if (ctx.recording) explainDispatch(s, pick, ctx);
+  return pick.slot;
+}
+
+function listsOf(s: MqDeadlineState, rq: IoRequest): PerPrio {
+  return s.prio[prioOf(rq.ioprioClass)];
+}
+
+export const mqDeadline: ElevatorType<MqDeadlineState> = {
+  name: 'mq-deadline',
+  title: 'mq-deadline (Linux 6.x) — deadline per I/O priority class, with prio aging',
+  tunables: MQ_DEADLINE_TUNABLES,
+  dispatchInsert: 'append',
+
+  init: (t, ctx) => ({
+    prio: [perPrio(), perPrio(), perPrio()],
+    lastDir: WRITE, // dd_init_sched
+    batching: 0,
+    starved: 0,
+    fifoExpireJ: [
+      msecsToJiffies(tunable(t, 'read_expire'), ctx.hz),
+      msecsToJiffies(tunable(t, 'write_expire'), ctx.hz),
+    ],
+    prioAgingExpireJ: msecsToJiffies(tunable(t, 'prio_aging_expire'), ctx.hz),
+    fifoBatch: tunable(t, 'fifo_batch'),
+    writesStarved: tunable(t, 'writes_starved'),
+    frontMerges: tunable(t, 'front_merges') === 1,
+  }),
+
+  // dd_insert_request: count it in its class, sort it, give it a deadline in jiffies.
+  add(s, rq, ctx) {
+    const p = prioOf(rq.ioprioClass);
+    const pp = s.prio[p];
+    if (rq.sched < 0) pp.inserted++;
+    rq.sched = p;
+    const dir = dirOf(rq);
+    sortInsert(pp.sortList[dir], rq.slot, ctx);
+    rq.fifoNs = jiffyNs(jiffiesNow(ctx) + s.fifoExpireJ[dir], ctx.hz);
+    pp.fifoList[dir].push(rq.slot);
+  },
+
+  dispatch: (s, _force, ctx) => dispatch(s, ctx), // never idles: force changes nothing
+
+  // Since 5.x a bio joins only a request of its own I/O priority (blk_rq_merge_ok).
+  allowMerge: (_s, rq, bio: Bio) =>
+    rq.ioprioClass === bio.ioprioClass && rq.ioprioLevel === bio.ioprioLevel,
+
+  // dd_request_merge: with front_merges, the bio's class and direction sort list.
+  frontMergeCandidate(s, bio, endSector, ctx) {
+    if (!s.frontMerges) return -1;
+    return findBySector(
+      s.prio[prioOf(bio.ioprioClass)].sortList[bio.write ? WRITE : READ],
+      endSector,
+      ctx,
+    );
+  },
+
+  // dd_request_merged: a front merge moved the start sector — re-sort.
+  merged(s, rq, front, ctx) {
+    if (!front) return;
+    const list = listsOf(s, rq).sortList[dirOf(rq)];
+    sortRemove(list, rq.slot);
+    sortInsert(list, rq.slot, ctx);
+  },
+
+  // dd_merged_requests: the survivor takes an earlier deadline and that FIFO position
+  // (list_move: it leaves its own FIFO for the absorbed one's place), then the absorbed
+  // request leaves its class's lists.
+  requestsMerged(s, survivor, absorbed) {
+    const pp = listsOf(s, absorbed);
+    pp.merged++;
+    const theirs = pp.fifoList[dirOf(absorbed)];
+    const mine = listsOf(s, survivor).fifoList[dirOf(survivor)];
+    if (
+      mine.includes(survivor.slot) &&
+      theirs.includes(absorbed.slot) &&
+      absorbed.fifoNs < survivor.fifoNs
+    ) {
+      fifoRemove(mine, survivor.slot);
+      theirs[theirs.indexOf(absorbed.slot)] = survivor.slot;
+      survivor.fifoNs = absorbed.fifoNs;
+      sortRemove(pp.sortList[dirOf(absorbed)], absorbed.slot);
+      absorbed.fifoNs = -1;
+      return;
+    }
+    removeRequest(pp, absorbed);
+  },
+
+  formerRequest: (s, rq) => predecessor(listsOf(s, rq).sortList[dirOf(rq)], rq.slot),
+  latterRequest: (s, rq) => successor(listsOf(s, rq).sortList[dirOf(rq)], rq.slot),
+
+  completed() {},
+
+  // dd_finish_request: a request that was inserted is finished (completed or merged away).
+  putRequest(s, rq) {
+    if (rq.sched < 0) return;
+    s.prio[rq.sched as Prio].finished++;
+    rq.sched = -1;
+  },
+
+  queued: (s) =>
+    s.prio.reduce((n, pp) => n + pp.fifoList[READ].length + pp.fifoList[WRITE].length, 0),
+
+  inspect(s, ctx): MqDeadlineView {
+    const id = (slot: number) => ctx.rq(slot).id;
+    const fifo = (list: number[]): FifoEntry[] =>
+      list.map((slot) => {
+        const rq = ctx.rq(slot);
+        return { rq: rq.id, sector: rq.sector, nSectors: rq.nSectors, deadlineMs: rq.fifoNs / MS };
+      });
+    const next = (pp: PerPrio, dir: Dir) => {
+      const slot = nextRequest(pp, dir, ctx);
+      return slot >= 0 ? id(slot) : null;
+    };
+    return {
+      classes: s.prio.map((pp, p) => ({
+        name: PRIO_NAMES[p]!,
+        readFifo: fifo(pp.fifoList[READ]),
+        writeFifo: fifo(pp.fifoList[WRITE]),
+        sortRead: pp.sortList[READ].map(id),
+        sortWrite: pp.sortList[WRITE].map(id),
+        nextRq: { read: next(pp, READ), write: next(pp, WRITE) },
+        latestPos: { read: pp.latestPos[READ], write: pp.latestPos[WRITE] },
+        queued: ddQueued(pp),
+        ownedByDriver: pp.dispatched + pp.merged - pp.finished,
+      })),
+      lastDir: s.lastDir === READ ? 'read' : 'write',
+      batching: s.batching,
+      starved: s.starved,
+    };
+  },
+};

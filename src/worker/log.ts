@@ -1,6 +1,15 @@
 // The compact run log the page replays: what the worker sends after running a scenario.
 // Built in the worker from the engine's public TraceSink; the page never runs the engine.
-import type { DecisionRecord, RunSummary, ServiceRecord, TraceEvent, TraceSink } from '../engine';
+import type {
+  DecisionRecord,
+  RunSummary,
+  Scenario,
+  ServiceRecord,
+  Simulation,
+  TraceEvent,
+  TraceSink,
+} from '../engine';
+import { createTableRecorder, type ChartTables, type RunBound } from './chart-tables';
 import {
   lbnToPhys,
   sectorAngle,
@@ -48,10 +57,17 @@ export interface RunLog {
   /** why the log stops: the run ended, or a bound was hit */
   bounded: boolean;
   summary: RunSummary;
+  /** every I/O and request of the run in columns, for the charts (./chart-tables.ts) */
+  tables: ChartTables;
+  /** the validated scenario that ran (overrides applied): the charts ask a worker to run
+   * it again for the whole run or its blkparse text */
+  scenario: Scenario;
 }
 
 export const MAX_COMPLETIONS = 2000;
 export const MAX_SIM_NS = 60e9;
+/** The played log's bound as the chart worker's methods take it (blkparse of what is played). */
+export const PLAYED_BOUND: RunBound = { completions: MAX_COMPLETIONS, simNs: MAX_SIM_NS };
 
 /** A sink that records everything, placing each sector on the platter. */
 export function createLogSink(geometry: Geometry): TraceSink & {
@@ -59,14 +75,25 @@ export function createLogSink(geometry: Geometry): TraceSink & {
   services: ServiceRecord[];
   decisions: DecisionRecord[];
   completions: number;
+  /** the simulation it records (call once, right after createSimulation): the chart
+   * tables read each completed request's phases from it */
+  bind(sim: Simulation): void;
+  /** the chart tables so far (columns trimmed to their length) */
+  tables(): ChartTables;
 } {
   const addr: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
+  const recorder = createTableRecorder();
   const sink = {
     events: [] as LogEvent[],
     services: [] as ServiceRecord[],
     decisions: [] as DecisionRecord[],
     completions: 0,
+    bind(sim: Simulation) {
+      recorder.bind(sim);
+    },
+    tables: () => recorder.tables(),
     trace(e: TraceEvent) {
+      recorder.trace(e);
       let cylinder = -1;
       let head = -1;
       let angle = 0;

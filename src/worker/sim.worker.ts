@@ -18,6 +18,7 @@ import {
 } from '../engine';
 import { hostView } from '../engine/iosched/inspect';
 import { summarize } from '../engine/summary';
+import { chartMethods } from './chart-tables';
 import { createLogSink, trackStarts, MAX_COMPLETIONS, MAX_SIM_NS, type RunLog } from './log';
 
 export type { RunLog } from './log';
@@ -36,6 +37,7 @@ function runLog(scenario: Scenario, seed: number): RunLog {
   const geometry = model.disk.geometry;
   const sink = createLogSink(geometry);
   const sim = createSimulation(model, sink);
+  sink.bind(sim); // the chart tables read each completed request's phases
   let bounded = false;
   while (step(sim)) {
     if (sink.completions >= MAX_COMPLETIONS || sim.state.now >= MAX_SIM_NS) {
@@ -74,10 +76,15 @@ function runLog(scenario: Scenario, seed: number): RunLog {
     endNs: sim.state.now,
     bounded,
     summary: summarize(sim, scenario),
+    tables: sink.tables(),
+    scenario,
   };
 }
 
 const api = {
+  /** the charts panel's: the whole run's tables, a run as blkparse text (./chart-tables.ts) */
+  ...chartMethods,
+
   /**
    * Validate a scenario file's JSON and run it (bounded). An invalid scenario throws the
    * engine's ScenarioError; comlink re-throws it in the page with its message (file and key).

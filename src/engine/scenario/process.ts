@@ -15,6 +15,8 @@ import {
   type Path,
   type Problem,
 } from './checks';
+import { generatorSchema, resolveGenerator } from '../workload/generators/schema';
+import { generatorThreads } from '../workload/generators/index';
 
 /** What a process key left out means (rateIops has none: open mode must give it). */
 export const PROCESS_DEFAULTS = {
@@ -98,6 +100,8 @@ export const processSchema = object(
       .min(1, { error: 'must be null or a non-empty list of requests' })
       .nullable()
       .optional(),
+    /** a named workload generator (workload/generators): fio, ffsb, postmark, kbuild, tpcb */
+    generator: generatorSchema.nullable().optional(),
     /** range writes (ARCHITECTURE.md): accepted by the schema, refused below until implemented */
     range: z.unknown().optional(),
   },
@@ -135,7 +139,7 @@ export function checkProcesses(
   const instanceNames = new Map<string, number>();
   const out = raw.map((r, i) => {
     const at = (...keys: Array<string | number>): Path => ['workload', 'processes', i, ...keys];
-    const { range: _range, requests: _requests, ...given } = r;
+    const { range: _range, requests: _requests, generator: _generator, ...given } = r;
     // rateIops 0 stands for "not open-loop"; open mode must give its own (checked below).
     const p: ProcessSpec = {
       ...PROCESS_DEFAULTS,
@@ -145,8 +149,12 @@ export function checkProcesses(
       requests: null,
     };
 
+    // A generator brings its own thread count (FFSB's 8, fio's numjobs) unless count is given.
+    const generator = r.generator ? resolveGenerator(r.generator) : null;
+    const count = r.count ?? (generator ? generatorThreads(generator) : PROCESS_DEFAULTS.count);
+    p.count = count;
+    p.generator = generator;
     // Names must stay apart after instances are numbered ("reader" ×2 → reader-0, reader-1).
-    const count = r.count ?? PROCESS_DEFAULTS.count;
     for (let k = 0; k < count; k++) {
       const inst = count > 1 ? `${r.name}-${k}` : r.name;
       const other = instanceNames.get(inst);
@@ -166,6 +174,21 @@ export function checkProcesses(
       problems.push(
         problem(at('range'), 'range writes are not supported yet (they come in a later issue)'),
       );
+    }
+
+    if (generator) {
+      for (const key of [...PATTERN_ONLY.filter((k) => k !== 'span'), 'requests', 'range'] as const) {
+        if (r[key] !== undefined && r[key] !== null)
+          problems.push(problem(at(key), 'does not apply to a process with a "generator"'));
+      }
+      if (totalLbns > 0 && p.span && p.span.startSector + p.span.sectors > totalLbns)
+        problems.push(
+          problem(
+            at('span'),
+            `ends at sector ${p.span.startSector + p.span.sectors - 1}, past the disk's end (${diskName} has ${totalLbns} sectors: 0 to ${totalLbns - 1})`,
+          ),
+        );
+      return p;
     }
 
     if (r.requests) {

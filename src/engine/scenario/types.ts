@@ -3,6 +3,7 @@
 import type { DiskSchedulerName } from '../disk/disk-scheduler';
 import type { WritePolicy } from '../disk/params';
 import type { Kernel } from '../iosched/queue-settings';
+import type { GeneratorSpec } from '../workload/generators/index';
 
 export interface SizeRange {
   min: number;
@@ -50,6 +51,8 @@ export interface ProcessSpec {
   ioprio: { class: 'rt' | 'be' | 'idle'; level: number } | null;
   /** a fixed request list instead of a pattern (disk.py-style exercises) */
   requests: FixedRequest[] | null;
+  /** a named workload generator instead of a pattern (workload/generators; absent or null: none) */
+  generator?: GeneratorSpec | null;
 }
 
 export interface Scenario {

@@ -10,6 +10,13 @@ import { EventKind, EventPriority } from '../sim/events';
 import { createRng, nextExponential, nextFloat, nextInt, type Rng } from '../sim/rng';
 import type { Model, Simulation } from '../sim/simulation';
 import type { ProcessSpec } from '../scenario/types';
+import {
+  createGenInstance,
+  generatorDone,
+  generatorIssue,
+  generatorStart,
+  type GenInstance,
+} from './generators/runtime';
 
 const MS = 1e6;
 
@@ -28,6 +35,8 @@ export interface ProcInstance {
   listIndex: number;
   inFlight: number;
   issued: number;
+  /** a named generator's thread state (generators/runtime.ts), null for other processes */
+  gen: GenInstance | null;
 }
 
 export interface WorkloadState {
@@ -46,17 +55,19 @@ export function createWorkloadState(model: Model): WorkloadState {
       const name = p.count > 1 ? `${p.name}-${k}` : p.name;
       // Several sequential instances start spread over the span, 4 KiB-aligned.
       const offset = Math.floor((span.sectors * k) / p.count / 8) * 8;
+      const rng = createRng(model.seed, `process:${name}`);
       instances.push({
         spec,
         spanStart: span.startSector,
         spanSectors: span.sectors,
         pid: FIRST_PID + instances.length,
         name,
-        rng: createRng(model.seed, `process:${name}`),
+        rng,
         cursor: span.startSector + offset,
         listIndex: 0,
         inFlight: 0,
         issued: 0,
+        gen: p.generator ? createGenInstance(p.generator, span, k, p.count, rng) : null,
       });
     }
   });
@@ -72,7 +83,9 @@ export function startWorkload(sim: Simulation): void {
   const heap = sim.state.heap;
   sim.state.workload.instances.forEach((inst, i) => {
     const p = sim.model.processes[inst.spec]!;
-    if (p.requests) {
+    if (p.generator) {
+      generatorStart(sim, inst, i, p);
+    } else if (p.requests) {
       const first = p.requests[0];
       if (first)
         pushEvent(
@@ -102,6 +115,10 @@ const IOPRIO_CLASS = { rt: 1, be: 2, idle: 3 } as const;
 export function onIssue(sim: Simulation, instIndex: number, now: number): void {
   const inst = sim.state.workload.instances[instIndex]!;
   const p = sim.model.processes[inst.spec]!;
+  if (p.generator) {
+    generatorIssue(sim, inst, instIndex, p, now);
+    return;
+  }
   const bio = p.requests
     ? listBio(sim, inst, instIndex, p, now)
     : patternBio(sim, inst, instIndex, p, now);
@@ -194,7 +211,9 @@ export function noteBioDone(sim: Simulation, bio: Bio, now: number): void {
   const inst = sim.state.workload.instances[bio.proc]!;
   inst.inFlight--;
   const p = sim.model.processes[inst.spec]!;
-  if (p.requests) {
+  if (p.generator) {
+    generatorDone(sim, inst, bio.proc, p, bio, now);
+  } else if (p.requests) {
     const next = p.requests[inst.listIndex];
     if (next && next.thinkTimeMs !== null) {
       pushEvent(

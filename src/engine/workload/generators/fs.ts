@@ -1,0 +1,32 @@
+// File-system personalities for Postmark (Riska et al., "Evaluating Block-level Optimization
+// through the IO Path"): how ext2, ext3, ReiserFS and XFS turn a file operation into bios.
+// What the study found, and what each field below encodes:
+//  - ext3 and ReiserFS write file data as 4 KiB buffers (one bio per block) and rely on the
+//    I/O scheduler to merge them (writeBioKiB 4);
+//  - ext2 and XFS build large bios (mpage / extent writes: writeBioKiB 256, chosen — a
+//    bio of up to 256 KiB, below the default max_sectors_kb of 512);
+//  - journaling adds writes: ext3 and ReiserFS log every metadata update as a 4 KiB
+//    journal block (the study's extra journal traffic); XFS logs into 32 KiB log buffers,
+//    one per 8 metadata updates (delayed logging, chosen); ext2 has no journal.
+// Metadata blocks (inodes, directories, bitmaps) are 4 KiB async writes in place, in a
+// metadata area at the front of the file system; the journal sits right after it.
+export const FS_NAMES = ['ext2', 'ext3', 'reiserfs', 'xfs'] as const;
+export type FsName = (typeof FS_NAMES)[number];
+
+export interface FsPersonality {
+  /** largest data write bio, KiB (4 = one page per bio) */
+  writeBioKiB: number;
+  /** journal write size, KiB, and how many metadata updates share one; 0 = no journal */
+  journalKiB: number;
+  journalEvery: number;
+}
+
+export const FS_PERSONALITIES: Record<FsName, FsPersonality> = {
+  ext2: { writeBioKiB: 256, journalKiB: 0, journalEvery: 1 },
+  ext3: { writeBioKiB: 4, journalKiB: 4, journalEvery: 1 },
+  reiserfs: { writeBioKiB: 4, journalKiB: 4, journalEvery: 1 },
+  xfs: { writeBioKiB: 256, journalKiB: 32, journalEvery: 8 },
+};
+
+/** ext3's default journal for a file system of this size: 32 MiB (mke2fs), in sectors */
+export const JOURNAL_SECTORS = 32 * 2048;

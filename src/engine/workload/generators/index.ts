@@ -1,0 +1,42 @@
+// The generator families by kind, the scenario-facing spec (every field resolved), and the
+// defaults. See types.ts for the model and each family's file for its parameters' sources.
+import { fio, FIO_JOBS, type FioSpec } from './fio';
+import { ffsb, FFSB_PROFILES, type FfsbSpec } from './ffsb';
+import { postmark, POSTMARK_CONFIGS, type PostmarkSpec } from './postmark';
+import { kbuild, type KbuildSpec } from './kbuild';
+import { tpcb, type TpcbSpec } from './tpcb';
+import { FS_NAMES } from './fs';
+import type { GenFamily } from './types';
+
+export type GeneratorSpec = FioSpec | FfsbSpec | PostmarkSpec | KbuildSpec | TpcbSpec;
+export type GeneratorKind = GeneratorSpec['kind'];
+
+export const GENERATOR_KINDS = ['fio', 'ffsb', 'postmark', 'kbuild', 'tpcb'] as const;
+export { FIO_JOBS, FFSB_PROFILES, POSTMARK_CONFIGS, FS_NAMES };
+
+const FAMILIES: Record<GeneratorKind, GenFamily<never, unknown>> = {
+  fio: fio as GenFamily<never, unknown>,
+  ffsb: ffsb as GenFamily<never, unknown>,
+  postmark: postmark as GenFamily<never, unknown>,
+  kbuild: kbuild as GenFamily<never, unknown>,
+  tpcb: tpcb as GenFamily<never, unknown>,
+};
+
+export function generatorFamily(spec: GeneratorSpec): GenFamily<GeneratorSpec, unknown> {
+  return FAMILIES[spec.kind] as unknown as GenFamily<GeneratorSpec, unknown>;
+}
+
+/** What each kind's keys mean when left out (startMs 0, durationMs null for all). */
+export const GENERATOR_DEFAULTS = {
+  common: { startMs: 0, durationMs: null },
+  fio: { fileMiB: null, iodepth: 1 },
+  ffsb: { scale: 1 },
+  postmark: { fs: 'ext3', scale: 1 },
+  kbuild: { interarrivalMs: null },
+  tpcb: { thinkMs: 0 },
+} as const;
+
+/** Threads when the process gives no count. */
+export function generatorThreads(spec: GeneratorSpec): number {
+  return generatorFamily(spec).defaultThreads(spec);
+}

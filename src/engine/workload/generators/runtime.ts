@@ -1,0 +1,184 @@
+// Issuing a generator's steps (types.ts): the hooks workload.ts calls for a process with a
+// `generator`. A closed-loop thread issues one step per Issue event: after a sync step it
+// waits until fewer than `depth` of its sync bios are in flight; after an async step it
+// goes on at once unless DIRTY_LIMIT of its async bios are in flight (the kernel's
+// balance_dirty_pages throttling a writer). An open-loop thread (kbuild) issues a whole
+// operation at each Poisson arrival. Issue events carry the instance index.
+import { allocBio } from '../../request';
+import type { Bio } from '../../iosched/types';
+import { submitBio } from '../../iosched/host';
+import { pushEvent } from '../../sim/heap';
+import { EventKind, EventPriority } from '../../sim/events';
+import { nextExponential, type Rng } from '../../sim/rng';
+import type { Simulation } from '../../sim/simulation';
+import type { ProcessSpec } from '../../scenario/types';
+import { generatorFamily, type GeneratorSpec } from './index';
+import type { GenEnv, Step } from './types';
+import { part } from './layout';
+
+const MS = 1e6;
+/** async bios one thread may have in flight before it waits (dirty-page throttling, chosen) */
+export const DIRTY_LIMIT = 64;
+
+/** One thread's generator state (plain data). */
+export interface GenInstance {
+  /** the family's own state */
+  st: unknown;
+  env: GenEnv;
+  /** steps of the current operation not yet issued */
+  pending: Step[];
+  syncOut: number;
+  asyncOut: number;
+  /** waiting for a completion before the next step */
+  blocked: boolean;
+  /** an Issue event for it is on the clock */
+  armed: boolean;
+  /** stops issuing at this time, ns; −1 = never */
+  endNs: number;
+}
+
+/** The instance's state for instance k of count in the span. */
+export function createGenInstance(
+  spec: GeneratorSpec,
+  span: { startSector: number; sectors: number },
+  k: number,
+  count: number,
+  rng: Rng,
+): GenInstance {
+  const region = part(span.startSector, span.sectors, k, count);
+  const env: GenEnv = {
+    spanStart: span.startSector,
+    spanSectors: span.sectors,
+    k,
+    count,
+    regionStart: region.start,
+    regionSectors: region.sectors,
+  };
+  return {
+    st: generatorFamily(spec).init(spec, env, rng),
+    env,
+    pending: [],
+    syncOut: 0,
+    asyncOut: 0,
+    blocked: false,
+    armed: false,
+    endNs: spec.durationMs === null ? -1 : (spec.startMs + spec.durationMs) * MS,
+  };
+}
+
+interface Inst {
+  rng: Rng;
+  pid: number;
+  gen: GenInstance | null;
+  inFlight: number;
+  issued: number;
+}
+
+function arm(sim: Simulation, g: GenInstance, instIndex: number, atNs: number): void {
+  g.armed = true;
+  pushEvent(sim.state.heap, atNs, EventPriority.Issue, EventKind.Issue, instIndex);
+}
+
+/** The first Issue event of a generator thread. */
+export function generatorStart(
+  sim: Simulation,
+  inst: Inst,
+  instIndex: number,
+  p: ProcessSpec,
+): void {
+  const spec = p.generator!;
+  const g = inst.gen!;
+  const mean = generatorFamily(spec).openMeanMs(spec, g.env.count);
+  const first = spec.startMs * MS + (mean === null ? 0 : nextExponential(inst.rng, mean * MS));
+  arm(sim, g, instIndex, first);
+}
+
+function peek(spec: GeneratorSpec, g: GenInstance, rng: Rng): Step {
+  if (g.pending.length === 0) generatorFamily(spec).next(spec, g.st, g.env, rng, g.pending);
+  return g.pending[0]!;
+}
+
+const IOPRIO_CLASS = { rt: 1, be: 2, idle: 3 } as const;
+
+function issueStep(
+  sim: Simulation,
+  inst: Inst,
+  instIndex: number,
+  p: ProcessSpec,
+  step: Step,
+  now: number,
+): void {
+  const g = inst.gen!;
+  const bio: Bio = allocBio(
+    sim.state.bios,
+    sim.state.nextBioId++,
+    instIndex,
+    inst.pid,
+    step.write,
+    step.sync,
+    step.sector,
+    step.nSectors,
+    now,
+  );
+  if (p.ioprio) {
+    bio.ioprioClass = IOPRIO_CLASS[p.ioprio.class];
+    bio.ioprioLevel = p.ioprio.level;
+  }
+  if (step.sync) g.syncOut++;
+  else g.asyncOut++;
+  inst.inFlight++;
+  inst.issued++;
+  submitBio(sim, bio, now);
+}
+
+/** An Issue event for a generator thread. */
+export function generatorIssue(
+  sim: Simulation,
+  inst: Inst,
+  instIndex: number,
+  p: ProcessSpec,
+  now: number,
+): void {
+  const spec = p.generator!;
+  const g = inst.gen!;
+  g.armed = false;
+  if (g.endNs >= 0 && now >= g.endNs) return; // its time is up: the thread stops issuing
+  const family = generatorFamily(spec);
+  const mean = family.openMeanMs(spec, g.env.count);
+  if (mean !== null) {
+    // open loop: the whole operation now, the next one after an exponential gap
+    peek(spec, g, inst.rng);
+    const steps = g.pending.splice(0);
+    arm(sim, g, instIndex, now + nextExponential(inst.rng, mean * MS));
+    for (const step of steps) issueStep(sim, inst, instIndex, p, step, now);
+    return;
+  }
+  const step = peek(spec, g, inst.rng);
+  g.pending.shift();
+  // decide before submitting: submitBio may complete nothing synchronously, but keep the
+  // order of effects obvious (the thread's state first, then the block layer)
+  const wait = step.sync ? g.syncOut + 1 >= family.depth(spec) : g.asyncOut + 1 >= DIRTY_LIMIT;
+  g.blocked = wait;
+  if (!wait) arm(sim, g, instIndex, now + peek(spec, g, inst.rng).thinkMs * MS);
+  issueStep(sim, inst, instIndex, p, step, now);
+}
+
+/** One of a generator thread's bios completed. */
+export function generatorDone(
+  sim: Simulation,
+  inst: Inst,
+  instIndex: number,
+  p: ProcessSpec,
+  bio: Bio,
+  now: number,
+): void {
+  const spec = p.generator!;
+  const g = inst.gen!;
+  if (bio.sync) g.syncOut--;
+  else g.asyncOut--;
+  if (!g.blocked || g.armed) return;
+  if (g.syncOut >= generatorFamily(spec).depth(spec) || g.asyncOut >= DIRTY_LIMIT) return;
+  g.blocked = false;
+  if (g.endNs >= 0 && now >= g.endNs) return;
+  arm(sim, g, instIndex, now + peek(spec, g, inst.rng).thinkMs * MS);
+}

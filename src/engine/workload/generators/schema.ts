@@ -1,0 +1,88 @@
+// The `generator` key of a scenario process: shapes and ranges (zod), and the defaults
+// applied (index.ts GENERATOR_DEFAULTS). Unknown keys are errors, as everywhere in a scenario.
+import { z } from 'zod';
+import { intIn, numIn, object, oneOf, positive } from '../../scenario/checks';
+import {
+  FFSB_PROFILES,
+  FIO_JOBS,
+  FS_NAMES,
+  GENERATOR_DEFAULTS,
+  POSTMARK_CONFIGS,
+  type GeneratorSpec,
+} from './index';
+
+const common = {
+  startMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
+  durationMs: positive(1e12, 'must be null or a duration in ms greater than 0')
+    .nullable()
+    .optional(),
+};
+
+export const generatorSchema = z.discriminatedUnion(
+  'kind',
+  [
+    object(
+      {
+        kind: z.literal('fio'),
+        job: oneOf(FIO_JOBS),
+        fileMiB: positive(1e7, 'must be null or a file size in MiB greater than 0')
+          .nullable()
+          .optional(),
+        iodepth: intIn(1, 256).optional(),
+        ...common,
+      },
+      'an object {"kind": "fio", "job", optionally "fileMiB", "iodepth", "startMs", "durationMs"}',
+    ),
+    object(
+      {
+        kind: z.literal('ffsb'),
+        profile: oneOf(FFSB_PROFILES),
+        scale: positive(100).optional(),
+        ...common,
+      },
+      'an object {"kind": "ffsb", "profile", optionally "scale", "startMs", "durationMs"}',
+    ),
+    object(
+      {
+        kind: z.literal('postmark'),
+        config: oneOf(POSTMARK_CONFIGS),
+        fs: oneOf(FS_NAMES).optional(),
+        scale: positive(100).optional(),
+        ...common,
+      },
+      'an object {"kind": "postmark", "config", optionally "fs", "scale", "startMs", "durationMs"}',
+    ),
+    object(
+      {
+        kind: z.literal('kbuild'),
+        builds: z.union([z.literal(2), z.literal(4)], { error: 'must be 2 or 4' }),
+        interarrivalMs: positive(1e6, 'must be null or a time in ms greater than 0')
+          .nullable()
+          .optional(),
+        ...common,
+      },
+      'an object {"kind": "kbuild", "builds", optionally "interarrivalMs", "startMs", "durationMs"}',
+    ),
+    object(
+      {
+        kind: z.literal('tpcb'),
+        thinkMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
+        ...common,
+      },
+      'an object {"kind": "tpcb", optionally "thinkMs", "startMs", "durationMs"}',
+    ),
+  ],
+  { error: 'must be an object with "kind": one of "fio", "ffsb", "postmark", "kbuild", "tpcb"' },
+);
+
+export type RawGenerator = z.infer<typeof generatorSchema>;
+
+/** The spec with every default filled in. */
+export function resolveGenerator(raw: RawGenerator): GeneratorSpec {
+  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+  return {
+    ...GENERATOR_DEFAULTS.common,
+    ...GENERATOR_DEFAULTS[raw.kind],
+    ...given,
+  } as GeneratorSpec;
+}

@@ -1,0 +1,54 @@
+// Named workload generators (issue 7 item 4): the request streams of the seeds' benchmarks —
+// fio jobs (Bautista et al.), FFSB profiles (Heger & Quinn), Postmark with a file-system
+// personality (Riska et al.), concurrent kernel builds, a TPC-B-like transaction stream.
+// A scenario process names one with `generator: {...}`; each family is one file here.
+// A family turns its parameters into operations, each a short list of steps (bios); the
+// runtime (runtime.ts) issues them: a sync step blocks the thread until it completes, an
+// async step (a buffered write the page cache will write back) does not, up to a dirty
+// limit. All state is plain data (it is structuredClone'd with the simulation).
+import type { Rng } from '../../sim/rng';
+
+/** One bio a generator asks for. */
+export interface Step {
+  sector: number;
+  nSectors: number;
+  write: boolean;
+  /** sync: the thread waits for it (reads, O_SYNC / commit writes); async: buffered */
+  sync: boolean;
+  /** the thread thinks (computes) this long before issuing it, ms */
+  thinkMs: number;
+}
+
+/** Where one thread (process instance) of a generator works. */
+export interface GenEnv {
+  /** the process's span (the whole disk by default) */
+  spanStart: number;
+  spanSectors: number;
+  /** this instance: k of count; its own region (the span split in count 4 KiB-aligned parts) */
+  k: number;
+  count: number;
+  regionStart: number;
+  regionSectors: number;
+}
+
+/** A generator family: its defaults and how it makes operations. */
+export interface GenFamily<Spec, St> {
+  kind: string;
+  /** threads when the process gives no `count` */
+  defaultThreads(spec: Spec): number;
+  /** sync requests one thread keeps in flight (fio iodepth); 1 for a plain thread */
+  depth(spec: Spec): number;
+  /** open-loop families: mean time between operations of one thread, ms; null = closed loop */
+  openMeanMs(spec: Spec, count: number): number | null;
+  init(spec: Spec, env: GenEnv, rng: Rng): St;
+  /** append the next operation's steps to `out` (at least one) */
+  next(spec: Spec, st: St, env: GenEnv, rng: Rng, out: Step[]): void;
+}
+
+/** Fields every generator spec has (after defaults). */
+export interface GenCommon {
+  /** the generator starts issuing at this time, ms */
+  startMs: number;
+  /** it stops issuing this long after it started, ms; null = until the run stops */
+  durationMs: number | null;
+}

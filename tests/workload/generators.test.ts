@@ -196,10 +196,12 @@ describe('generators in scenarios', () => {
     // oltp: one sync request in flight per thread (iodepth 1) — never more Qs than Cs + 4
     const events: Array<{ action: string; proc: number }> = [];
     const sink: TraceSink = {
-      trace: (e) => events.push({ action: e.action, proc: e.proc }),
+      trace: (e) => {
+        events.push({ action: e.action, proc: e.proc });
+      },
       service: () => {},
       decision: () => {},
-    } as unknown as TraceSink;
+    };
     runScenario(scen({ kind: 'fio', job: 'oltp' }), { sink });
     let out = 0;
     let peak = 0;

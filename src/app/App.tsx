@@ -9,6 +9,7 @@ import { HelpOverlay } from '../components/HelpOverlay';
 import { LessonPanel } from '../components/LessonPanel';
 import { QueuesView } from '../components/QueuesView';
 import { RunSummary } from '../components/RunSummary';
+import { TraceEntry } from '../components/trace/TraceEntry';
 import { createSimHandle, type RunLog } from '../worker/client';
 import { errorText, fetchJson, fetchLessonIndex, scenarioUrl, type LessonEntry } from './lessons';
 import { indexLog } from './replay';
@@ -92,6 +93,7 @@ export function App() {
             ))}
           </select>
         </label>
+        <TraceEntry />
         {loading && <span className="muted">running…</span>}
       </header>
       {error && (

@@ -24,3 +24,17 @@ export type { Geometry, PhysAddr } from './disk/geometry';
 export { createTimeline, stepTimeline, advanceTo, seekTo, type Timeline } from './sim/timeline';
 export type { DiskParams } from './disk/params';
 export { DISK_SCHEDULERS, type DiskSchedulerName } from './disk/disk-scheduler';
+// trace upload and replay in the page (src/worker/trace.worker.ts)
+export { ReplayReader, type TraceReading } from './trace/replay-source';
+export {
+  replayTrace,
+  ReplayError,
+  SCHEDULER_MAP,
+  type ReplayReport,
+  type ReplayMode,
+  type ReplayOptions,
+  type LatencyMs,
+} from './trace/replay';
+export type { ParseReport } from './trace/summary';
+export type { BttRow } from './trace/btt';
+export { elevatorNames } from './iosched/elevator';

@@ -1,0 +1,195 @@
+// The page's trace session: which file is being read (with its progress), the last trace read
+// (kept while a later file fails or is cancelled), what is kept in IndexedDB across a reload,
+// and the replay under way. Plain state with subscribers (React reads it through
+// useSyncExternalStore); the parsing and replay run in the trace worker.
+import { useSyncExternalStore } from 'react';
+import {
+  createTraceHandle,
+  type ReplayOutcome,
+  type ReplayRequest,
+  type TraceHandle,
+  type TraceOverview,
+} from '../worker/trace-client';
+import {
+  keepTrace,
+  keptTrace,
+  MAX_KEPT_BYTES,
+  rememberTraceView,
+  traceViewWasOpen,
+  type KeepOutcome,
+} from './trace-persist';
+
+export interface Notice {
+  kind: 'error' | 'info';
+  text: string;
+}
+
+export interface TraceSessionState {
+  /** the file being read, with bytes read of its size (the compressed size for .gz) */
+  reading: { name: string; read: number; total: number } | null;
+  overview: TraceOverview | null;
+  notice: Notice | null;
+  /** whether the trace shown is kept for the next visit */
+  keep: KeepOutcome | null;
+  /** the trace IndexedDB holds (offered as "Reopen" after a reload) */
+  kept: { name: string; size: number } | null;
+  viewOpen: boolean;
+  replay: { busy: boolean; request: ReplayRequest | null; outcome: ReplayOutcome | null };
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(2)} GB`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} MB`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)} kB`;
+  return `${n} bytes`;
+}
+
+export class TraceSession {
+  private state: TraceSessionState = {
+    reading: null,
+    overview: null,
+    notice: null,
+    keep: null,
+    kept: null,
+    viewOpen: false,
+    replay: { busy: false, request: null, outcome: null },
+  };
+  private readonly listeners = new Set<() => void>();
+  private readonly worker: TraceHandle;
+  /** the open() whose outcome counts (a later one supersedes it) */
+  private token = 0;
+  private restored = false;
+
+  constructor(worker: TraceHandle = createTraceHandle()) {
+    this.worker = worker;
+  }
+
+  get = (): TraceSessionState => this.state;
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  private set(patch: Partial<TraceSessionState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const fn of this.listeners) fn();
+  }
+
+  setViewOpen(open: boolean): void {
+    if (this.state.viewOpen === open) return;
+    this.set({ viewOpen: open });
+    void rememberTraceView(open);
+  }
+
+  dismissNotice(): void {
+    this.set({ notice: null });
+  }
+
+  /** Read a file in the worker; on success it becomes the trace shown (and kept). */
+  async open(blob: Blob, name: string, opts: { keep?: boolean } = {}): Promise<void> {
+    const keep = opts.keep ?? true;
+    if (this.state.reading !== null) await this.cancel();
+    const mine = ++this.token;
+    this.set({ reading: { name, read: 0, total: blob.size }, notice: null, viewOpen: true });
+    void rememberTraceView(true);
+    let outcome;
+    try {
+      outcome = await this.worker.open(blob, name, (read, total) => {
+        if (mine === this.token && this.state.reading !== null)
+          this.set({ reading: { name, read, total } });
+      });
+    } catch (e) {
+      outcome = {
+        kind: 'error' as const,
+        message: `${name}: the trace reader stopped (${e instanceof Error ? e.message : String(e)})`,
+      };
+    }
+    if (mine !== this.token) return;
+    if (outcome.kind === 'cancelled') {
+      this.set({
+        reading: null,
+        notice: {
+          kind: 'info',
+          text: `Reading ${name} was cancelled after ${formatBytes(outcome.bytesRead)} of ${formatBytes(blob.size)}.${this.state.overview ? ` Still showing ${this.state.overview.name}.` : ''}`,
+        },
+      });
+      return;
+    }
+    if (outcome.kind === 'error') {
+      this.set({
+        reading: null,
+        notice: {
+          kind: 'error',
+          text: `${outcome.message}${this.state.overview ? `\n(Still showing ${this.state.overview.name}.)` : ''}`,
+        },
+      });
+      return;
+    }
+    this.set({
+      reading: null,
+      overview: outcome.overview,
+      keep: null,
+      replay: { busy: false, request: null, outcome: null },
+    });
+    if (keep) {
+      const kept = await keepTrace(blob, name);
+      if (mine !== this.token) return;
+      this.set({ keep: kept, kept: kept.kept ? { name, size: blob.size } : null });
+    } else this.set({ keep: { kept: true } });
+  }
+
+  async cancel(): Promise<void> {
+    if (this.state.reading === null) return;
+    await this.worker.get().cancel();
+  }
+
+  /** After a reload: offer the kept trace, and read it again if its view was open. */
+  async restore(): Promise<void> {
+    if (this.restored) return;
+    this.restored = true;
+    const kept = await keptTrace();
+    if (kept === null) return;
+    this.set({ kept: { name: kept.name, size: kept.size } });
+    if (await traceViewWasOpen()) await this.reopenKept();
+  }
+
+  async reopenKept(): Promise<void> {
+    const kept = await keptTrace();
+    if (kept === null) {
+      this.set({
+        kept: null,
+        viewOpen: true,
+        notice: { kind: 'error', text: 'The kept trace is no longer in this browser’s storage.' },
+      });
+      return;
+    }
+    await this.open(kept.blob, kept.name, { keep: false });
+  }
+
+  async replay(request: ReplayRequest): Promise<void> {
+    if (this.state.replay.busy) return;
+    this.set({ replay: { busy: true, request, outcome: this.state.replay.outcome } });
+    let outcome: ReplayOutcome;
+    try {
+      outcome = await this.worker.get().replay(request);
+    } catch (e) {
+      outcome = {
+        kind: 'error',
+        message: `the replay stopped (${e instanceof Error ? e.message : String(e)})`,
+      };
+    }
+    this.set({ replay: { busy: false, request, outcome } });
+  }
+
+  terminate(): void {
+    this.token++;
+    this.worker.terminate();
+  }
+}
+
+export { MAX_KEPT_BYTES };
+
+export function useTraceSession(session: TraceSession): TraceSessionState {
+  return useSyncExternalStore(session.subscribe, session.get);
+}

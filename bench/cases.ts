@@ -17,7 +17,7 @@ export interface BenchFigure {
   note: string;
 }
 
-function randomReads(opts: {
+export function randomReads(opts: {
   scheduler: DiskSchedulerName;
   queueDepth: number;
   processes: number;

@@ -41,6 +41,7 @@ export interface LevelSeries {
   used: number; // windows in use: index of the window holding lastNs + 1
   lastNs: number; // time of the latest level change, ns
   level: number; // level in effect since lastNs
+  lastWindow: number; // floor(lastNs / windowNs), kept so an update divides once
   area: Float64Array; // per-window integral of the level over time, level·ns, up to lastNs
   max: Float64Array; // per-window highest level in effect (-Infinity if never)
 }
@@ -67,8 +68,16 @@ function checkShape(windowNs: number, maxPoints: number): void {
   }
 }
 
+const MAX_TIME = Number.MAX_VALUE;
+
+// The throws live in their own functions: a hot update stays small enough for V8 to inline.
 function checkTime(tNs: number): void {
-  if (!(tNs >= 0 && tNs <= Number.MAX_VALUE)) throw new RangeError(`time out of range: ${tNs} ns`);
+  if (!(tNs >= 0 && tNs <= MAX_TIME)) throw new RangeError(`time out of range: ${tNs} ns`);
+}
+
+function badLevelTime(s: LevelSeries, tNs: number): never {
+  checkTime(tNs);
+  throw new RangeError(`setLevel time went backwards: ${tNs} < ${s.lastNs} ns`);
 }
 
 export function createCounterSeries(windowNs: number, maxPoints: number): CounterSeries {
@@ -94,6 +103,7 @@ export function createLevelSeries(windowNs: number, maxPoints: number): LevelSer
     used: 1,
     lastNs: 0,
     level: 0,
+    lastWindow: 0,
     area: new Float64Array(maxPoints),
     max,
   };
@@ -113,6 +123,16 @@ function coarsenCounter(s: CounterSeries): void {
   s.windowNs *= 2;
 }
 
+/** Coarsen until tNs falls in a stored window; its index. */
+function coarsenCounterFor(s: CounterSeries, tNs: number): number {
+  let i = Math.floor(tNs / s.windowNs);
+  while (i >= s.maxPoints) {
+    coarsenCounter(s);
+    i = Math.floor(tNs / s.windowNs);
+  }
+  return i;
+}
+
 /** Double the window width of a level series: areas add, maxima take the larger. */
 function coarsenLevel(s: LevelSeries): void {
   const { area, max, used } = s;
@@ -130,16 +150,14 @@ function coarsenLevel(s: LevelSeries): void {
   max.fill(-Infinity, half, used);
   s.used = half;
   s.windowNs *= 2;
+  s.lastWindow = Math.floor(s.lastNs / s.windowNs);
 }
 
 /** Add `amount` (default 1) at time tNs ≥ 0. */
 export function countAt(s: CounterSeries, tNs: number, amount = 1): void {
-  checkTime(tNs);
+  if (!(tNs >= 0 && tNs <= MAX_TIME)) checkTime(tNs);
   let i = Math.floor(tNs / s.windowNs);
-  while (i >= s.maxPoints) {
-    coarsenCounter(s);
-    i = Math.floor(tNs / s.windowNs);
-  }
+  if (i >= s.maxPoints) i = coarsenCounterFor(s, tNs);
   s.values[i]! += amount;
   if (i >= s.used) s.used = i + 1;
   if (tNs > s.lastNs) s.lastNs = tNs;
@@ -147,35 +165,41 @@ export function countAt(s: CounterSeries, tNs: number, amount = 1): void {
 
 /** The level changes to `level` at tNs (tNs ≥ the previous change). */
 export function setLevel(s: LevelSeries, tNs: number, level: number): void {
-  checkTime(tNs);
-  if (tNs < s.lastNs) throw new RangeError(`setLevel time went backwards: ${tNs} < ${s.lastNs} ns`);
-  while (Math.floor(tNs / s.windowNs) >= s.maxPoints) coarsenLevel(s);
-
-  // Integrate the old level over [lastNs, tNs), window by window.
-  const { area, max, windowNs: w } = s;
-  const old = s.level;
-  const a = s.lastNs;
-  const ia = Math.floor(a / w);
-  const ib = Math.floor(tNs / w);
-  if (ia === ib) {
-    area[ia]! += old * (tNs - a); // window ia's max already holds old (set when old began)
-  } else {
-    area[ia]! += old * ((ia + 1) * w - a);
-    for (let j = ia + 1; j < ib; j++) {
-      area[j]! += old * w;
-      if (old > max[j]!) max[j] = old;
-    }
-    const rest = tNs - ib * w;
-    // why the guard: a change exactly on a boundary means the old level never held in window ib
-    if (rest > 0) {
-      area[ib]! += old * rest;
-      if (old > max[ib]!) max[ib] = old;
-    }
+  if (!(tNs >= s.lastNs && tNs <= MAX_TIME)) badLevelTime(s, tNs);
+  let ib = Math.floor(tNs / s.windowNs);
+  if (ib >= s.maxPoints) {
+    while (Math.floor(tNs / s.windowNs) >= s.maxPoints) coarsenLevel(s);
+    ib = Math.floor(tNs / s.windowNs);
   }
+  const ia = s.lastWindow;
+  const max = s.max;
+  // Integrate the old level over [lastNs, tNs); window ia's max already holds it (set when
+  // it began). The common case stays in one window.
+  if (ia === ib) s.area[ia]! += s.level * (tNs - s.lastNs);
+  else integrateAcross(s, ia, ib, tNs);
   if (level > max[ib]!) max[ib] = level;
   if (ib >= s.used) s.used = ib + 1;
   s.level = level;
   s.lastNs = tNs;
+  s.lastWindow = ib;
+}
+
+/** The old level held from lastNs (window ia) into window ib > ia. */
+function integrateAcross(s: LevelSeries, ia: number, ib: number, tNs: number): void {
+  const { area, max, windowNs: w } = s;
+  const old = s.level;
+  const a = s.lastNs;
+  area[ia]! += old * ((ia + 1) * w - a);
+  for (let j = ia + 1; j < ib; j++) {
+    area[j]! += old * w;
+    if (old > max[j]!) max[j] = old;
+  }
+  const rest = tNs - ib * w;
+  // why the guard: a change exactly on a boundary means the old level never held in window ib
+  if (rest > 0) {
+    area[ib]! += old * rest;
+    if (old > max[ib]!) max[ib] = old;
+  }
 }
 
 /** Layout of the reported points: base windows grouped `group` at a time. */

@@ -1,0 +1,411 @@
+// The charts' series, computed from the worker's chart tables (src/worker/chart-tables.ts):
+// pure functions, no DOM, no d3 drawing. Latencies are per I/O (bio) as processes see them,
+// Q to C, as the engine's summary counts them; positions and phases per request (what the
+// device did). Times on the charts are ms of simulated time; one run or 2–4 overlaid.
+import { tickStep } from 'd3-array';
+import type { ChartLog } from '../worker/chart-tables';
+
+export interface ChartRun {
+  label: string;
+  log: ChartLog;
+}
+
+const NS_PER_MS = 1e6;
+
+/** Points drawn per run at most (scatter charts keep every k-th I/O beyond it). */
+export const MAX_POINTS_PER_RUN = 6000;
+/** Vertices of a step or CDF line at most. */
+export const MAX_LINE_POINTS = 1200;
+
+/** The common time axis of the runs, ms. */
+export function timeDomainMs(runs: readonly ChartRun[]): [number, number] {
+  const end = Math.max(0, ...runs.map((r) => r.log.endNs));
+  return [0, Math.max(end / NS_PER_MS, 1e-6)];
+}
+
+/** A bin width, ms: about `perBin` completed I/Os per bin on average, 8–150 bins, nice. */
+export function binWidthMs(runs: readonly ChartRun[], perBin = 5): number {
+  const [, end] = timeDomainMs(runs);
+  const n = Math.max(...runs.map((r) => completedIos(r.log)), 1);
+  const bins = Math.min(150, Math.max(8, Math.round(n / perBin)));
+  const step = tickStep(0, end, bins);
+  return step > 0 ? step : end / bins;
+}
+
+export function completedIos(log: ChartLog): number {
+  const c = log.tables.ios.cNs;
+  let n = 0;
+  for (let i = 0; i < c.length; i++) if (c[i]! === c[i]!) n++;
+  return n;
+}
+
+/** Nearest-rank quantile of an ascending array (the engine's histogram definition). */
+export function nearestRank(sorted: ArrayLike<number>, q: number): number {
+  const n = sorted.length;
+  if (n === 0) return 0;
+  if (q <= 0) return sorted[0]!;
+  let rank = q * n;
+  const r = Math.round(rank);
+  if (Math.abs(rank - r) < 1e-9) rank = r;
+  return sorted[Math.min(n, Math.max(1, Math.ceil(rank))) - 1]!;
+}
+
+export interface LatencyFigures {
+  count: number;
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+function figures(sorted: Float64Array): LatencyFigures {
+  let sum = 0;
+  for (const v of sorted) sum += v;
+  const n = sorted.length;
+  return {
+    count: n,
+    mean: n > 0 ? sum / n : 0,
+    p50: nearestRank(sorted, 0.5),
+    p95: nearestRank(sorted, 0.95),
+    p99: nearestRank(sorted, 0.99),
+    max: n > 0 ? sorted[n - 1]! : 0,
+  };
+}
+
+/** Q2C of every completed I/O of one process (−1: all), ms, ascending. */
+export function sortedLatencies(log: ChartLog, proc = -1): Float64Array {
+  const { qNs, cNs, proc: p } = log.tables.ios;
+  const out: number[] = [];
+  for (let i = 0; i < cNs.length; i++) {
+    const c = cNs[i]!;
+    if (c !== c || (proc >= 0 && p[i] !== proc)) continue;
+    out.push((c - qNs[i]!) / NS_PER_MS);
+  }
+  return Float64Array.from(out).sort();
+}
+
+// ---------------------------------------------------------------- latency over time
+
+export interface PointSet {
+  run: number;
+  proc: number;
+  /** x: ms of simulated time; y: the chart's value */
+  x: Float64Array;
+  y: Float64Array;
+  write: Uint8Array;
+}
+
+export interface XYLine {
+  run: number;
+  /** −1: every process */
+  proc: number;
+  x: number[];
+  y: number[];
+}
+
+export interface LatencyOverTime {
+  /** each completed I/O at its completion time (every `stride`-th when there are many) */
+  points: PointSet[];
+  stride: number;
+  /** the mean Q2C of the I/Os completed in each bin, per run (a gap where none did) */
+  means: XYLine[];
+  binMs: number;
+  yMaxMs: number;
+}
+
+export function latencyOverTime(runs: readonly ChartRun[]): LatencyOverTime {
+  const binMs = binWidthMs(runs);
+  const stride = Math.max(
+    1,
+    Math.ceil(Math.max(...runs.map((r) => completedIos(r.log))) / MAX_POINTS_PER_RUN),
+  );
+  const points: PointSet[] = [];
+  const means: XYLine[] = [];
+  let yMax = 0;
+  runs.forEach((run, ri) => {
+    const { qNs, cNs, proc, write } = run.log.tables.ios;
+    const byProc = new Map<number, { x: number[]; y: number[]; w: number[] }>();
+    const sums: number[] = [];
+    const counts: number[] = [];
+    let k = 0;
+    for (let i = 0; i < cNs.length; i++) {
+      const c = cNs[i]!;
+      if (c !== c) continue;
+      const t = c / NS_PER_MS;
+      const ms = (c - qNs[i]!) / NS_PER_MS;
+      if (ms > yMax) yMax = ms;
+      const b = Math.floor(t / binMs);
+      sums[b] = (sums[b] ?? 0) + ms;
+      counts[b] = (counts[b] ?? 0) + 1;
+      if (k++ % stride !== 0) continue;
+      let s = byProc.get(proc[i]!);
+      if (!s) byProc.set(proc[i]!, (s = { x: [], y: [], w: [] }));
+      s.x.push(t);
+      s.y.push(ms);
+      s.w.push(write[i]!);
+    }
+    for (const [p, s] of [...byProc].sort((a, b) => a[0] - b[0])) {
+      points.push({
+        run: ri,
+        proc: p,
+        x: Float64Array.from(s.x),
+        y: Float64Array.from(s.y),
+        write: Uint8Array.from(s.w),
+      });
+    }
+    const line: XYLine = { run: ri, proc: -1, x: [], y: [] };
+    for (let b = 0; b < counts.length; b++) {
+      line.x.push((b + 0.5) * binMs);
+      line.y.push(counts[b] ? sums[b]! / counts[b]! : NaN);
+    }
+    means.push(line);
+  });
+  return { points, stride, means, binMs, yMaxMs: yMax };
+}
+
+// ---------------------------------------------------------------- latency CDF
+
+export interface CdfCurve extends XYLine {
+  figures: LatencyFigures;
+}
+
+/** The empirical CDF of Q2C, at most MAX_LINE_POINTS vertices (exact at the ends). */
+function cdfOf(sorted: Float64Array, run: number, proc: number): CdfCurve {
+  const n = sorted.length;
+  const x: number[] = [];
+  const y: number[] = [];
+  const step = Math.max(1, Math.ceil(n / MAX_LINE_POINTS));
+  for (let i = 0; i < n; i += step) {
+    x.push(sorted[i]!);
+    y.push((i + 1) / n);
+  }
+  if (n > 0 && y[y.length - 1] !== 1) {
+    x.push(sorted[n - 1]!);
+    y.push(1);
+  }
+  return { run, proc, x, y, figures: figures(sorted) };
+}
+
+/** One curve per run; with one run, also one per process that completed anything. */
+export function latencyCdf(runs: readonly ChartRun[]): CdfCurve[] {
+  const out: CdfCurve[] = [];
+  runs.forEach((run, ri) => {
+    out.push(cdfOf(sortedLatencies(run.log), ri, -1));
+    if (runs.length === 1 && run.log.processes.length > 1) {
+      run.log.processes.forEach((_, p) => {
+        const s = sortedLatencies(run.log, p);
+        if (s.length > 0) out.push(cdfOf(s, ri, p));
+      });
+    }
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------- throughput and IOPS
+
+export interface RateSeries {
+  run: number;
+  /** bin starts, ms */
+  x: number[];
+  /** I/Os (bios) completed per second in each bin */
+  iops: number[];
+  /** MB/s (10^6 bytes) the device completed in each bin */
+  mbps: number[];
+  /** over the run, as the summary counts them: per second of time to the last completion */
+  totalIops: number;
+  totalMbps: number;
+  ios: number;
+  bytes: number;
+}
+
+export interface Throughput {
+  series: RateSeries[];
+  binMs: number;
+}
+
+export function throughput(runs: readonly ChartRun[]): Throughput {
+  const binMs = binWidthMs(runs);
+  const [, endMs] = timeDomainMs(runs);
+  const nb = Math.max(1, Math.ceil(endMs / binMs));
+  const series = runs.map((run, ri): RateSeries => {
+    const ios = new Array<number>(nb).fill(0);
+    const bytes = new Array<number>(nb).fill(0);
+    const t = run.log.tables;
+    let nIos = 0;
+    let nBytes = 0;
+    let last = 0;
+    for (let i = 0; i < t.ios.cNs.length; i++) {
+      const c = t.ios.cNs[i]!;
+      if (c !== c) continue;
+      nIos++;
+      ios[Math.min(nb - 1, Math.floor(c / NS_PER_MS / binMs))]!++;
+    }
+    for (let i = 0; i < t.requests.n; i++) {
+      const c = t.requests.cNs[i]!;
+      const b = t.requests.nSectors[i]! * 512;
+      nBytes += b;
+      if (c > last) last = c;
+      bytes[Math.min(nb - 1, Math.floor(c / NS_PER_MS / binMs))]! += b;
+    }
+    const perS = 1000 / binMs;
+    const seconds = last / 1e9;
+    return {
+      run: ri,
+      x: ios.map((_, b) => b * binMs),
+      iops: ios.map((v) => v * perS),
+      mbps: bytes.map((v) => (v * perS) / 1e6),
+      totalIops: seconds > 0 ? nIos / seconds : 0,
+      totalMbps: seconds > 0 ? nBytes / seconds / 1e6 : 0,
+      ios: nIos,
+      bytes: nBytes,
+    };
+  });
+  return { series, binMs };
+}
+
+// ---------------------------------------------------------------- LBA over time
+
+export interface LbaOverTime {
+  /** each completed request at its dispatch time (D), y = its first sector */
+  points: PointSet[];
+  stride: number;
+  maxSector: number;
+}
+
+export function lbaOverTime(runs: readonly ChartRun[]): LbaOverTime {
+  const stride = Math.max(
+    1,
+    Math.ceil(Math.max(...runs.map((r) => r.log.tables.requests.n)) / MAX_POINTS_PER_RUN),
+  );
+  const points: PointSet[] = [];
+  let maxSector = 0;
+  runs.forEach((run, ri) => {
+    const r = run.log.tables.requests;
+    const byProc = new Map<number, { x: number[]; y: number[]; w: number[] }>();
+    for (let i = 0; i < r.n; i += stride) {
+      let s = byProc.get(r.proc[i]!);
+      if (!s) byProc.set(r.proc[i]!, (s = { x: [], y: [], w: [] }));
+      s.x.push(r.dNs[i]! / NS_PER_MS);
+      s.y.push(r.sector[i]!);
+      s.w.push(r.flags[i]! & 1);
+    }
+    for (let i = 0; i < r.n; i++) maxSector = Math.max(maxSector, r.sector[i]! + r.nSectors[i]!);
+    for (const [p, s] of [...byProc].sort((a, b) => a[0] - b[0])) {
+      points.push({
+        run: ri,
+        proc: p,
+        x: Float64Array.from(s.x),
+        y: Float64Array.from(s.y),
+        write: Uint8Array.from(s.w),
+      });
+    }
+  });
+  return { points, stride, maxSector };
+}
+
+// ---------------------------------------------------------------- positioning breakdown
+
+export const PHASES = ['seek', 'rotation', 'transfer', 'overhead'] as const;
+export type ChartPhase = (typeof PHASES)[number];
+
+export interface Breakdown {
+  run: number;
+  /** mean per completed request, ms (a drive cache hit adds no positioning) */
+  meanMs: Record<ChartPhase, number>;
+  requests: number;
+  cacheHits: number;
+}
+
+export function breakdown(runs: readonly ChartRun[]): Breakdown[] {
+  return runs.map((run, ri) => {
+    const r = run.log.tables.requests;
+    const sum = { seek: 0, rotation: 0, transfer: 0, overhead: 0 };
+    let hits = 0;
+    for (let i = 0; i < r.n; i++) {
+      sum.seek += r.seekNs[i]!;
+      sum.rotation += r.rotationNs[i]!;
+      sum.transfer += r.transferNs[i]!;
+      sum.overhead += r.overheadNs[i]!;
+      if (r.flags[i]! & 4) hits++;
+    }
+    const n = Math.max(1, r.n) * NS_PER_MS;
+    return {
+      run: ri,
+      meanMs: {
+        seek: sum.seek / n,
+        rotation: sum.rotation / n,
+        transfer: sum.transfer / n,
+        overhead: sum.overhead / n,
+      },
+      requests: r.n,
+      cacheHits: hits,
+    };
+  });
+}
+
+// ---------------------------------------------------------------- per-process shares
+
+export interface ProcessShare {
+  run: number;
+  proc: number;
+  name: string;
+  /** I/Os completed, and their share of the run's */
+  ios: number;
+  iosShare: number;
+  /** MB/s of its I/Os, over the time to the run's last completion */
+  mbps: number;
+  /** its share of the mechanism's time (seek + rotation + transfer of its requests) */
+  diskShare: number;
+  q2cMeanMs: number;
+  q2cMaxMs: number;
+}
+
+export function processShares(runs: readonly ChartRun[]): ProcessShare[] {
+  const out: ProcessShare[] = [];
+  runs.forEach((run, ri) => {
+    const { ios, requests: r } = run.log.tables;
+    const np = run.log.processes.length;
+    const count = new Array<number>(np).fill(0);
+    const bytes = new Array<number>(np).fill(0);
+    const sum = new Array<number>(np).fill(0);
+    const max = new Array<number>(np).fill(0);
+    const disk = new Array<number>(np).fill(0);
+    let total = 0;
+    let last = 0;
+    for (let i = 0; i < ios.cNs.length; i++) {
+      const c = ios.cNs[i]!;
+      const p = ios.proc[i]!;
+      if (c !== c || p < 0 || p >= np) continue;
+      const q2c = c - ios.qNs[i]!;
+      count[p]!++;
+      bytes[p]! += ios.nSectors[i]! * 512;
+      sum[p]! += q2c;
+      if (q2c > max[p]!) max[p] = q2c;
+      total++;
+    }
+    let diskTotal = 0;
+    for (let i = 0; i < r.n; i++) {
+      const p = r.proc[i]!;
+      if (r.cNs[i]! > last) last = r.cNs[i]!;
+      const d = r.seekNs[i]! + r.rotationNs[i]! + r.transferNs[i]!;
+      diskTotal += d;
+      if (p >= 0 && p < np) disk[p]! += d;
+    }
+    const seconds = last / 1e9;
+    run.log.processes.forEach((name, p) => {
+      out.push({
+        run: ri,
+        proc: p,
+        name,
+        ios: count[p]!,
+        iosShare: total > 0 ? count[p]! / total : 0,
+        mbps: seconds > 0 ? bytes[p]! / seconds / 1e6 : 0,
+        diskShare: diskTotal > 0 ? disk[p]! / diskTotal : 0,
+        q2cMeanMs: count[p]! > 0 ? sum[p]! / count[p]! / NS_PER_MS : 0,
+        q2cMaxMs: max[p]! / NS_PER_MS,
+      });
+    });
+  });
+  return out;
+}

@@ -1,0 +1,117 @@
+// Queue depth over time, from the chart tables: I/Os waiting in the block layer (Q to D) and
+// requests in the drive (D to C), as exact steps or, for long runs, time-weighted bin means.
+import { MAX_LINE_POINTS, type ChartRun } from './chart-data';
+
+const NS_PER_MS = 1e6;
+
+export interface DepthSeries {
+  run: number;
+  /** "host": I/Os queued (Q) and not yet dispatched (D); "drive": requests D and not C */
+  where: 'host' | 'drive';
+  /** a step line: the depth is y[i] from x[i] until x[i+1] (binned means when long) */
+  x: number[];
+  y: number[];
+  /** exact steps, or the time-weighted mean of each bin */
+  binned: boolean;
+  /** the time-weighted mean depth over the run, and the most at any instant */
+  mean: number;
+  max: number;
+}
+
+/** A depth step function from [start, end) intervals (end NaN: until endNs). */
+function steps(
+  starts: Float64Array,
+  ends: Float64Array,
+  extraStarts: Float64Array,
+  endNs: number,
+): { x: number[]; y: number[]; mean: number; max: number } {
+  const n = starts.length + extraStarts.length;
+  const t = new Float64Array(2 * n);
+  const d = new Int8Array(2 * n);
+  let k = 0;
+  const add = (s: number, e: number) => {
+    t[k] = s;
+    d[k++] = 1;
+    t[k] = e === e ? e : endNs;
+    d[k++] = -1;
+  };
+  for (let i = 0; i < starts.length; i++) if (starts[i]! === starts[i]!) add(starts[i]!, ends[i]!);
+  for (const s of extraStarts) add(s, NaN);
+  const order = Array.from({ length: k }, (_, i) => i).sort((a, b) => t[a]! - t[b]!);
+  const x: number[] = [0];
+  const y: number[] = [0];
+  let depth = 0;
+  let max = 0;
+  let area = 0;
+  let prev = 0;
+  for (let j = 0; j < order.length;) {
+    const now = t[order[j]!]!;
+    while (j < order.length && t[order[j]!]! === now) depth += d[order[j++]!]!;
+    area += y[y.length - 1]! * (now - prev);
+    prev = now;
+    if (now === x[x.length - 1]) y[y.length - 1] = depth;
+    else {
+      x.push(now);
+      y.push(depth);
+    }
+    if (depth > max) max = depth;
+  }
+  area += y[y.length - 1]! * Math.max(0, endNs - prev);
+  return { x, y, mean: endNs > 0 ? area / endNs : 0, max };
+}
+
+/** Time-weighted mean of a step function over `bins` equal bins of [0, endNs]. */
+function binSteps(x: number[], y: number[], endNs: number, bins: number): number[] {
+  const w = endNs / bins;
+  const out = new Array<number>(bins).fill(0);
+  for (let i = 0; i < x.length; i++) {
+    const a = x[i]!;
+    const b = i + 1 < x.length ? x[i + 1]! : endNs;
+    if (y[i] === 0 || b <= a) continue;
+    for (let k = Math.floor(a / w); k < bins && k * w < b; k++) {
+      const lo = Math.max(a, k * w);
+      const hi = Math.min(b, (k + 1) * w);
+      if (hi > lo) out[k]! += (y[i]! * (hi - lo)) / w;
+    }
+  }
+  return out;
+}
+
+export function queueDepth(runs: readonly ChartRun[]): DepthSeries[] {
+  const out: DepthSeries[] = [];
+  runs.forEach((run, ri) => {
+    const { ios, requests, inDriveDNs } = run.log.tables;
+    const endNs = run.log.endNs;
+    const host = steps(ios.qNs, ios.dNs, new Float64Array(0), endNs);
+    const drive = steps(requests.dNs, requests.cNs, inDriveDNs, endNs);
+    for (const [where, s] of [
+      ['host', host],
+      ['drive', drive],
+    ] as const) {
+      if (s.x.length <= MAX_LINE_POINTS) {
+        out.push({
+          run: ri,
+          where,
+          x: s.x.map((v) => v / NS_PER_MS),
+          y: s.y,
+          binned: false,
+          mean: s.mean,
+          max: s.max,
+        });
+      } else {
+        const bins = MAX_LINE_POINTS / 2;
+        const y = binSteps(s.x, s.y, endNs, bins);
+        out.push({
+          run: ri,
+          where,
+          x: y.map((_, k) => (k * endNs) / bins / NS_PER_MS),
+          y,
+          binned: true,
+          mean: s.mean,
+          max: s.max,
+        });
+      }
+    }
+  });
+  return out;
+}

@@ -1,7 +1,10 @@
 // The laboratory page: a lesson playing on the disk view, the queues and decisions beside it,
 // playback controls under it, the lesson's text alongside. The engine runs in the worker;
-// the page replays the log it returns (src/app/replay.ts).
-import { useEffect, useMemo, useState } from 'react';
+// the page replays the log it returns (src/app/replay.ts). What runs is the configuration
+// (config.ts: the lesson plus the user's overrides), which lives in the URL and IndexedDB
+// (config-state.ts); compare mode runs 2–4 configurations side by side on one clock.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { CompareView } from '../components/compare/CompareView';
 import { Controls } from '../components/Controls';
 import { DecisionLog } from '../components/DecisionLog';
 import { DiskView } from '../components/disk/DiskView';
@@ -9,14 +12,24 @@ import { HelpOverlay } from '../components/HelpOverlay';
 import { LessonPanel } from '../components/LessonPanel';
 import { QueuesView } from '../components/QueuesView';
 import { RunSummary } from '../components/RunSummary';
+import { LinkProblems } from '../components/settings/LinkProblems';
+import { SettingsPanel } from '../components/settings/SettingsPanel';
+import { SharePanel } from '../components/settings/SharePanel';
 import { TraceEntry } from '../components/trace/TraceEntry';
+import {
+  ThemeToggle,
+  useEffectiveTheme,
+  useThemeAttribute,
+} from '../components/settings/ThemeToggle';
 import { createSimHandle, type RunLog } from '../worker/client';
-import { errorText, fetchJson, fetchLessonIndex, scenarioUrl, type LessonEntry } from './lessons';
-import { indexLog } from './replay';
+import { clockOf, mergeClocks } from './actions';
+import { effective, emptyOverrides, type Hideable, type LabConfig } from './config';
+import { useLabConfig } from './config-state';
+import { errorText, fetchJson, scenarioUrl } from './lessons';
+import { indexLog, type Replay } from './replay';
 import { clampSlowdown, createStore, useStore } from './store';
 import { usePlayback } from './usePlayback';
-
-const DEFAULT_LESSON = 'seek-rotate-transfer.json';
+import { serializeUrlState } from './url-state';
 
 /** Slow enough to follow: a revolution in 4 s on screen; an SSD's whole run in a minute. */
 function defaultSlowdown(log: RunLog): number {
@@ -25,87 +38,261 @@ function defaultSlowdown(log: RunLog): number {
   return clampSlowdown(60e9 / Math.max(1, log.endNs));
 }
 
+type Panel = 'settings' | 'share' | null;
+
+/** Compare mode's first two columns: what runs now, and the same under another scheduler. */
+function startCompare(c: LabConfig, lesson: unknown): LabConfig {
+  const now = effective(lesson, c.run);
+  const other = now.sched === 'deadline' ? 'noop' : 'deadline';
+  return { ...c, compare: [c.run, { ...emptyOverrides(), ...c.run, sched: other, tunables: {} }] };
+}
+
 export function App() {
   const [store] = useState(() =>
     createStore({ tNs: 0, playing: false, slowdown: 40, helpOpen: false, layer: 'all' }),
   );
   const [handle] = useState(createSimHandle);
-  const [lessons, setLessons] = useState<LessonEntry[]>([]);
-  const [lesson, setLesson] = useState(DEFAULT_LESSON);
-  const [seed, setSeed] = useState<number | undefined>(undefined);
+  const lab = useLabConfig(handle);
+  const { config, setConfig, catalog } = lab;
+  const [lessonJson, setLessonJson] = useState<{ file: string; json: unknown } | null>(null);
   const [log, setLog] = useState<RunLog | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
+  const [panel, setPanel] = useState<Panel>(null);
+  const [compareReplays, setCompareReplays] = useState<Replay[]>([]);
+  const startAt = useRef(config.atNs);
   const replay = useMemo(() => (log ? indexLog(log) : null), [log]);
+  const comparing = config.compare !== null;
+  const clock = useMemo(
+    () => (comparing ? mergeClocks(compareReplays) : replay ? clockOf(replay) : null),
+    [comparing, compareReplays, replay],
+  );
   const helpOpen = useStore(store, (s) => s.helpOpen);
-  usePlayback(store, replay);
+  const theme = useEffectiveTheme(config.theme);
+  useThemeAttribute(theme);
+  usePlayback(store, clock);
+  const hidden = config.hide;
+  const show = (id: Hideable) => !hidden.includes(id);
 
   useEffect(() => () => handle.terminate(), [handle]);
 
+  // The lesson's scenario file, fetched once per lesson.
   useEffect(() => {
+    if (!lab.ready) return;
     let live = true;
-    fetchLessonIndex()
-      .then((index) => live && setLessons(index.lessons))
-      .catch((err: unknown) => live && setError(errorText(err)));
+    const file = config.lesson;
+    fetchJson(scenarioUrl(file))
+      .then((json) => live && setLessonJson({ file, json }))
+      .catch((err: unknown) => {
+        if (!live) return;
+        setError(errorText(err));
+        setLoading(false);
+      });
     return () => {
       live = false;
     };
-  }, []);
+  }, [lab.ready, config.lesson]);
 
+  // One run (not in compare mode): the lesson with the overrides, in the worker.
   useEffect(() => {
+    if (!lessonJson || lessonJson.file !== config.lesson || comparing) return;
     let live = true;
-    const client = handle.get();
-    const url = scenarioUrl(lesson);
+    const url = scenarioUrl(lessonJson.file);
     store.set({ playing: false });
-    fetchJson(url)
-      .then((json) => client.load(json, url, seed))
+    handle
+      .get()
+      .run('main', lessonJson.json, url, config.run, config.seed)
       .then((result) => {
         if (!live) return;
         setError(null);
         setLog(result);
-        store.set({ tNs: 0, playing: true, slowdown: defaultSlowdown(result) });
+        const at = startAt.current;
+        startAt.current = undefined;
+        store.set({
+          tNs: at === undefined ? 0 : Math.min(at, result.endNs),
+          playing: at === undefined,
+          slowdown: defaultSlowdown(result),
+        });
       })
-      .catch((err: unknown) => live && setError(errorText(err)))
+      .catch((err: unknown) => {
+        if (!live) return;
+        setLog(null);
+        setError(errorText(err));
+      })
       .finally(() => live && setLoading(false));
     return () => {
       live = false;
     };
-  }, [handle, lesson, seed, store]);
+  }, [handle, lessonJson, config.lesson, config.run, config.seed, comparing, store]);
+
+  // Compare mode: the columns report their runs; the clock starts when all have arrived.
+  const onReplays = useCallback(
+    (rs: Replay[]) => {
+      setCompareReplays(rs);
+      if (rs.length === 0) return;
+      setLoading(false);
+      const at = startAt.current;
+      startAt.current = undefined;
+      const slowest = Math.max(...rs.map((r) => defaultSlowdown(r.log)));
+      if (at !== undefined) store.set({ tNs: at, playing: false, slowdown: slowest });
+      else if (store.get().tNs === 0) store.set({ playing: true, slowdown: slowest });
+    },
+    [store],
+  );
 
   function chooseLesson(file: string) {
     setLoading(true);
-    setSeed(undefined);
-    setLesson(file);
+    store.set({ tNs: 0, playing: false });
+    setConfig((c) => ({
+      ...c,
+      lesson: file,
+      seed: undefined,
+      run: emptyOverrides(),
+      // a column keeps its scheduler choice; tunables of the old lesson's scheduler go
+      compare:
+        c.compare?.map((col) =>
+          col.sched
+            ? { ...emptyOverrides(), sched: col.sched, tunables: col.tunables }
+            : emptyOverrides(),
+        ) ?? null,
+    }));
   }
 
+  function toggleCompare() {
+    store.set({ tNs: 0, playing: false });
+    setCompareReplays([]);
+    setConfig((c) => (c.compare ? { ...c, compare: null } : startCompare(c, lessonJson?.json)));
+    setPanel(null);
+  }
+
+  const classes = ['app'];
+  if (config.present) classes.push('present');
+  if (config.embed) classes.push('embed');
+  for (const h of hidden) classes.push(`hide-${h}`);
+  const plainLink = serializeUrlState({ ...config, embed: false, present: false, atNs: undefined });
+  const lessonReady = lessonJson !== null && lessonJson.file === config.lesson;
+
   return (
-    <div className="app">
-      <header className="topbar">
-        <h1>Spindle</h1>
-        <label className="lesson-picker">
-          Lesson{' '}
-          <select value={lesson} aria-label="Lesson" onChange={(e) => chooseLesson(e.target.value)}>
-            {lessons.length === 0 && <option value={lesson}>{lesson}</option>}
-            {lessons.map((l) => (
-              <option key={l.file} value={l.file}>
-                {l.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <TraceEntry />
-        {loading && <span className="muted">running…</span>}
-      </header>
-      {error && (
+    <div className={classes.join(' ')}>
+      {!config.embed && !config.present && (
+        <header className="topbar">
+          <h1>Spindle</h1>
+          {show('lesson') && (
+            <label className="lesson-picker">
+              Lesson{' '}
+              <select
+                value={config.lesson}
+                aria-label="Lesson"
+                onChange={(e) => chooseLesson(e.target.value)}
+              >
+                {lab.lessons.length === 0 && <option value={config.lesson}>{config.lesson}</option>}
+                {lab.lessons.map((l) => (
+                  <option key={l.file} value={l.file}>
+                    {l.title}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {show('settings') && !comparing && (
+            <button
+              type="button"
+              aria-expanded={panel === 'settings'}
+              aria-controls="settings-panel"
+              onClick={() => setPanel(panel === 'settings' ? null : 'settings')}
+              disabled={!catalog || !lessonReady}
+            >
+              Settings
+            </button>
+          )}
+          {show('compare') && (
+            <button
+              type="button"
+              aria-pressed={comparing}
+              onClick={toggleCompare}
+              disabled={!catalog || !lessonReady}
+            >
+              Compare
+            </button>
+          )}
+          {show('share') && (
+            <button
+              type="button"
+              aria-expanded={panel === 'share'}
+              aria-controls="share-panel"
+              onClick={() => setPanel(panel === 'share' ? null : 'share')}
+            >
+              Share
+            </button>
+          )}
+          {show('theme') && (
+            <ThemeToggle theme={theme} onChange={(t) => setConfig((c) => ({ ...c, theme: t }))} />
+          )}
+          <TraceEntry />
+          {loading && <span className="muted">running…</span>}
+        </header>
+      )}
+      {config.present && (
+        <header className="present-bar">
+          <span>Spindle</span>
+          <a href={plainLink}>leave presenter mode</a>
+        </header>
+      )}
+      <LinkProblems problems={lab.problems} onDismiss={lab.dismissProblems} />
+      {(error ?? lab.error) && (
         <p role="alert" className="error">
-          {error}
+          {error ?? lab.error}
         </p>
       )}
-      {replay && (
+      {panel === 'settings' && catalog && lessonReady && !comparing && (
+        <div id="settings-panel" className="panel">
+          <SettingsPanel
+            catalog={catalog}
+            lesson={lessonJson.json}
+            overrides={config.run}
+            onApply={(o) => {
+              setLoading(true);
+              setConfig((c) => ({ ...c, run: o }));
+            }}
+            title="Settings"
+          />
+        </div>
+      )}
+      {panel === 'share' && (
+        <div id="share-panel" className="panel">
+          <SharePanel config={config} store={store} />
+        </div>
+      )}
+      {comparing && catalog && lessonReady && config.compare && (
+        <>
+          <Controls clock={clock} store={store} seed={null} onSeed={() => {}} hidden={hidden} />
+          <CompareView
+            sim={handle}
+            catalog={catalog}
+            lesson={lessonJson.json}
+            source={scenarioUrl(config.lesson)}
+            seed={config.seed}
+            columns={config.compare}
+            onColumns={(cols) => setConfig((c) => ({ ...c, compare: cols }))}
+            store={store}
+            onReplays={onReplays}
+          />
+        </>
+      )}
+      {!comparing && replay && (
         <main className="lab">
           <div className="stage">
             <DiskView replay={replay} store={store} />
-            <Controls replay={replay} store={store} seed={replay.log.seed} onSeed={setSeed} />
+            <Controls
+              clock={clock}
+              store={store}
+              seed={replay.log.seed}
+              onSeed={(seed) => {
+                setLoading(true);
+                setConfig((c) => ({ ...c, seed }));
+              }}
+              hidden={hidden}
+            />
             <LessonPanel log={replay.log} />
           </div>
           <div className="side">
@@ -117,6 +304,13 @@ export function App() {
             <RunSummary summary={replay.log.summary} />
           </details>
         </main>
+      )}
+      {config.embed && (
+        <p className="embed-foot">
+          <a href={plainLink} target="_blank" rel="noopener noreferrer">
+            Open in Spindle
+          </a>
+        </p>
       )}
       {helpOpen && <HelpOverlay onClose={() => store.set({ helpOpen: false })} />}
     </div>

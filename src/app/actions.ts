@@ -3,9 +3,38 @@
 import { nextAfter, prevBefore, type Replay } from './replay';
 import { clampSlowdown, type PlaybackState, type Store } from './store';
 
+/** What the playback actions move along: one run's log, or several runs' in compare mode
+ * (one shared clock: the union of their stops, to the latest end). */
+export interface Clock {
+  endNs: number;
+  /** ascending */
+  stops: readonly number[];
+  /** ascending */
+  decisionTimes: readonly number[];
+}
+
+export function clockOf(replay: Replay): Clock {
+  return { endNs: replay.log.endNs, stops: replay.stops, decisionTimes: replay.decisionTimes };
+}
+
+function mergeSorted(lists: ReadonlyArray<readonly number[]>): number[] {
+  const all = new Set<number>();
+  for (const l of lists) for (const x of l) all.add(x);
+  return [...all].sort((a, b) => a - b);
+}
+
+export function mergeClocks(replays: readonly Replay[]): Clock | null {
+  if (replays.length === 0) return null;
+  return {
+    endNs: Math.max(...replays.map((r) => r.log.endNs)),
+    stops: mergeSorted(replays.map((r) => r.stops)),
+    decisionTimes: mergeSorted(replays.map((r) => r.decisionTimes)),
+  };
+}
+
 export interface ActionContext {
   state: Readonly<PlaybackState>;
-  replay: Replay | null;
+  clock: Clock | null;
 }
 
 export interface Action {
@@ -26,10 +55,10 @@ export const actions: Action[] = [
     label: 'Play / pause',
     keys: ['Space'],
     keyTest: (e) => e.key === ' ',
-    perform: ({ state, replay }) => {
-      if (!replay) return null;
+    perform: ({ state, clock }) => {
+      if (!clock) return null;
       // Playing from the end starts over.
-      if (!state.playing && state.tNs >= replay.log.endNs) return { tNs: 0, playing: true };
+      if (!state.playing && state.tNs >= clock.endNs) return { tNs: 0, playing: true };
       return { playing: !state.playing };
     },
   },
@@ -38,8 +67,8 @@ export const actions: Action[] = [
     label: 'Step to the next event',
     keys: ['→'],
     keyTest: (e) => e.key === 'ArrowRight' && !e.shiftKey,
-    perform: ({ state, replay }) => {
-      const t = replay && nextAfter(replay.stops, state.tNs);
+    perform: ({ state, clock }) => {
+      const t = clock && nextAfter(clock.stops, state.tNs);
       return t === null || t === undefined ? { playing: false } : { tNs: t, playing: false };
     },
   },
@@ -48,8 +77,8 @@ export const actions: Action[] = [
     label: 'Step back to the previous event',
     keys: ['←'],
     keyTest: (e) => e.key === 'ArrowLeft' && !e.shiftKey,
-    perform: ({ state, replay }) => {
-      const t = replay && prevBefore(replay.stops, state.tNs);
+    perform: ({ state, clock }) => {
+      const t = clock && prevBefore(clock.stops, state.tNs);
       return { tNs: t ?? 0, playing: false };
     },
   },
@@ -58,8 +87,8 @@ export const actions: Action[] = [
     label: 'Step to the next decision',
     keys: ['Shift+→', 'd'],
     keyTest: (e) => (e.key === 'ArrowRight' && e.shiftKey) || e.key === 'd',
-    perform: ({ state, replay }) => {
-      const t = replay && nextAfter(replay.decisionTimes, state.tNs);
+    perform: ({ state, clock }) => {
+      const t = clock && nextAfter(clock.decisionTimes, state.tNs);
       return t === null || t === undefined ? { playing: false } : { tNs: t, playing: false };
     },
   },
@@ -100,15 +129,15 @@ export const actions: Action[] = [
   },
 ];
 
-export function executeAction(name: string, store: Store, replay: Replay | null): void {
+export function executeAction(name: string, store: Store, clock: Clock | null): void {
   const action = actions.find((a) => a.name === name);
-  const patch = action?.perform({ state: store.get(), replay });
+  const patch = action?.perform({ state: store.get(), clock });
   if (patch) store.set(patch);
 }
 
 /** The keyboard: the first action whose keyTest matches. Space and arrows are left to
  * text fields and sliders; Space on a focused button is that button's own click. */
-export function handleKey(e: KeyboardEvent, store: Store, replay: Replay | null): void {
+export function handleKey(e: KeyboardEvent, store: Store, clock: Clock | null): void {
   const target = e.target as HTMLElement | null;
   const tag = target?.tagName;
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
@@ -117,6 +146,6 @@ export function handleKey(e: KeyboardEvent, store: Store, replay: Replay | null)
   const action = actions.find((a) => a.keyTest(e));
   if (!action) return;
   e.preventDefault();
-  const patch = action.perform({ state: store.get(), replay });
+  const patch = action.perform({ state: store.get(), clock });
   if (patch) store.set(patch);
 }

@@ -2,21 +2,21 @@
 // divided by the slowdown; stop at the end of the log. One requestAnimationFrame loop.
 import { useEffect } from 'react';
 import { handleKey } from './actions';
-import type { Replay } from './replay';
+import type { Clock } from './actions';
 import { useStore, type Store } from './store';
 
-export function usePlayback(store: Store, replay: Replay | null): void {
+export function usePlayback(store: Store, clock: Clock | null): void {
   const playing = useStore(store, (s) => s.playing);
   useEffect(() => {
-    if (!playing || !replay) return;
+    if (!playing || !clock) return;
     let frame = 0;
     let last = performance.now();
     const tick = (now: number) => {
       const { tNs, slowdown } = store.get();
       const next = tNs + ((now - last) * 1e6) / slowdown;
       last = now;
-      if (next >= replay.log.endNs) {
-        store.set({ tNs: replay.log.endNs, playing: false });
+      if (next >= clock.endNs) {
+        store.set({ tNs: clock.endNs, playing: false });
         return;
       }
       store.set({ tNs: next });
@@ -24,11 +24,11 @@ export function usePlayback(store: Store, replay: Replay | null): void {
     };
     frame = requestAnimationFrame(tick);
     return () => cancelAnimationFrame(frame);
-  }, [playing, replay, store]);
+  }, [playing, clock, store]);
 
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => handleKey(e, store, replay);
+    const onKey = (e: KeyboardEvent) => handleKey(e, store, clock);
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [store, replay]);
+  }, [store, clock]);
 }

@@ -1,24 +1,29 @@
 // Playback controls: every button is an action (src/app/actions.ts), labelled for screen
 // readers and reachable by Tab; the speed spans real time to a million times slower.
 import { useState, type FormEvent } from 'react';
-import { executeAction } from '../app/actions';
-import type { Replay } from '../app/replay';
+import { executeAction, type Clock } from '../app/actions';
+import type { Hideable } from '../app/config';
 import { clampSlowdown, useStore, type Store } from '../app/store';
 import { formatNs, formatRate } from './format';
 
 interface Props {
-  replay: Replay | null;
+  /** what the buttons step along: one run, or the compare columns' shared clock */
+  clock: Clock | null;
   store: Store;
+  /** null: no seed form (compare mode sets seeds per lesson, not here) */
   seed: number | null;
   onSeed: (seed: number) => void;
+  /** controls a teacher hid (`_hide=`): seed, speed, step, scrubber */
+  hidden?: readonly Hideable[];
 }
 
-export function Controls({ replay, store, seed, onSeed }: Props) {
+export function Controls({ clock, store, seed, onSeed, hidden = [] }: Props) {
   const tNs = useStore(store, (s) => s.tNs);
   const playing = useStore(store, (s) => s.playing);
   const slowdown = useStore(store, (s) => s.slowdown);
-  const run = (name: string) => () => executeAction(name, store, replay);
-  const endNs = replay?.log.endNs ?? 0;
+  const run = (name: string) => () => executeAction(name, store, clock);
+  const endNs = clock?.endNs ?? 0;
+  const show = (id: Hideable) => !hidden.includes(id);
   return (
     <section className="controls" aria-label="Playback">
       <div className="buttons">
@@ -30,41 +35,47 @@ export function Controls({ replay, store, seed, onSeed }: Props) {
         >
           Reset
         </button>
-        <button
-          type="button"
-          onClick={run('stepBack')}
-          aria-label="Step back"
-          title="Step back (←)"
-        >
-          ◀|
-        </button>
+        {show('step') && (
+          <button
+            type="button"
+            onClick={run('stepBack')}
+            aria-label="Step back"
+            title="Step back (←)"
+          >
+            ◀|
+          </button>
+        )}
         <button
           type="button"
           className="play"
           onClick={run('togglePlay')}
           aria-label={playing ? 'Pause' : 'Play'}
           title="Play / pause (Space)"
-          disabled={!replay}
+          disabled={!clock}
         >
           {playing ? '❚❚' : '▶'}
         </button>
-        <button
-          type="button"
-          onClick={run('stepEvent')}
-          aria-label="Step to the next event"
-          title="Next event (→)"
-        >
-          |▶
-        </button>
-        <button
-          type="button"
-          onClick={run('stepDecision')}
-          aria-label="Step to the next decision"
-          title="Next decision (Shift+→ or d)"
-        >
-          ▶▶
-        </button>
-        <label className="speed">
+        {show('step') && (
+          <>
+            <button
+              type="button"
+              onClick={run('stepEvent')}
+              aria-label="Step to the next event"
+              title="Next event (→)"
+            >
+              |▶
+            </button>
+            <button
+              type="button"
+              onClick={run('stepDecision')}
+              aria-label="Step to the next decision"
+              title="Next decision (Shift+→ or d)"
+            >
+              ▶▶
+            </button>
+          </>
+        )}
+        <label className="speed" hidden={!show('speed')}>
           <span>slower</span>
           <input
             type="range"
@@ -86,7 +97,7 @@ export function Controls({ replay, store, seed, onSeed }: Props) {
         <output className="clock" data-testid="clock">
           t = {formatNs(tNs)}
         </output>
-        <SeedForm seed={seed} onSeed={onSeed} />
+        {seed !== null && show('seed') && <SeedForm seed={seed} onSeed={onSeed} />}
         <button
           type="button"
           onClick={run('help')}
@@ -97,6 +108,7 @@ export function Controls({ replay, store, seed, onSeed }: Props) {
         </button>
       </div>
       <input
+        hidden={!show('scrubber')}
         className="scrubber"
         type="range"
         min={0}
@@ -106,7 +118,7 @@ export function Controls({ replay, store, seed, onSeed }: Props) {
         aria-label="Timeline"
         aria-valuetext={`t = ${formatNs(tNs)} of ${formatNs(endNs)}`}
         onChange={(e) => store.set({ tNs: Number(e.target.value), playing: false })}
-        disabled={!replay}
+        disabled={!clock}
       />
     </section>
   );

@@ -4,6 +4,7 @@ import type { SimApi } from './sim.worker';
 
 export type { InspectView, RunLog } from './sim.worker';
 export type { LogEvent, GeometryView } from './log';
+export type { Catalog, RunOverrides, TunableInfo } from '../app/config';
 export type SimClient = Remote<SimApi>;
 
 /** Start a simulation worker. Vite bundles it only for this literal `new Worker(new URL(…))`. */

@@ -1,0 +1,200 @@
+// Compare mode (issue #5 item 6): one lesson's workload under 2–4 settings side by side.
+// Each column is a run in the worker (id c1…c4) with its own overrides, drawn as a small disk
+// view and its queues; all columns read one store, so one clock and one scrubber drive them
+// (the page's Controls get the columns' merged clock). Under them: the summary table, and
+// the charts overlaying the runs.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { errorText } from '../../app/lessons';
+import {
+  emptyOverrides,
+  MAX_COLUMNS,
+  MIN_COLUMNS,
+  type Catalog,
+  type RunOverrides,
+} from '../../app/config';
+import { indexLog, lastAtOrBefore, pendingAt, type Replay } from '../../app/replay';
+import { useStore, type Store } from '../../app/store';
+import type { RunLog, SimHandle } from '../../worker/client';
+import { DiskView } from '../disk/DiskView';
+import { RequestChip } from '../RequestChip';
+import { SettingsPanel } from '../settings/SettingsPanel';
+import { CompareTable } from './CompareTable';
+
+interface Props {
+  sim: SimHandle;
+  catalog: Catalog;
+  /** the lesson's raw scenario JSON and its path */
+  lesson: unknown;
+  source: string;
+  seed: number | undefined;
+  columns: RunOverrides[];
+  onColumns: (columns: RunOverrides[]) => void;
+  store: Store;
+  /** the runs as they arrive (null while a column runs), for the shared clock */
+  onReplays: (replays: Replay[]) => void;
+  /** where the charts go (the charts panel, given the runs) */
+  charts?: (logs: RunLog[], names: string[]) => ReactNode;
+}
+
+type ColumnRun = { key: string; replay: Replay } | { key: string; error: string } | null;
+
+/** A column's name in the table and its header: what differs is what matters. */
+export function columnName(i: number, log: RunLog | null): string {
+  if (!log) return `Run ${i + 1}`;
+  const s = log.summary;
+  return `${i + 1}: ${s.iosched} · ${s.diskScheduler} · QD ${s.queueDepth}`;
+}
+
+export function CompareView(props: Props) {
+  const { sim, catalog, lesson, source, seed, columns, onColumns, store, onReplays, charts } =
+    props;
+  const [runs, setRuns] = useState<ColumnRun[]>([]);
+  const cache = useRef(new Map<string, Replay>());
+  const keys = columns.map((c) => JSON.stringify([source, seed ?? null, c]));
+  const keyList = keys.join('\n');
+
+  useEffect(() => {
+    let live = true;
+    const ks = keyList.split('\n');
+    setRuns(
+      ks.map((key) => (cache.current.has(key) ? { key, replay: cache.current.get(key)! } : null)),
+    );
+    // One worker: run the columns that changed, one after another.
+    (async () => {
+      for (let i = 0; i < ks.length; i++) {
+        const key = ks[i]!;
+        if (cache.current.has(key)) continue;
+        const [, s, overrides] = JSON.parse(key) as [string, number | null, RunOverrides];
+        let result: ColumnRun;
+        try {
+          const log = await sim.get().run(`c${i + 1}`, lesson, source, overrides, s ?? undefined);
+          const replay = indexLog(log);
+          cache.current.set(key, replay);
+          result = { key, replay };
+        } catch (err) {
+          result = { key, error: errorText(err) };
+        }
+        if (!live) return;
+        setRuns((rs) => rs.map((r, j) => (j === i ? result : r)));
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [sim, lesson, source, keyList]);
+
+  const replays = useMemo(
+    () => runs.flatMap((r) => (r && 'replay' in r ? [r.replay] : [])),
+    [runs],
+  );
+  useEffect(() => onReplays(replays), [replays, onReplays]);
+
+  const logs = replays.map((r) => r.log);
+  const names = runs.flatMap((r, i) => (r && 'replay' in r ? [columnName(i, r.replay.log)] : []));
+  const done = runs.length === columns.length && runs.every((r) => r !== null);
+
+  const setColumn = (i: number, o: RunOverrides) =>
+    onColumns(columns.map((c, j) => (j === i ? o : c)));
+
+  return (
+    <main className="compare" aria-label="Compare runs">
+      <div className="compare-bar">
+        <h2>Compare: one workload, {columns.length} settings</h2>
+        <button
+          type="button"
+          disabled={columns.length >= MAX_COLUMNS}
+          onClick={() => onColumns([...columns, { ...emptyOverrides(), ...columns.at(-1) }])}
+        >
+          Add a column
+        </button>
+        {!done && <span className="muted">running…</span>}
+      </div>
+      <div className={`compare-grid cols-${columns.length}`}>
+        {columns.map((col, i) => {
+          const r = runs[i];
+          return (
+            <section
+              key={i}
+              className="compare-col"
+              aria-label={`Column ${i + 1}`}
+              data-testid={`column-${i + 1}`}
+            >
+              <header>
+                <h3>{columnName(i, r && 'replay' in r ? r.replay.log : null)}</h3>
+                <button
+                  type="button"
+                  disabled={columns.length <= MIN_COLUMNS}
+                  aria-label={`Remove column ${i + 1}`}
+                  onClick={() => onColumns(columns.filter((_, j) => j !== i))}
+                >
+                  ✕
+                </button>
+              </header>
+              <details className="col-settings">
+                <summary>settings of column {i + 1}</summary>
+                <SettingsPanel
+                  catalog={catalog}
+                  lesson={lesson}
+                  overrides={col}
+                  onApply={(o) => setColumn(i, o)}
+                  title={`Column ${i + 1} settings`}
+                  compact
+                />
+              </details>
+              {r === null || r === undefined ? (
+                <p className="muted">running…</p>
+              ) : 'error' in r ? (
+                <p className="error" role="alert">
+                  {r.error}
+                </p>
+              ) : (
+                <>
+                  <DiskView replay={r.replay} store={store} />
+                  <MiniQueues replay={r.replay} store={store} />
+                </>
+              )}
+            </section>
+          );
+        })}
+      </div>
+      {done && logs.length > 0 && (
+        <>
+          <CompareTable logs={logs} names={names} />
+          {charts?.(logs, names)}
+        </>
+      )}
+    </main>
+  );
+}
+
+/** A column's queues at the shared time: in the scheduler, and the drive's tags. */
+function MiniQueues({ replay, store }: { replay: Replay; store: Store }) {
+  const cursor = useStore(store, (s) => lastAtOrBefore(replay.stops, s.tNs));
+  const tNs = cursor >= 0 ? replay.stops[cursor]! : 0;
+  const pending = pendingAt(replay, tNs);
+  const inScheduler = pending.filter((q) => q.insertNs <= tNs && tNs < q.dispatchNs);
+  const inDrive = pending.filter((q) => q.dispatchNs <= tNs);
+  const qd = replay.log.summary.queueDepth;
+  const ended = tNs >= replay.log.endNs && replay.log.endNs > 0;
+  return (
+    <div className="mini-queues">
+      <p>
+        <b>I/O scheduler</b> <span className="muted">({inScheduler.length})</span>{' '}
+        {inScheduler.slice(0, 16).map((q) => (
+          <RequestChip key={q.rq} id={q.rq} q={q} />
+        ))}
+        {inScheduler.length > 16 && <span className="muted"> +{inScheduler.length - 16}</span>}
+      </p>
+      <p>
+        <b>drive</b>{' '}
+        <span className="muted">
+          ({inDrive.length} of {qd} tags)
+        </span>{' '}
+        {inDrive.slice(0, 16).map((q) => (
+          <RequestChip key={q.rq} id={q.rq} q={q} />
+        ))}
+      </p>
+      {ended && <p className="muted small">this run has ended</p>}
+    </div>
+  );
+}

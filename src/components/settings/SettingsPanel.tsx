@@ -1,0 +1,347 @@
+// The settings panel, generated from the engine's tables (the Catalog the worker sends): the
+// I/O scheduler and its tunables by their Linux sysfs names, units and ranges, the request
+// queue's settings, the kernel era and HZ, the disk preset, its queue depth and the drive's
+// own scheduler. Edits are a draft until "Run with these settings"; a value out of range
+// gets a sentence under its field and blocks the run. Only what differs from the lesson
+// becomes an override (so a shared link says what was changed).
+import { useId, useState, type FormEvent } from 'react';
+import {
+  checkTunable,
+  effective,
+  emptyOverrides,
+  unitWord,
+  type Catalog,
+  type RunOverrides,
+  type TunableInfo,
+} from '../../app/config';
+
+interface Props {
+  catalog: Catalog;
+  /** the lesson's raw scenario JSON: what "as the lesson says" means */
+  lesson: unknown;
+  overrides: RunOverrides;
+  onApply: (o: RunOverrides) => void;
+  /** the panel's accessible name, e.g. "Settings" or "Column 2 settings" */
+  title: string;
+  compact?: boolean;
+}
+
+type Draft = Record<string, string>;
+
+function tunableDefault(t: TunableInfo, hz: number): number {
+  return t.defaults[hz] ?? t.defaults[250] ?? Object.values(t.defaults)[0] ?? t.min;
+}
+
+export function SettingsPanel({ catalog, lesson, overrides, onApply, title, compact }: Props) {
+  const uid = useId();
+  const [draft, setDraft] = useState<Draft>({});
+  const base = effective(lesson, emptyOverrides());
+  const now = effective(lesson, overrides);
+  const set = (key: string, value: string) => setDraft((d) => ({ ...d, [key]: value }));
+
+  const sched = draft.sched ?? now.sched;
+  const hz = Number(draft.hz ?? now.hz);
+  const kernel = draft.kernel ?? now.kernel;
+  const disk = draft.disk ?? now.disk;
+  const dsched = draft.dsched ?? now.dsched;
+  const preset = catalog.presets.find((p) => p.name === disk);
+  const maxQd = preset?.maxQueueDepth ?? 64;
+  const table = catalog.schedulers.find((s) => s.name === sched)?.tunables ?? [];
+
+  /** the value a tunable has before this draft: the run's own when its scheduler runs */
+  const tunableNow = (t: TunableInfo) =>
+    sched === now.sched && now.tunables[t.name] !== undefined
+      ? now.tunables[t.name]!
+      : sched === base.sched && base.tunables[t.name] !== undefined
+        ? base.tunables[t.name]!
+        : tunableDefault(t, hz);
+  const tunableBase = (t: TunableInfo) =>
+    sched === base.sched && base.tunables[t.name] !== undefined
+      ? base.tunables[t.name]!
+      : tunableDefault(t, hz);
+  const queueNow = (t: TunableInfo) => now.queue[t.name] ?? tunableDefault(t, hz);
+  const queueBase = (t: TunableInfo) => base.queue[t.name] ?? tunableDefault(t, hz);
+
+  const tText = (t: TunableInfo) => draft[`t.${t.name}`] ?? String(tunableNow(t));
+  const qText = (t: TunableInfo) => draft[`q.${t.name}`] ?? String(queueNow(t));
+  const qdText = draft.qd ?? String(now.qd);
+
+  const numberError = (text: string, t: TunableInfo): string | null =>
+    text.trim() === '' ? `${t.name} needs a value` : checkTunable(t, Number(text));
+  const errors: Record<string, string> = {};
+  for (const t of table) {
+    const e = numberError(tText(t), t);
+    if (e) errors[`t.${t.name}`] = e;
+  }
+  for (const t of catalog.queue) {
+    const e = numberError(qText(t), t);
+    if (e) errors[`q.${t.name}`] = e;
+  }
+  const qd = Number(qdText);
+  if (qdText.trim() === '' || !Number.isInteger(qd) || qd < 1 || qd > maxQd) {
+    errors.qd = `the queue depth must be a whole number from 1 to ${maxQd} (${preset?.title ?? disk}'s limit)`;
+  }
+  const dirty = Object.keys(draft).length > 0;
+  const errorCount = Object.keys(errors).length;
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (errorCount > 0) {
+      const first = e.currentTarget.querySelector<HTMLElement>('[aria-invalid="true"]');
+      first?.focus();
+      return;
+    }
+    const o: RunOverrides = emptyOverrides();
+    if (sched !== base.sched) o.sched = sched;
+    if (kernel !== base.kernel) o.kernel = kernel;
+    if (hz !== base.hz) o.hz = hz;
+    if (disk !== base.disk) o.disk = disk;
+    if (qd !== base.qd) o.qd = qd;
+    if (dsched !== base.dsched) o.dsched = dsched;
+    for (const t of table) {
+      const v = Number(tText(t));
+      if (v !== tunableBase(t)) o.tunables[t.name] = v;
+    }
+    for (const t of catalog.queue) {
+      const v = Number(qText(t));
+      if (v !== queueBase(t)) o.queue[t.name] = v;
+    }
+    setDraft({});
+    onApply(o);
+  }
+
+  function reset() {
+    setDraft({});
+    onApply(emptyOverrides());
+  }
+
+  const field = (key: string) => ({ id: `${uid}-${key}` });
+
+  return (
+    <form
+      className={`settings${compact ? ' compact' : ''}`}
+      aria-label={title}
+      onSubmit={submit}
+      noValidate
+    >
+      <fieldset>
+        <legend>I/O scheduler</legend>
+        <Choice
+          id={field('sched').id}
+          label="scheduler"
+          hint="/sys/block/…/queue/scheduler"
+          value={sched}
+          options={catalog.schedulers.map((s) => s.name)}
+          lessonValue={base.sched}
+          onChange={(v) => {
+            // another scheduler's tunables start at their defaults
+            setDraft((d) => {
+              const next: Draft = {};
+              for (const [k, x] of Object.entries(d)) if (!k.startsWith('t.')) next[k] = x;
+              return { ...next, sched: v };
+            });
+          }}
+        />
+        {table.length === 0 ? (
+          <p className="muted small">{sched} has no tunables.</p>
+        ) : (
+          table.map((t) => (
+            <NumberField
+              key={`${sched}-${t.name}`}
+              id={field(`t-${t.name}`).id}
+              t={t}
+              text={tText(t)}
+              lessonText={String(tunableBase(t))}
+              error={errors[`t.${t.name}`] ?? null}
+              onChange={(v) => set(`t.${t.name}`, v)}
+            />
+          ))
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Kernel</legend>
+        <Choice
+          id={field('kernel').id}
+          label="kernel era"
+          value={kernel}
+          options={catalog.kernels}
+          lessonValue={base.kernel}
+          onChange={(v) => set('kernel', v)}
+        />
+        <Choice
+          id={field('hz').id}
+          label="HZ"
+          hint="timer ticks per second"
+          value={String(hz)}
+          options={catalog.hz.map(String)}
+          lessonValue={String(base.hz)}
+          onChange={(v) => set('hz', v)}
+        />
+        <details className="queue-settings">
+          <summary>request queue (/sys/block/…/queue/)</summary>
+          {catalog.queue.map((t) => (
+            <NumberField
+              key={t.name}
+              id={field(`q-${t.name}`).id}
+              t={t}
+              text={qText(t)}
+              lessonText={String(queueBase(t))}
+              error={errors[`q.${t.name}`] ?? null}
+              onChange={(v) => set(`q.${t.name}`, v)}
+            />
+          ))}
+        </details>
+      </fieldset>
+      <fieldset>
+        <legend>Disk</legend>
+        <Choice
+          id={field('disk').id}
+          label="disk"
+          hint={preset?.title}
+          value={disk}
+          options={catalog.presets.map((p) => p.name)}
+          lessonValue={base.disk}
+          onChange={(v) => set('disk', v)}
+        />
+        <div className="field">
+          <label htmlFor={`${uid}-qd`}>queue depth</label>
+          <input
+            id={`${uid}-qd`}
+            type="number"
+            inputMode="numeric"
+            step={1}
+            min={1}
+            max={maxQd}
+            value={qdText}
+            aria-invalid={errors.qd ? true : undefined}
+            aria-describedby={`${uid}-qd-hint${errors.qd ? ` ${uid}-qd-err` : ''}`}
+            onChange={(e) => set('qd', e.target.value)}
+          />
+          <span className="hint" id={`${uid}-qd-hint`}>
+            tags, 1–{maxQd}
+            {String(base.qd) !== qdText && ` · lesson: ${base.qd}`}
+          </span>
+          {errors.qd && (
+            <p className="field-error" id={`${uid}-qd-err`}>
+              {errors.qd}
+            </p>
+          )}
+        </div>
+        <Choice
+          id={field('dsched').id}
+          label="drive scheduler"
+          hint="the drive's own, over its tagged queue"
+          value={dsched}
+          options={catalog.diskSchedulers}
+          lessonValue={base.dsched}
+          onChange={(v) => set('dsched', v)}
+        />
+      </fieldset>
+      <div className="settings-actions">
+        <button type="submit" className="primary">
+          Run with these settings
+        </button>
+        <button type="button" onClick={reset}>
+          Reset to the lesson
+        </button>
+        {dirty && <span className="muted small">not applied yet</span>}
+        {errorCount > 0 && (
+          <span className="field-error" role="status">
+            {errorCount === 1 ? 'One value needs fixing.' : `${errorCount} values need fixing.`}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function Choice(props: {
+  id: string;
+  label: string;
+  hint?: string;
+  value: string;
+  options: readonly string[];
+  labels?: Record<string, string>;
+  lessonValue: string;
+  onChange: (v: string) => void;
+}) {
+  const { id, label, hint, value, options, labels, lessonValue, onChange } = props;
+  const changed = value !== lessonValue;
+  return (
+    <div className={`field${changed ? ' changed' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={`${id}-hint`}
+      >
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {labels?.[o] ? `${o} — ${labels[o]}` : o}
+            {o === lessonValue ? ' (lesson)' : ''}
+          </option>
+        ))}
+      </select>
+      <span className="hint" id={`${id}-hint`}>
+        {hint}
+        {changed && `${hint ? ' · ' : ''}lesson: ${lessonValue}`}
+      </span>
+    </div>
+  );
+}
+
+function NumberField(props: {
+  id: string;
+  t: TunableInfo;
+  text: string;
+  lessonText: string;
+  error: string | null;
+  onChange: (v: string) => void;
+}) {
+  const { id, t, text, lessonText, error, onChange } = props;
+  const changed = text !== lessonText;
+  const unit = unitWord(t.unit);
+  const describedBy = `${id}-hint${error ? ` ${id}-err` : ''}`;
+  return (
+    <div className={`field${changed ? ' changed' : ''}`}>
+      <label htmlFor={id}>
+        <code>{t.name}</code>
+      </label>
+      {t.unit === 'bool' ? (
+        <select
+          id={id}
+          value={text}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => onChange(e.target.value)}
+        >
+          {text !== '0' && text !== '1' && <option value={text}>{text}</option>}
+          <option value="0">0 (off)</option>
+          <option value="1">1 (on)</option>
+        </select>
+      ) : (
+        <input
+          id={id}
+          type="number"
+          inputMode="decimal"
+          step="any"
+          value={text}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+      <span className="hint" id={`${id}-hint`}>
+        {t.unit !== 'bool' && `${unit} · `}
+        {t.min}–{t.max}
+        {changed && ` · lesson: ${lessonText}`} · {t.doc}
+      </span>
+      {error && (
+        <p className="field-error" id={`${id}-err`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

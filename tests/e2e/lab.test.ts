@@ -1,0 +1,241 @@
+// End-to-end: the configurable lab (issue #5 items 6, 7, 9, 10) — the settings panel made
+// from the engine's tunables tables, the configuration in the URL (share-link round trip,
+// hostile links), compare mode on one clock, presenter and embed modes, themes, and
+// keyboard-only use of all of it. Any console error fails a test; screenshots go to
+// test-results/e2e/lab-*.png and are looked at.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { haveChromium, requireChromium, useLab } from './harness';
+
+requireChromium();
+
+/** What the page has on screen, read back from the URL it wrote. */
+const query = (page: Page) => page.evaluate('window.location.search') as Promise<string>;
+const lessonInfo = (page: Page) =>
+  page.getByRole('region', { name: 'Lesson' }).locator('p.muted').textContent();
+
+describe.skipIf(!haveChromium)('the configurable lab', () => {
+  const lab = useLab();
+
+  it('changes the I/O scheduler and a tunable from the settings panel; the URL follows', async () => {
+    // A small lesson (four requests) switched to deadline by the link itself.
+    const { page, problems } = await lab.openLab(
+      '?v=1&lesson=seek-rotate-transfer.json&sched=deadline',
+    );
+    await expect.poll(() => lessonInfo(page), { timeout: 30_000 }).toContain('deadline');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Settings' });
+    await form.waitFor();
+    // The tunables come from the engine's table, by their Linux names.
+    const readExpire = form.getByLabel('read_expire');
+    expect(await readExpire.inputValue()).toBe('500');
+    await readExpire.fill('-1');
+    await form.getByRole('button', { name: 'Run with these settings' }).click();
+    await expect
+      .poll(() => form.locator('.field-error').first().textContent())
+      .toContain('read_expire must be from');
+    expect(await readExpire.getAttribute('aria-invalid')).toBe('true');
+    await lab.shot(page, 'lab-settings-invalid.png', true);
+    await readExpire.fill('250');
+    await form.getByRole('button', { name: 'Run with these settings' }).click();
+    await expect.poll(() => query(page)).toContain('t.read_expire=250');
+
+    await form.getByLabel('scheduler', { exact: true }).selectOption('noop');
+    await form.getByRole('button', { name: 'Run with these settings' }).click();
+    await expect.poll(() => lessonInfo(page), { timeout: 30_000 }).toContain('noop');
+    const q = await query(page);
+    expect(q).toContain('sched=noop');
+    expect(q).not.toContain('read_expire'); // noop has no tunables; deadline's went with it
+    await lab.shot(page, 'lab-settings.png', true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('reproduces a shared link exactly, including disk, depth, drive scheduler and time', async () => {
+    const first = await lab.openLab('?v=1&lesson=sptf-vs-fcfs.json');
+    await first.page.getByRole('button', { name: 'Settings' }).click();
+    const form = first.page.getByRole('form', { name: 'Settings' });
+    await form.getByLabel('queue depth').fill('8');
+    await form.getByLabel('drive scheduler').selectOption('sptf');
+    await form.getByLabel('HZ').selectOption('1000');
+    await form.getByRole('button', { name: 'Run with these settings' }).click();
+    await expect
+      .poll(() => lessonInfo(first.page), { timeout: 30_000 })
+      .toContain('drive scheduler sptf');
+    await first.page.getByRole('spinbutton', { name: 'Seed' }).fill('77');
+    await first.page.getByRole('button', { name: 'Run again with this seed' }).click();
+    await expect.poll(() => lessonInfo(first.page), { timeout: 30_000 }).toContain('seed 77');
+    await first.page.getByRole('button', { name: 'Pause' }).click();
+    await first.page.getByRole('button', { name: 'Step to the next decision' }).click();
+    await first.page.getByRole('button', { name: 'Step to the next decision' }).click();
+    const clock = await first.page.getByTestId('clock').textContent();
+    await first.page.getByRole('button', { name: 'Share' }).click();
+    await first.page.getByLabel('start paused at the current time').check();
+    const link = await first.page.getByTestId('share-link').inputValue();
+    expect(link).toMatch(/[?&]v=1&/);
+    expect(link).toContain('qd=8');
+    expect(link).toContain('dsched=sptf');
+    expect(link).toContain('hz=1000');
+    expect(link).toContain('seed=77');
+    expect(link).toMatch(/[?&]at=\d+/);
+    const info = await lessonInfo(first.page);
+    expect(first.problems).toEqual([]);
+    await first.page.context().close();
+
+    const second = await lab.openPage();
+    await second.page.goto(link);
+    await second.page.getByTestId('platter').waitFor({ timeout: 30_000 });
+    await expect.poll(() => lessonInfo(second.page), { timeout: 30_000 }).toBe(info);
+    await expect.poll(() => second.page.getByTestId('clock').textContent()).toBe(clock);
+    await second.page.getByRole('button', { name: 'Play' }).waitFor();
+    await lab.shot(second.page, 'lab-shared-link.png');
+    expect(second.problems).toEqual([]);
+    await second.page.context().close();
+  });
+
+  it('reads a damaged or hostile link as plain text and falls back to defaults', async () => {
+    const hostile =
+      '?v=1&lesson=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E.json&sched=%3Cscript%3Ealert(1)%3C%2Fscript%3E' +
+      '&t.read_expire=1e999&qd=-4&_hide=everything,seed&theme=%22%3E%3Cb%3Ebold&nonsense=%F0%9F%92%A5' +
+      '&disk=no-such-disk&cmp=9';
+    const { page, problems } = await lab.openLab(hostile);
+    const box = page.getByRole('status', { name: 'Problems with this link' });
+    await box.waitFor();
+    const text = (await box.textContent()) ?? '';
+    expect(text).toContain('is not a lesson file name');
+    expect(text).toContain('is not a control that can be hidden');
+    expect(text).toContain('there is no disk preset');
+    expect(text).toContain('is not a setting this page knows');
+    // Nothing from the URL became markup.
+    expect(await page.locator('img[src="x"], script:has-text("alert")').count()).toBe(0);
+    expect(await box.locator('b').allTextContents()).not.toContain('bold');
+    // The default lesson runs; the one valid piece (_hide=seed) is honoured.
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Lesson' }).locator('h2').textContent())
+      .toContain('Seek, rotation, transfer');
+    expect(await page.getByRole('spinbutton', { name: 'Seed' }).count()).toBe(0);
+    await lab.shot(page, 'lab-hostile-link.png', true);
+    await box.getByRole('button', { name: 'Dismiss' }).click();
+    await box.waitFor({ state: 'detached' });
+
+    // A link from a future version is not guessed at.
+    await page.goto(`${lab.url}?v=9&sched=cfq`);
+    await page
+      .getByRole('status', { name: 'Problems with this link' })
+      .getByText('this page reads version 1')
+      .waitFor();
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('compares schedulers side by side on one clock with a summary table', async () => {
+    const { page, problems } = await lab.openLab(
+      '?v=1&lesson=deadline-promise.json&cmp=2&c1.sched=noop&c2.sched=deadline',
+    );
+    const table = page.getByTestId('compare-table');
+    await table.waitFor({ timeout: 60_000 });
+    const head = (await table.locator('thead').textContent()) ?? '';
+    expect(head).toContain('noop');
+    expect(head).toContain('deadline');
+    const body = (await table.locator('tbody').textContent()) ?? '';
+    expect(body).toContain('reader: mean / p95 / max');
+    expect(body).toContain('merges');
+    // One clock: both platters turn together, and pause together.
+    const platters = page.getByTestId('platter');
+    expect(await platters.count()).toBe(2);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('button', { name: 'Step to the next decision' }).click();
+    const a = await platters.nth(0).getAttribute('transform');
+    const b = await platters.nth(1).getAttribute('transform');
+    expect(a).toBe(b); // same disk, same instant: the same angle
+    await lab.shot(page, 'lab-compare.png', true);
+
+    // A third column from the button, under another setting.
+    await page.getByRole('button', { name: 'Add a column' }).click();
+    await expect.poll(() => page.getByTestId('platter').count(), { timeout: 60_000 }).toBe(3);
+    expect(await query(page)).toContain('cmp=3');
+    await page.getByRole('button', { name: 'Remove column 3' }).click();
+    await expect.poll(() => query(page)).toContain('cmp=2');
+    await page.getByRole('button', { name: 'Compare' }).click();
+    await page.getByTestId('compare-table').waitFor({ state: 'detached' });
+    expect(await query(page)).not.toContain('cmp=');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('presenter mode shows the disk, queues and lesson in large type; embed the disk and controls', async () => {
+    const present = await lab.openLab('?v=1&lesson=seek-rotate-transfer.json&present=1');
+    const p = present.page;
+    await p.getByRole('region', { name: 'Queues' }).waitFor();
+    await p.getByRole('region', { name: 'Lesson' }).waitFor();
+    expect(await p.getByRole('region', { name: 'Decision log' }).isVisible()).toBe(false);
+    expect(await p.getByRole('region', { name: 'Playback' }).isVisible()).toBe(false);
+    expect(await p.getByRole('combobox', { name: 'Lesson' }).count()).toBe(0);
+    const size = await p.evaluate(
+      "parseFloat(getComputedStyle(document.querySelector('.lesson-text')).fontSize)",
+    );
+    expect(size).toBeGreaterThan(20);
+    await lab.shot(p, 'lab-present.png');
+    expect(present.problems).toEqual([]);
+    await p.context().close();
+
+    const embed = await lab.openLab('?v=1&embed=1');
+    const e = embed.page;
+    await e.getByRole('region', { name: 'Playback' }).waitFor();
+    expect(await e.getByRole('region', { name: 'Queues' }).isVisible()).toBe(false);
+    expect(await e.getByRole('region', { name: 'Lesson' }).isVisible()).toBe(false);
+    expect(await e.locator('.topbar').count()).toBe(0);
+    await e.getByRole('link', { name: 'Open in Spindle' }).waitFor();
+    await lab.shot(e, 'lab-embed.png');
+    expect(embed.problems).toEqual([]);
+    await e.context().close();
+  });
+
+  it('switches between light and dark themes, starting from the system preference', async () => {
+    const { page, problems } = await lab.openPage();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(lab.url);
+    await page.getByTestId('platter').waitFor({ timeout: 30_000 });
+    const themeAttr = () => page.evaluate('document.documentElement.dataset.theme');
+    expect(await themeAttr()).toBe('dark');
+    await lab.shot(page, 'lab-dark.png');
+    await page.getByRole('button', { name: 'Dark theme' }).click();
+    expect(await themeAttr()).toBe('light');
+    await expect.poll(() => query(page)).toContain('theme=light');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('is operable by keyboard alone: settings, a tunable, share and compare', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=deadline-promise.json');
+    await expect.poll(() => lessonInfo(page), { timeout: 30_000 }).toContain('deadline');
+    const focused = () =>
+      page.evaluate(
+        "(() => { const a = document.activeElement; return (a?.getAttribute('aria-label') || a?.labels?.[0]?.textContent || a?.textContent || '').trim(); })()",
+      ) as Promise<string>;
+    const tabTo = async (name: string) => {
+      for (let i = 0; i < 60; i++) {
+        await page.keyboard.press('Tab');
+        if ((await focused()) === name) return;
+      }
+      throw new Error(`Tab never reached ${name}`);
+    };
+    await tabTo('Settings');
+    await page.keyboard.press('Enter');
+    await page.getByRole('form', { name: 'Settings' }).waitFor();
+    await tabTo('read_expire');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('300');
+    await page.keyboard.press('Enter'); // submits the form
+    await expect.poll(() => query(page)).toContain('t.read_expire=300');
+    await tabTo('Share');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('share-link').waitFor();
+    await tabTo('Compare');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('compare-table').waitFor({ timeout: 60_000 });
+    await lab.shot(page, 'lab-keyboard-compare.png');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

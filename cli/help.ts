@@ -1,6 +1,14 @@
 // Usage text for `spindle --help` and `spindle <command> --help`.
 
-export const COMMANDS = ['run', 'sweep', 'export', 'presets', 'parse', 'replay'] as const;
+export const COMMANDS = [
+  'run',
+  'sweep',
+  'export',
+  'presets',
+  'parse',
+  'replay',
+  'range-sweep',
+] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 const SCENARIO_EDITS = `  --set KEY=VALUE   change a scenario value before validation; KEY is the JSON path
@@ -23,6 +31,7 @@ Commands:
   presets                  list the disk presets
   parse <trace>            summarise a blkparse trace (blkparse's and btt's figures)
   replay <trace>           replay a blkparse trace on a simulated disk, measured vs simulated
+  range-sweep <sweep>      the range-writes paper's simulations on hp-c2247a
 
 Options for every command: --help. With --json a command prints exactly one JSON
 document on stdout. Errors go to stderr as "spindle: <message>"; the exit status is
@@ -106,6 +115,25 @@ max_sectors_kb.
                     requests in flight, capped at 64)
   --device MAJ,MIN  the device to replay (default: the only one with Qs)
   --json            print the comparison as one JSON document`,
+
+  'range-sweep': `Usage: spindle range-sweep <sweep> [--requests N] [--queue-depths 1,2,…] [--json]
+
+Range writes (Anand et al., OSDI '08) on hp-c2247a under in-disk SPTF: random 4 KiB
+writes, a closed loop keeping the queue depth's worth in the drive; a block is 4 KiB and
+a block group 32,768 sectors. One row per run: time per request and its positioning.
+
+Sweeps:
+  qd          no ranges, queue depth 1…64, whole disk and one block group
+  track       track-sized ranges (88 sectors, the group's track; and 100 blocks) vs none
+  group       group-sized ranges within the group vs none
+  targets     1…64 targets of 1 and of 100 blocks within the group, depth 1
+  reads       reads mixed in (0…100%) at depths 1 and 16, 100-block ranges vs none
+  same-track  rewrites within one track: ECS with 1, 2, 4, 8 and all targets, HRS, none
+  hrs-ecs     S = T: HRS vs full ECS (mean time and estimates), 4 KiB and sector blocks
+
+  --requests N        completed requests per run (default 3000)
+  --queue-depths L    the depths for qd, track and group (default 1,2,4,8,16,32,64)
+  --json              print the rows as one JSON document`,
 };
 
 export function helpText(command: CommandName | 'main'): string {

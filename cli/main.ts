@@ -6,6 +6,7 @@ import { exportCommand } from './export';
 import { parseCommand, TraceInputError } from './parse';
 import { COMMANDS, helpText, type CommandName } from './help';
 import { presetsCommand } from './presets';
+import { rangeSweepCommand } from './range-sweep';
 import { replayCommand } from './replay';
 import { runCommand, sweepCommand } from './run';
 
@@ -58,6 +59,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         break;
       case 'replay':
         await replayCommand(rest, print);
+        break;
+      case 'range-sweep':
+        rangeSweepCommand(rest, print);
         break;
     }
     return EXIT_OK;

@@ -55,6 +55,35 @@ export interface DecisionRecord {
   candidates: Array<{ rq: number; estimateNs: number | null; note?: string }>;
   /** the scheduler's one-line explanation, in the kernel's terms */
   text?: string;
+  /** range writes weighed in this decision (the drive's HRS/ECS), for drawing on the platter */
+  ranges?: RangeDecisionRecord[];
+}
+
+/** One range write in a drive decision: the track pieces examined and the block chosen. */
+export interface RangeDecisionRecord {
+  rq: number;
+  scheduler: 'hrs' | 'ecs';
+  pieces: RangePieceRecord[];
+  /** the start it would take (the chosen write's address), −1 if none beat the best */
+  sector: number;
+  /** its positioning estimate, ns (null: none beat the best so far) */
+  estimateNs: number | null;
+}
+
+/** One track's share of a range write's ranges (candidate starts firstSector…lastSector). */
+export interface RangePieceRecord {
+  cylinder: number;
+  head: number;
+  firstSector: number;
+  lastSector: number;
+  /** seek (and settle) to the track, ns */
+  seekNs: number;
+  /** the rotational wait to its best start, ns; null if not estimated */
+  rotationNs: number | null;
+  /** its best start, −1 if not estimated or every start is in use */
+  sector: number;
+  /** HRS skipped it: its seek alone was no better than the best so far */
+  pruned: boolean;
 }
 
 export interface TraceSink {

@@ -56,6 +56,8 @@ export function buildModel(s: Scenario, seed = s.seed): Model {
     diskScheduler: s.disk.scheduler,
     writePolicy: params.cache.writePolicy,
     agingWeight: s.disk.agingWeight,
+    rangeScheduler: s.disk.rangeScheduler ?? 'hrs',
+    ecsTargets: s.disk.ecsTargets ?? 0,
     iosched: {
       name: s.iosched.name,
       tunables: withDefaults(s.iosched.name, s.iosched.tunables, s.iosched.hz),

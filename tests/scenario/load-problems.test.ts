@@ -155,9 +155,9 @@ describe('problems name the file and the key path', () => {
     ['no workload', (s) => delete s.workload, `${FILE}: workload: missing (must be an object)`],
     ['no name', (s) => delete s.name, `${FILE}: name: missing (must be a name of 1 to 64 letters`],
     [
-      'range writes',
+      'range writes on a reading process',
       (s) => (s.workload.processes[0].range = { sizeSectors: 8, targets: 4 }),
-      `${FILE}: workload.processes.0.range: range writes are not supported yet`,
+      `${FILE}: workload.processes.0.range: applies to writes: op must be "write" or "mix"`,
     ],
     [
       'an ioprio level out of range',

@@ -16,6 +16,8 @@ export type DiskPickRule =
   | 'clook-wrap-lowest'
   | 'sptf-shortest-positioning'
   | 'asptf-aged-positioning'
+  | 'hrs-shortest-positioning'
+  | 'ecs-shortest-positioning'
   | 'only-candidate';
 
 export interface ArmState {

@@ -20,70 +20,16 @@ import {
   stopPrefetch,
   tryCacheRead,
   writeStopsReadAhead,
-  type CacheSegment,
-  type Prefetch,
 } from './cache';
 import { ssdSubmit } from './ssd';
 import { explainDiskPick } from './explain';
-import { pickNext, type ArmState, type DiskPick } from './disk-scheduler';
+import { pickNext, type DiskPick } from './disk-scheduler';
 import { noteServiced } from '../metrics/collector';
+import { releaseToUsed, takeRangeWrite } from './range';
+import { acceptRangeWrite, pickWithRanges } from './range-pick';
 import { removeAt } from '../arrays';
 
-export interface DriveState {
-  /** commands waiting for the mechanism (request slots), in arrival order */
-  queue: number[];
-  /** host commands accepted and not yet completed */
-  tagsInUse: number;
-  mechBusy: boolean;
-  /** where the arm is once the mechanism is free */
-  arm: ArmState;
-  /** time of a pending DrivePick event, −1 if none */
-  pickAt: number;
-  /** read segments */
-  segments: CacheSegment[];
-  /** the separate write segment: the latest written LBNs, readable as hits */
-  writeSegment: CacheSegment;
-  useClock: number;
-  prefetch: Prefetch | null;
-  /** a finished read-ahead record kept for reuse */
-  prefetchSpare: Prefetch | null;
-  /** sectors of write-back data not yet on the media */
-  writeBufferUsed: number;
-  /** writes waiting for room in the write-back buffer ("buffer full") */
-  /** writes refused with QUEUE FULL because the write-back buffer had no room */
-  queueFullRefusals: number;
-  /** time spent with the buffer full (a write refused, no room freed since), ns */
-  bufferFullNs: number;
-  /** when the current "buffer full" spell began, −1 if none */
-  bufferFullSinceNs: number;
-  /** positioning-time estimates made by the drive's scheduler (SPTF family) */
-  positioningEstimates: number;
-  /** SSD: when each channel is next free */
-  ssdChannelFreeNs: number[];
-}
-
-export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
-  const p = sim.model.disk.params;
-  const readSegments = sim.model.disk.readSegments;
-  return {
-    queue: [],
-    tagsInUse: 0,
-    mechBusy: false,
-    arm: { cylinder: 0, head: 0, nextLbn: 0 },
-    pickAt: -1,
-    segments: Array.from({ length: readSegments }, () => ({ lo: 0, hi: 0, lastUse: -1 })),
-    writeSegment: { lo: 0, hi: 0, lastUse: -1 },
-    useClock: 0,
-    prefetch: null,
-    prefetchSpare: null,
-    writeBufferUsed: 0,
-    queueFullRefusals: 0,
-    bufferFullNs: 0,
-    bufferFullSinceNs: -1,
-    positioningEstimates: 0,
-    ssdChannelFreeNs: p.ssd ? new Array<number>(p.ssd.channels).fill(0) : [],
-  };
-}
+export { createDriveState, type DriveState } from './drive-state';
 
 export function driveHasFreeTag(sim: Simulation): boolean {
   return sim.state.drive.tagsInUse < sim.model.queueDepth;
@@ -96,9 +42,12 @@ export function driveHasFreeTag(sim: Simulation): boolean {
 export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolean {
   const drive = sim.state.drive;
   const d = sim.model.disk;
+  const rw = drive.ranges !== null && rq.write ? takeRangeWrite(drive.ranges, rq.bios[0]!) : null;
   // Write-back takes a write into its buffer; one larger than the whole buffer streams
-  // through to the media instead (write-through).
+  // through to the media instead (write-through). A range write is placed before it is
+  // reported done, so it is never buffered.
   const buffered =
+    rw === null &&
     rq.write &&
     !d.params.ssd &&
     sim.model.writePolicy === 'write-back' &&
@@ -125,6 +74,7 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
     noteServiced(sim, rq);
     return true;
   }
+  if (rw !== null) acceptRangeWrite(sim, rq, rw);
   if (d.params.ssd) {
     ssdSubmit(sim, rq, now);
     return true;
@@ -262,6 +212,14 @@ function pickAndStart(sim: Simulation, now: number): void {
     if (nextEligible < Infinity) schedulePick(sim, nextEligible);
     return;
   }
+  drive.decisions++;
+  if (drive.ranges !== null && drive.ranges.waiting > 0) {
+    const index = pickWithRanges(sim, candidates, n, now);
+    const chosen = candidates[index]!;
+    removeAt(drive.queue, candidateSlots[index]!);
+    startService(sim, chosen, now);
+    return;
+  }
   const m = sim.model;
   const pick = pickNext(
     m.disk,
@@ -389,6 +347,7 @@ export function onMechanismFree(sim: Simulation, slot: number, now: number): voi
   drive.mechBusy = false;
   noteServiced(sim, rq);
   if (rq.write) noteWritten(sim, rq);
+  if (drive.ranges !== null && rq.write) releaseToUsed(drive.ranges, rq.slot);
   if (rq.internal) {
     drive.writeBufferUsed -= rq.nSectors;
     freeRequest(st.requests, rq);

@@ -11,6 +11,8 @@ const RULE_TEXT: Record<DiskPickRule, string> = {
   'sptf-shortest-positioning': 'SPTF: the shortest seek + rotation',
   'asptf-aged-positioning':
     'aged SPTF: the shortest seek + rotation, less an allowance for waiting',
+  'hrs-shortest-positioning': 'HRS: the closest free block of a range write',
+  'ecs-shortest-positioning': 'ECS: the closest expanded target of a range write',
 };
 
 const ms = (ns: number): string => (ns / 1e6).toFixed(2);

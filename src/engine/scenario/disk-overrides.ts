@@ -162,7 +162,15 @@ export function checkDiskOverrides(
 }
 
 /** The keys `disk` has besides DiskParams' (for "did you mean"). */
-export const SCENARIO_DISK_KEYS = ['preset', 'queueDepth', 'scheduler', 'cache', 'agingWeight'];
+export const SCENARIO_DISK_KEYS = [
+  'preset',
+  'queueDepth',
+  'scheduler',
+  'cache',
+  'agingWeight',
+  'rangeScheduler',
+  'ecsTargets',
+];
 
 /** Every override key must name a DiskParams field; objects are checked key by key. */
 function checkKeys(

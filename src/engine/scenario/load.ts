@@ -22,6 +22,7 @@
 //         request list must have one of them, or it would run forever.
 import { z } from 'zod';
 import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
+import { RANGE_SCHEDULERS } from '../disk/range';
 import { getPreset, presetNames } from '../disk/presets';
 import { elevatorNames, getElevator } from '../iosched/elevator';
 import '../iosched/registry';
@@ -96,6 +97,12 @@ function scenarioSchema() {
           scheduler: oneOf(DISK_SCHEDULERS).optional(),
           cache: oneOf(['write-through', 'write-back']).nullable().optional(),
           agingWeight: numIn(0, 1e6).optional(),
+          rangeScheduler: oneOf(RANGE_SCHEDULERS).optional(),
+          ecsTargets: intIn(
+            0,
+            4096,
+            'must be a whole number of targets per track from 0 (every start) to 4096',
+          ).optional(),
         },
         { error: 'must be an object' },
       )
@@ -192,6 +199,8 @@ function build(raw: RawScenario, source: string, problems: Problem[]): Scenario 
     scheduler = d.scheduler,
     cache = d.cache,
     agingWeight = d.agingWeight,
+    rangeScheduler,
+    ecsTargets,
     ...overrides
   } = raw.disk ?? {};
 
@@ -239,6 +248,7 @@ function build(raw: RawScenario, source: string, problems: Problem[]): Scenario 
       );
     }
   }
+  checkRangeWrites(processes, iosched, rangeScheduler, ecsTargets, problems);
   if (problems.length > 0 || !iosched || !processes) return null;
 
   return {
@@ -246,12 +256,42 @@ function build(raw: RawScenario, source: string, problems: Problem[]): Scenario 
     title: raw.title ?? raw.name,
     lesson: raw.lesson ?? SCENARIO_DEFAULTS.lesson,
     seed: raw.seed ?? SCENARIO_DEFAULTS.seed,
-    disk: { preset: presetName, queueDepth, scheduler, cache, agingWeight, overrides },
+    disk: {
+      preset: presetName,
+      queueDepth,
+      scheduler,
+      cache,
+      agingWeight,
+      ...(rangeScheduler !== undefined ? { rangeScheduler } : {}),
+      ...(ecsTargets !== undefined ? { ecsTargets } : {}),
+      overrides,
+    },
     iosched,
     workload: { processes },
     stop,
     source,
   };
+}
+
+/** Range writes travel as placeholders through the block layer, which must not merge or
+ * sort them: only the "none" pass-through keeps each one a request of its own. */
+function checkRangeWrites(
+  processes: Scenario['workload']['processes'] | null,
+  iosched: Scenario['iosched'] | null,
+  rangeScheduler: string | undefined,
+  ecsTargets: number | undefined,
+  problems: Problem[],
+): void {
+  const ranged = processes?.findIndex((p) => p.range) ?? -1;
+  if (ranged >= 0 && iosched && iosched.name !== 'none')
+    problems.push(
+      problem(
+        ['iosched', 'name'],
+        `must be "none" when a process makes range writes (workload.processes.${ranged}.range): the block layer would merge and sort them by a placeholder address (got ${show(iosched.name)})`,
+      ),
+    );
+  if (ecsTargets !== undefined && ecsTargets > 0 && rangeScheduler !== 'ecs')
+    problems.push(problem(['disk', 'ecsTargets'], 'only applies to disk.rangeScheduler "ecs"'));
 }
 
 function checkIosched(

@@ -102,8 +102,22 @@ export const processSchema = object(
       .optional(),
     /** a named workload generator (workload/generators): fio, ffsb, postmark, kbuild, tpcb */
     generator: generatorSchema.nullable().optional(),
-    /** range writes (ARCHITECTURE.md): accepted by the schema, refused below until implemented */
-    range: z.unknown().optional(),
+    /** range writes (ARCHITECTURE.md, DISK-MODEL.md §5): where each write may land */
+    range: object(
+      {
+        sizeSectors: intIn(1, 1e12, 'must be a range size in sectors (an integer from 1)'),
+        targets: intIn(1, 4096, 'must be a number of ranges per write from 1 to 4096').optional(),
+        alignSectors: intIn(
+          1,
+          1e6,
+          'must be an alignment in sectors (an integer from 1)',
+        ).optional(),
+        barrierEvery: intIn(0, 1e9, 'must be 0 (never) or a whole number of writes').optional(),
+      },
+      'null or an object {"sizeSectors", "targets", "alignSectors", "barrierEvery"}',
+    )
+      .nullable()
+      .optional(),
   },
   'an object (a process)',
 );
@@ -170,14 +184,22 @@ export function checkProcesses(
       instanceNames.set(inst, i);
     }
 
-    if (r.range !== undefined) {
-      problems.push(
-        problem(at('range'), 'range writes are not supported yet (they come in a later issue)'),
-      );
+    if (r.range) {
+      p.range = {
+        sizeSectors: r.range.sizeSectors,
+        targets: r.range.targets ?? RANGE_DEFAULTS.targets,
+        alignSectors: r.range.alignSectors ?? RANGE_DEFAULTS.alignSectors,
+        barrierEvery: r.range.barrierEvery ?? RANGE_DEFAULTS.barrierEvery,
+      };
+      checkRange(r, p, totalLbns, at, problems);
     }
 
     if (generator) {
-      for (const key of [...PATTERN_ONLY.filter((k) => k !== 'span'), 'requests', 'range'] as const) {
+      for (const key of [
+        ...PATTERN_ONLY.filter((k) => k !== 'span'),
+        'requests',
+        'range',
+      ] as const) {
         if (r[key] !== undefined && r[key] !== null)
           problems.push(problem(at(key), 'does not apply to a process with a "generator"'));
       }
@@ -253,6 +275,51 @@ export function checkProcesses(
     return p;
   });
   return problems.length > before ? null : out;
+}
+
+/** A range write's defaults: one range, 4 KiB blocks, a barrier before every write (the
+ * file system has learnt every completed write's address: a steady state). */
+export const RANGE_DEFAULTS = { targets: 1, alignSectors: 8, barrierEvery: 1 } as const;
+
+function checkRange(
+  r: RawProcess,
+  p: ProcessSpec,
+  totalLbns: number,
+  at: (...keys: Array<string | number>) => Path,
+  problems: Problem[],
+): void {
+  const rg = p.range!;
+  if (r.requests) {
+    problems.push(problem(at('range'), 'does not apply to a process with a fixed "requests" list'));
+    return;
+  }
+  if (p.op === 'read')
+    problems.push(problem(at('range'), 'applies to writes: op must be "write" or "mix"'));
+  if (p.pattern !== 'random')
+    problems.push(
+      problem(at('range'), 'applies to pattern "random" (the ranges are drawn at random)'),
+    );
+  const size = p.sizeKiB;
+  const maxSectors = (typeof size === 'number' ? size : size.max) * 2;
+  if (rg.sizeSectors < maxSectors)
+    problems.push(
+      problem(
+        at('range', 'sizeSectors'),
+        `must hold the largest write, ${maxSectors} sectors (got ${rg.sizeSectors})`,
+      ),
+    );
+  const spanSectors = p.span?.sectors ?? totalLbns;
+  if (totalLbns > 0 && rg.sizeSectors > spanSectors)
+    problems.push(
+      problem(
+        at('range', 'sizeSectors'),
+        `must fit in ${p.span ? 'the span' : 'the disk'} of ${spanSectors} sectors (got ${rg.sizeSectors})`,
+      ),
+    );
+  if (rg.alignSectors > rg.sizeSectors)
+    problems.push(
+      problem(at('range', 'alignSectors'), `must be at most sizeSectors ${rg.sizeSectors}`),
+    );
 }
 
 function checkFixed(

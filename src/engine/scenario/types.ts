@@ -1,6 +1,7 @@
 // A validated scenario: what to simulate (ARCHITECTURE.md "Scenario files").
 // Produced from JSON by scenario/load.ts; every field here has been checked.
 import type { DiskSchedulerName } from '../disk/disk-scheduler';
+import type { RangeSchedulerName } from '../disk/range';
 import type { WritePolicy } from '../disk/params';
 import type { Kernel } from '../iosched/queue-settings';
 import type { GeneratorSpec } from '../workload/generators/index';
@@ -53,6 +54,19 @@ export interface ProcessSpec {
   requests: FixedRequest[] | null;
   /** a named workload generator instead of a pattern (workload/generators; absent or null: none) */
   generator?: GeneratorSpec | null;
+  /** its writes are range writes (absent or null: ordinary writes) */
+  range?: RangeSpec | null;
+}
+
+/** A process's range writes: each write may land in any of `targets` ranges of
+ * `sizeSectors`, drawn in its span, at a start that is a multiple of `alignSectors`. */
+export interface RangeSpec {
+  sizeSectors: number;
+  targets: number;
+  alignSectors: number;
+  /** a write issued as the process's Nth, 2Nth, … request is a barrier (the drive forgets
+   * completed writes' blocks); 0 never */
+  barrierEvery: number;
 }
 
 export interface Scenario {
@@ -68,6 +82,10 @@ export interface Scenario {
     cache: WritePolicy | null;
     /** ASPTF's weight W (DiskSim "Timeout time/weight") */
     agingWeight: number;
+    /** range writes: the drive's placement (absent = "hrs") and ECS's targets per track
+     * (absent or 0 = every start) */
+    rangeScheduler?: RangeSchedulerName;
+    ecsTargets?: number;
     /** any disk parameter, overriding the preset's (validated against DiskParams) */
     overrides: Record<string, unknown>;
   };

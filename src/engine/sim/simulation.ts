@@ -3,6 +3,7 @@
 // The state is plain data: snapshots are structuredClone copies (SimPy-style loop).
 import type { CompiledDisk } from '../disk/compile';
 import type { DiskSchedulerName } from '../disk/disk-scheduler';
+import type { RangeSchedulerName } from '../disk/range';
 import type { WritePolicy } from '../disk/params';
 import {
   createDriveState,
@@ -49,6 +50,9 @@ export interface Model {
   diskScheduler: DiskSchedulerName;
   writePolicy: WritePolicy;
   agingWeight: number;
+  /** how the drive places range writes, and ECS's targets per track (0 = every start) */
+  rangeScheduler: RangeSchedulerName;
+  ecsTargets: number;
   iosched: { name: string; tunables: Record<string, number>; hz: number; queue: QueueSettings };
   processes: ProcessSpec[];
   seed: number;

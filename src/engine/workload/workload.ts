@@ -9,7 +9,9 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import { createRng, nextExponential, nextFloat, nextInt, type Rng } from '../sim/rng';
 import type { Model, Simulation } from '../sim/simulation';
-import type { ProcessSpec } from '../scenario/types';
+import type { ProcessSpec, RangeSpec } from '../scenario/types';
+import type { RangeWrite } from '../disk/range';
+import { attachRangeWrite } from '../disk/range-pick';
 import {
   createGenInstance,
   generatorDone,
@@ -183,6 +185,7 @@ function patternBio(
   const write = p.op === 'write' || (p.op === 'mix' && nextFloat(rng) >= p.readFraction);
   const sync = p.sync ?? !write;
   const n = sizeSectors(rng, p);
+  if (write && p.range) return rangeWriteBio(sim, inst, i, p.range, sync, n, now);
   let sector: number;
   if (p.pattern === 'sequential') {
     if (inst.cursor + n > inst.spanStart + inst.spanSectors || inst.cursor < inst.spanStart)
@@ -196,6 +199,43 @@ function patternBio(
     sector = inst.spanStart + nextInt(rng, slots) * align;
   }
   return allocBio(sim.state.bios, sim.state.nextBioId++, i, inst.pid, write, sync, sector, n, now);
+}
+
+/** A range write: `targets` ranges drawn in the span; the bio carries the first range's
+ * start as a placeholder until the drive places it (its completion carries the address). */
+function rangeWriteBio(
+  sim: Simulation,
+  inst: ProcInstance,
+  i: number,
+  rg: RangeSpec,
+  sync: boolean,
+  n: number,
+  now: number,
+): Bio {
+  const align = rg.alignSectors;
+  const base = Math.ceil(inst.spanStart / align) * align;
+  const room = inst.spanStart + inst.spanSectors - rg.sizeSectors - base;
+  const slots = Math.max(1, Math.floor(room / align) + 1);
+  const ranges: RangeWrite['ranges'] = [];
+  for (let t = 0; t < rg.targets; t++) {
+    const begin = base + nextInt(inst.rng, slots) * align;
+    ranges.push({ begin, end: begin + rg.sizeSectors });
+  }
+  // every Nth request of the process is a barrier (inst.issued counts those before it)
+  const barrier = rg.barrierEvery > 0 && inst.issued % rg.barrierEvery === 0;
+  const bio = allocBio(
+    sim.state.bios,
+    sim.state.nextBioId++,
+    i,
+    inst.pid,
+    true,
+    sync,
+    ranges[0]!.begin,
+    n,
+    now,
+  );
+  attachRangeWrite(sim, bio.slot, { ranges, align, barrier });
+  return bio;
 }
 
 function sizeSectors(rng: Rng, p: ProcessSpec): number {

@@ -1,0 +1,68 @@
+// The drive's state: plain data (snapshots clone it), separate from what the drive does
+// (drive.ts).
+import type { Simulation } from '../sim/simulation';
+import type { CacheSegment, Prefetch } from './cache';
+import type { ArmState } from './disk-scheduler';
+import { createRangeState, type RangeState } from './range';
+
+export interface DriveState {
+  /** commands waiting for the mechanism (request slots), in arrival order */
+  queue: number[];
+  /** host commands accepted and not yet completed */
+  tagsInUse: number;
+  mechBusy: boolean;
+  /** where the arm is once the mechanism is free */
+  arm: ArmState;
+  /** time of a pending DrivePick event, −1 if none */
+  pickAt: number;
+  /** read segments */
+  segments: CacheSegment[];
+  /** the separate write segment: the latest written LBNs, readable as hits */
+  writeSegment: CacheSegment;
+  useClock: number;
+  prefetch: Prefetch | null;
+  /** a finished read-ahead record kept for reuse */
+  prefetchSpare: Prefetch | null;
+  /** sectors of write-back data not yet on the media */
+  writeBufferUsed: number;
+  /** writes waiting for room in the write-back buffer ("buffer full") */
+  /** writes refused with QUEUE FULL because the write-back buffer had no room */
+  queueFullRefusals: number;
+  /** time spent with the buffer full (a write refused, no room freed since), ns */
+  bufferFullNs: number;
+  /** when the current "buffer full" spell began, −1 if none */
+  bufferFullSinceNs: number;
+  /** positioning-time estimates made by the drive's scheduler (SPTF family, HRS, ECS) */
+  positioningEstimates: number;
+  /** choices of the next command the drive made (each may make several estimates) */
+  decisions: number;
+  /** range writes' bookkeeping; null when no process makes range writes */
+  ranges: RangeState | null;
+  /** SSD: when each channel is next free */
+  ssdChannelFreeNs: number[];
+}
+
+export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
+  const p = sim.model.disk.params;
+  const readSegments = sim.model.disk.readSegments;
+  return {
+    queue: [],
+    tagsInUse: 0,
+    mechBusy: false,
+    arm: { cylinder: 0, head: 0, nextLbn: 0 },
+    pickAt: -1,
+    segments: Array.from({ length: readSegments }, () => ({ lo: 0, hi: 0, lastUse: -1 })),
+    writeSegment: { lo: 0, hi: 0, lastUse: -1 },
+    useClock: 0,
+    prefetch: null,
+    prefetchSpare: null,
+    writeBufferUsed: 0,
+    queueFullRefusals: 0,
+    bufferFullNs: 0,
+    bufferFullSinceNs: -1,
+    positioningEstimates: 0,
+    decisions: 0,
+    ranges: sim.model.processes.some((p) => p.range) ? createRangeState(sim.model.seed) : null,
+    ssdChannelFreeNs: p.ssd ? new Array<number>(p.ssd.channels).fill(0) : [],
+  };
+}

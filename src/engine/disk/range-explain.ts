@@ -1,0 +1,33 @@
+// One-line explanations of a decision that involved range writes (rendered from the
+// record's numbers, as explain.ts does for the other drive choices).
+import type { IoRequest } from '../request';
+import type { RangeDecisionRecord } from '../events';
+import type { DiskPickRule } from './disk-scheduler';
+
+const ms = (ns: number): string => (ns / 1e6).toFixed(2);
+
+const RANGE_RULE_TEXT: Partial<Record<DiskPickRule, string>> = {
+  'hrs-shortest-positioning': 'HRS: the closest free block of a range write',
+  'ecs-shortest-positioning': 'ECS: the closest expanded target of a range write',
+};
+
+export function explainRangePick(
+  rule: DiskPickRule,
+  chosen: IoRequest,
+  n: number,
+  records: readonly RangeDecisionRecord[],
+  estimates: number,
+): string {
+  const head = RANGE_RULE_TEXT[rule] ?? rule;
+  let text = `drive: ${head} → ${chosen.write ? 'W' : 'R'} ${chosen.sector}+${chosen.nSectors}`;
+  const own = records.find((r) => r.rq === chosen.id);
+  if (own && own.estimateNs !== null) text += ` reachable in ${ms(own.estimateNs)} ms`;
+  let pieces = 0;
+  let pruned = 0;
+  for (const r of records) {
+    pieces += r.pieces.length;
+    for (const p of r.pieces) if (p.pruned) pruned++;
+  }
+  text += ` (${n} ready; ${records.length} range write${records.length === 1 ? '' : 's'}, ${pieces} track pieces, ${pruned} pruned; ${estimates} estimates)`;
+  return text;
+}

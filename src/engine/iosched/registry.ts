@@ -6,6 +6,7 @@ import { deadline } from './deadline';
 import { mqDeadline } from './mq-deadline';
 import { cfq } from './cfq';
 import { anticipatory } from './anticipatory';
+import { switcher } from './switcher';
 
 registerElevator(none);
 registerElevator(noop);
@@ -13,3 +14,4 @@ registerElevator(deadline);
 registerElevator(mqDeadline);
 registerElevator(anticipatory);
 registerElevator(cfq);
+registerElevator(switcher);

@@ -123,7 +123,8 @@ export function allocRequest(
   rq.sector = sector;
   rq.nSectors = nSectors;
   rq.internal = internal;
-  if (rq.bios) rq.bios.length = 0;
+  // Emptied by pop, not `length = 0`: V8 then keeps the backing store (no allocation per request).
+  if (rq.bios) while (rq.bios.length > 0) rq.bios.pop();
   else rq.bios = [];
   rq.ioprioClass = 2;
   rq.ioprioLevel = 4;

@@ -87,6 +87,8 @@ export interface LabConfig {
   hide: Hideable[];
   present: boolean;
   embed: boolean;
+  /** quiz mode: pause before each decision and ask which request goes next */
+  quiz: boolean;
   /** undefined = follow prefers-color-scheme */
   theme?: Theme;
   /** start paused at this simulated time (ns); undefined = play from the start */
@@ -109,6 +111,7 @@ export function defaultConfig(): LabConfig {
     hide: [],
     present: false,
     embed: false,
+    quiz: false,
   };
 }
 

@@ -12,6 +12,21 @@ export interface PlaybackState {
   slowdown: number;
   helpOpen: boolean;
   layer: LayerFilter;
+  /** quiz mode's progress (quiz.ts); absent or null when not quizzing */
+  quiz?: QuizState | null;
+}
+
+/** Quiz mode: which decision is being asked, what was picked, the score. Indices are into
+ * the run's quiz decisions (quiz.ts quizDecisions). */
+export interface QuizState {
+  /** the first decision not yet asked */
+  next: number;
+  /** the decision on screen, or null while playing */
+  asking: number | null;
+  /** the request the student picked (revealed), or null while still asking */
+  picked: number | null;
+  right: number;
+  asked: number;
 }
 
 export interface Store {

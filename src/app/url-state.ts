@@ -8,7 +8,7 @@
 //    &q.nr_requests=64&kernel=2.6.16&hz=1000                queue settings, kernel era, HZ
 //    &disk=cheetah-15k4-146g&qd=16&dsched=sptf             disk preset, depth, drive's scheduler
 //    &cmp=2&c1.sched=noop&c2.sched=deadline&c2.t.read_expire=100    compare mode: 2–4 columns
-//    &_hide=seed,speed&present=1&embed=1&theme=dark&at=1500000      hidden controls, modes, time
+//    &_hide=seed,speed&present=1&embed=1&quiz=1&theme=dark&at=1500000  hidden controls, modes, time
 //
 // Why not base64 JSON: a teacher can read and write these by hand (`_hide=seed`), and a
 // shared link says what it changes. Only what differs from the lesson is written.
@@ -170,6 +170,7 @@ export function parseUrlState(search: string): ParsedUrl {
       }
       case 'present':
       case 'embed':
+      case 'quiz':
         if (value === '1') config[key] = true;
         else if (value !== '0') bad(key, `${key}=${shown(value)}: use 1 or 0`);
         continue;
@@ -244,6 +245,7 @@ export function serializeUrlState(c: LabConfig): string {
   }
   if (c.present) out.push(['present', '1']);
   if (c.embed) out.push(['embed', '1']);
+  if (c.quiz) out.push(['quiz', '1']);
   if (c.theme) out.push(['theme', c.theme]);
   if (c.atNs !== undefined) out.push(['at', String(Math.round(c.atNs))]);
   // URLSearchParams encodes every value; "," in _hide stays readable.

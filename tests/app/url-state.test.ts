@@ -46,10 +46,11 @@ const config: fc.Arbitrary<LabConfig> = fc.record(
       .map((h) => [...h].sort((a, b) => HIDEABLE.indexOf(a) - HIDEABLE.indexOf(b))),
     present: fc.boolean(),
     embed: fc.boolean(),
+    quiz: fc.boolean(),
     theme: fc.constantFrom('light' as const, 'dark' as const),
     atNs: fc.integer({ min: 0, max: 1e12 }),
   },
-  { requiredKeys: ['lesson', 'run', 'compare', 'hide', 'present', 'embed'] },
+  { requiredKeys: ['lesson', 'run', 'compare', 'hide', 'present', 'embed', 'quiz'] },
 );
 
 const catalog: Catalog = {

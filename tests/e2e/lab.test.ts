@@ -238,4 +238,37 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('quiz mode stops before each decision with a choice, reveals the rule and keeps score', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=ostep-fifo-vs-satf.json&quiz=1');
+    const quiz = page.getByRole('region', { name: 'Quiz' });
+    await quiz.waitFor({ timeout: 30_000 });
+    await quiz.getByText('which request does').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Play' }).waitFor(); // paused for the question
+    const clock = await page.getByTestId('clock').textContent();
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('clock').textContent()).toBe(clock);
+    // The decision is not in the log yet: the outcome stays hidden until the answer.
+    const question = (await quiz.locator('p').first().textContent()) ?? '';
+    const when = /At (.+?), which/.exec(question)?.[1] ?? '?';
+    expect(await page.getByTestId('decision-list').textContent()).not.toContain(when);
+    await lab.shot(page, 'lab-quiz-question.png');
+    // Keyboard: focus is on the first candidate; Enter answers.
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label') ?? ''")).toMatch(
+      /^Request \d+/,
+    );
+    await page.keyboard.press('Enter');
+    await quiz.getByText('Rule').waitFor();
+    await expect.poll(() => quiz.getByTestId('quiz-score').textContent()).toMatch(/of 1 right/);
+    await lab.shot(page, 'lab-quiz-reveal.png');
+    // Enter on Continue (focused) plays on; this lesson has two choices (disk.py's three
+    // requests), the first at 0 ns before anyone could guess, so it ends after one question.
+    await page.keyboard.press('Enter');
+    await quiz.getByText('No more decisions to guess').waitFor({ timeout: 30_000 });
+    expect(await quiz.getByTestId('quiz-score').textContent()).toMatch(/of 1 right/);
+    expect(await page.getByTestId('clock').textContent()).not.toBe(clock);
+    expect(await query(page)).toContain('quiz=1');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

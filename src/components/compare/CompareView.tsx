@@ -1,9 +1,9 @@
 // Compare mode (issue #5 item 6): one lesson's workload under 2–4 settings side by side.
 // Each column is a run in the worker (id c1…c4) with its own overrides, drawn as a small disk
 // view and its queues; all columns read one store, so one clock and one scrubber drive them
-// (the page's Controls get the columns' merged clock). Under them: the summary table, and
-// the charts overlaying the runs.
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+// (the page's Controls get the columns' merged clock). Under them: the summary table; the
+// page puts the charts panel, overlaying the runs, after it.
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../../app/lessons';
 import {
   emptyOverrides,
@@ -30,10 +30,8 @@ interface Props {
   columns: RunOverrides[];
   onColumns: (columns: RunOverrides[]) => void;
   store: Store;
-  /** the runs as they arrive (null while a column runs), for the shared clock */
+  /** the runs as they arrive, for the shared clock (and the charts panel under the view) */
   onReplays: (replays: Replay[]) => void;
-  /** where the charts go (the charts panel, given the runs) */
-  charts?: (logs: RunLog[], names: string[]) => ReactNode;
 }
 
 type ColumnRun = { key: string; replay: Replay } | { key: string; error: string } | null;
@@ -46,8 +44,7 @@ export function columnName(i: number, log: RunLog | null): string {
 }
 
 export function CompareView(props: Props) {
-  const { sim, catalog, lesson, source, seed, columns, onColumns, store, onReplays, charts } =
-    props;
+  const { sim, catalog, lesson, source, seed, columns, onColumns, store, onReplays } = props;
   const [runs, setRuns] = useState<ColumnRun[]>([]);
   const cache = useRef(new Map<string, Replay>());
   const keys = columns.map((c) => JSON.stringify([source, seed ?? null, c]));
@@ -157,12 +154,7 @@ export function CompareView(props: Props) {
           );
         })}
       </div>
-      {done && logs.length > 0 && (
-        <>
-          <CompareTable logs={logs} names={names} />
-          {charts?.(logs, names)}
-        </>
-      )}
+      {done && logs.length > 0 && <CompareTable logs={logs} names={names} />}
     </main>
   );
 }

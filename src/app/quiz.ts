@@ -1,0 +1,68 @@
+// Quiz mode (issue #5 item 7): playback pauses before each decision that had a real choice
+// (two or more candidates) and asks which request goes next; the student clicks one, the
+// page reveals the scheduler's choice with its rule and explanation, and keeps score.
+// Pure functions over the run log and the store's QuizState; usePlayback calls quizStop.
+import type { DecisionRecord } from '../engine';
+import { prevBefore, type Replay } from './replay';
+import type { QuizState } from './store';
+
+/** The decisions worth asking about: those that weighed two candidates or more. */
+export function quizDecisions(replay: Replay): DecisionRecord[] {
+  return replay.log.decisions.filter((d) => d.candidates.length >= 2 && d.chosen >= 0);
+}
+
+export function newQuiz(): QuizState {
+  return { next: 0, asking: null, picked: null, right: 0, asked: 0 };
+}
+
+/** The first index whose time is after t (times ascending). */
+function firstAfter(times: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid]! > t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * While playing from tNs towards nextNs: the quiz question to stop for, if one falls in
+ * (tNs, nextNs]. Playback stops just before the decision's instant (the last stop before it,
+ * so what arrived earlier is on screen and the outcome is not).
+ */
+export function quizStop(
+  quiz: QuizState,
+  times: readonly number[],
+  stops: readonly number[],
+  tNs: number,
+  nextNs: number,
+): { index: number; atNs: number } | null {
+  if (quiz.asking !== null) return null;
+  const i = Math.max(quiz.next, firstAfter(times, tNs));
+  if (i >= times.length) return null;
+  const d = times[i]!;
+  if (d > nextNs) return null;
+  const before = prevBefore(stops, d);
+  return { index: i, atNs: Math.max(tNs, before ?? 0) };
+}
+
+export function answer(quiz: QuizState, d: DecisionRecord, rq: number): QuizState {
+  if (quiz.picked !== null) return quiz;
+  return {
+    ...quiz,
+    picked: rq,
+    asked: quiz.asked + 1,
+    right: quiz.right + (rq === d.chosen ? 1 : 0),
+  };
+}
+
+export function proceed(quiz: QuizState): QuizState {
+  return {
+    ...quiz,
+    next: quiz.asking === null ? quiz.next : quiz.asking + 1,
+    asking: null,
+    picked: null,
+  };
+}

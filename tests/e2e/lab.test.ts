@@ -271,4 +271,25 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('keeps the settings across a reload (IndexedDB) when the address has none', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=merging.json&sched=deadline&qd=2');
+    await expect.poll(() => lessonInfo(page), { timeout: 30_000 }).toContain('deadline');
+    await page.waitForTimeout(500); // the write to IndexedDB is asynchronous
+    await page.goto(lab.url); // no query: the stored configuration comes back
+    await page.getByTestId('platter').waitFor({ timeout: 30_000 });
+    await expect.poll(() => lessonInfo(page), { timeout: 30_000 }).toContain('queue depth 2');
+    expect(await query(page)).toBe('?v=1&lesson=merging.json&sched=deadline&qd=2');
+    // A teacher's view (hidden controls) is not stored as the user's own settings.
+    await page.goto(`${lab.url}?v=1&lesson=ssd.json&_hide=seed`);
+    await page
+      .getByTestId('platter')
+      .waitFor({ timeout: 30_000 })
+      .catch(() => undefined);
+    await page.waitForTimeout(500);
+    await page.goto(lab.url);
+    await expect.poll(() => query(page), { timeout: 30_000 }).toContain('lesson=merging.json');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -7,6 +7,7 @@ import { mqDeadline } from './mq-deadline';
 import { cfq } from './cfq';
 import { anticipatory } from './anticipatory';
 import { switcher } from './switcher';
+import { adio } from './adio';
 
 registerElevator(none);
 registerElevator(noop);
@@ -15,3 +16,4 @@ registerElevator(mqDeadline);
 registerElevator(anticipatory);
 registerElevator(cfq);
 registerElevator(switcher);
+registerElevator(adio);

@@ -4,13 +4,13 @@
 // (config.ts: the lesson plus the user's overrides), which lives in the URL and IndexedDB
 // (config-state.ts); compare mode runs 2–4 configurations side by side on one clock.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ChartsPanel } from '../components/charts';
 import { CompareView } from '../components/compare/CompareView';
 import { Controls } from '../components/Controls';
 import { DecisionLog } from '../components/DecisionLog';
 import { DiskView } from '../components/disk/DiskView';
 import { HelpOverlay } from '../components/HelpOverlay';
 import { LessonPanel } from '../components/LessonPanel';
-import { QuizPanel } from '../components/quiz/QuizPanel';
 import { QueuesView } from '../components/QueuesView';
 import { RunSummary } from '../components/RunSummary';
 import { LinkProblems } from '../components/settings/LinkProblems';
@@ -27,7 +27,6 @@ import { clockOf, mergeClocks } from './actions';
 import { effective, emptyOverrides, type Hideable, type LabConfig } from './config';
 import { useLabConfig } from './config-state';
 import { errorText, fetchJson, scenarioUrl } from './lessons';
-import { newQuiz, quizDecisions } from './quiz';
 import { indexLog, type Replay } from './replay';
 import { clampSlowdown, createStore, useStore } from './store';
 import { usePlayback } from './usePlayback';
@@ -72,15 +71,7 @@ export function App() {
   const helpOpen = useStore(store, (s) => s.helpOpen);
   const theme = useEffectiveTheme(config.theme);
   useThemeAttribute(theme);
-  // Quiz mode (one run only): the decisions it stops before, and a fresh score per run.
-  const quizzing = config.quiz && !comparing;
-  const quizList = useMemo(
-    () => (quizzing && replay ? quizDecisions(replay) : null),
-    [quizzing, replay],
-  );
-  const quizTimes = useMemo(() => quizList?.map((d) => d.tNs) ?? null, [quizList]);
-  useEffect(() => store.set({ quiz: quizList ? newQuiz() : null }), [store, quizList]);
-  usePlayback(store, clock, quizTimes);
+  usePlayback(store, clock);
   const hidden = config.hide;
   const show = (id: Hideable) => !hidden.includes(id);
 
@@ -225,17 +216,6 @@ export function App() {
               Compare
             </button>
           )}
-          {show('quiz') && (
-            <button
-              type="button"
-              aria-pressed={config.quiz}
-              title="Pause before each decision and guess which request goes next"
-              onClick={() => setConfig((c) => ({ ...c, quiz: !c.quiz }))}
-              disabled={comparing}
-            >
-              Quiz
-            </button>
-          )}
           {show('share') && (
             <button
               type="button"
@@ -317,7 +297,6 @@ export function App() {
             <LessonPanel log={replay.log} />
           </div>
           <div className="side">
-            {quizList && <QuizPanel replay={replay} store={store} decisions={quizList} />}
             <QueuesView replay={replay} store={store} sim={handle} />
             <DecisionLog replay={replay} store={store} />
           </div>
@@ -327,6 +306,23 @@ export function App() {
           </details>
         </main>
       )}
+      {!config.embed &&
+        !config.present &&
+        (comparing ? compareReplays.length > 0 : replay !== null) && (
+          <ChartsPanel
+            runs={
+              comparing
+                ? compareReplays.map((r, i) => ({
+                    label: `${String.fromCharCode(65 + i)} · ${r.log.summary.iosched}`,
+                    log: r.log,
+                  }))
+                : replay
+                  ? [{ label: replay.log.name, log: replay.log }]
+                  : []
+            }
+            store={store}
+          />
+        )}
       {config.embed && (
         <p className="embed-foot">
           <a href={plainLink} target="_blank" rel="noopener noreferrer">

@@ -311,37 +311,45 @@ export type ChartPhase = (typeof PHASES)[number];
 
 export interface Breakdown {
   run: number;
+  /** −1: every request of the run; else one process's requests */
+  proc: number;
   /** mean per completed request, ms (a drive cache hit adds no positioning) */
   meanMs: Record<ChartPhase, number>;
   requests: number;
   cacheHits: number;
 }
 
+/** Per run: all its requests, then (one run only) each process's that completed any. */
 export function breakdown(runs: readonly ChartRun[]): Breakdown[] {
-  return runs.map((run, ri) => {
+  const out: Breakdown[] = [];
+  runs.forEach((run, ri) => {
     const r = run.log.tables.requests;
-    const sum = { seek: 0, rotation: 0, transfer: 0, overhead: 0 };
-    let hits = 0;
+    const groups = runs.length === 1 && run.log.processes.length > 1 ? run.log.processes.length : 0;
+    const sums = Array.from({ length: groups + 1 }, () => [0, 0, 0, 0, 0, 0]);
     for (let i = 0; i < r.n; i++) {
-      sum.seek += r.seekNs[i]!;
-      sum.rotation += r.rotationNs[i]!;
-      sum.transfer += r.transferNs[i]!;
-      sum.overhead += r.overheadNs[i]!;
-      if (r.flags[i]! & 4) hits++;
+      const g = r.proc[i]! + 1;
+      for (const s of g > 0 && g <= groups ? [sums[0]!, sums[g]!] : [sums[0]!]) {
+        s[0]! += r.seekNs[i]!;
+        s[1]! += r.rotationNs[i]!;
+        s[2]! += r.transferNs[i]!;
+        s[3]! += r.overheadNs[i]!;
+        s[4]!++;
+        if (r.flags[i]! & 4) s[5]!++;
+      }
     }
-    const n = Math.max(1, r.n) * NS_PER_MS;
-    return {
-      run: ri,
-      meanMs: {
-        seek: sum.seek / n,
-        rotation: sum.rotation / n,
-        transfer: sum.transfer / n,
-        overhead: sum.overhead / n,
-      },
-      requests: r.n,
-      cacheHits: hits,
-    };
+    sums.forEach((s, g) => {
+      if (g > 0 && s[4] === 0) return;
+      const n = Math.max(1, s[4]!) * NS_PER_MS;
+      out.push({
+        run: ri,
+        proc: g - 1,
+        meanMs: { seek: s[0]! / n, rotation: s[1]! / n, transfer: s[2]! / n, overhead: s[3]! / n },
+        requests: s[4]!,
+        cacheHits: s[5]!,
+      });
+    });
   });
+  return out;
 }
 
 // ---------------------------------------------------------------- per-process shares

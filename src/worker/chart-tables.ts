@@ -17,6 +17,7 @@ import {
   type TraceSink,
 } from '../engine';
 import { BlkparseWriter } from '../engine/trace/blkparse-writer';
+import { WHOLE_RUN_BOUND, type RunBound } from './bounds';
 
 /** One row per bio (the I/Os processes see), in Q order. NaN: not yet (at the run's bound). */
 export interface IoColumns {
@@ -233,16 +234,7 @@ export function createTableRecorder() {
   };
 }
 
-/** Where a run stops short of its scenario's own end. */
-export interface RunBound {
-  /** requests completed (C) */
-  completions: number;
-  /** simulated time, ns */
-  simNs: number;
-}
-
-/** How far "the whole run" goes: a scenario that runs longer is charted up to here. */
-export const WHOLE_RUN_BOUND: RunBound = { completions: 100_000, simNs: 3600e9 };
+export { WHOLE_RUN_BOUND, type RunBound } from './bounds';
 
 /** What the charts draw: a subset of the played RunLog, or a whole run's. */
 export interface ChartLog {

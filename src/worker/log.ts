@@ -9,7 +9,7 @@ import type {
   TraceEvent,
   TraceSink,
 } from '../engine';
-import { createTableRecorder, type ChartTables, type RunBound } from './chart-tables';
+import { createTableRecorder, type ChartTables } from './chart-tables';
 import {
   lbnToPhys,
   sectorAngle,
@@ -64,10 +64,7 @@ export interface RunLog {
   scenario: Scenario;
 }
 
-export const MAX_COMPLETIONS = 2000;
-export const MAX_SIM_NS = 60e9;
-/** The played log's bound as the chart worker's methods take it (blkparse of what is played). */
-export const PLAYED_BOUND: RunBound = { completions: MAX_COMPLETIONS, simNs: MAX_SIM_NS };
+export { MAX_COMPLETIONS, MAX_SIM_NS, PLAYED_BOUND } from './bounds';
 
 /** A sink that records everything, placing each sector on the platter. */
 export function createLogSink(geometry: Geometry): TraceSink & {

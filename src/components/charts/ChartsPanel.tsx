@@ -1,0 +1,213 @@
+// The charts panel: tabs over the chart modules (or all of them at once), which part of the
+// run they show (the played log, or the whole run computed by a worker of the panel's own),
+// and the exports: each chart as PNG / SVG (on the chart), the data as CSV and JSON, the run
+// as blkparse text. One run normally; 2–4 overlaid in compare mode, a colour per run.
+import { useEffect, useMemo, useState, type ComponentType } from 'react';
+import type { ChartRun } from '../../app/chart-data';
+import { chartsJson, requestsCsv } from '../../app/chart-files';
+import { downloadBlob, downloadText } from '../../app/exports';
+import type { Store } from '../../app/store';
+import { PLAYED_BOUND, WHOLE_RUN_BOUND } from '../../worker/bounds';
+import type { ChartLog } from '../../worker/chart-tables';
+import { createSimHandle } from '../../worker/client';
+import { BreakdownChart } from './BreakdownChart';
+import { CdfChart } from './CdfChart';
+import { LatencyChart } from './LatencyChart';
+import { LbaChart } from './LbaChart';
+import type { ChartProps } from './marks';
+import { QueueDepthChart } from './QueueDepthChart';
+import { SharesChart } from './SharesChart';
+import { ThroughputChart } from './ThroughputChart';
+import './charts.css';
+
+export interface ChartsPanelProps {
+  /** one run, or 2–4 in compare mode (a RunLog is a ChartLog) */
+  runs: ReadonlyArray<{ label: string; log: ChartLog }>;
+  /** the playback clock: each time chart draws a cursor at it */
+  store: Store;
+}
+
+const TABS: ReadonlyArray<{ id: string; label: string; chart: ComponentType<ChartProps> | null }> =
+  [
+    { id: 'latency', label: 'Latency / time', chart: LatencyChart },
+    { id: 'cdf', label: 'CDF', chart: CdfChart },
+    { id: 'throughput', label: 'Throughput', chart: ThroughputChart },
+    { id: 'depth', label: 'Queue depth', chart: QueueDepthChart },
+    { id: 'lba', label: 'LBA / time', chart: LbaChart },
+    { id: 'breakdown', label: 'Breakdown', chart: BreakdownChart },
+    { id: 'shares', label: 'Per process', chart: SharesChart },
+    { id: 'all', label: 'All', chart: null },
+  ];
+
+type Whole =
+  | { state: 'idle' }
+  | { state: 'running'; for: unknown }
+  | { state: 'done'; for: unknown; runs: ChartRun[] }
+  | { state: 'error'; for: unknown; message: string };
+
+const fileLabel = (s: string) => s.replace(/[^\w.-]+/g, '-').replace(/^-|-$/g, '') || 'run';
+
+type Runs = ChartsPanelProps['runs'];
+
+/** The same runs as last render (element-wise) keep their identity: a parent may build the
+ * array inline, and every chart's series are memoized on it. */
+function useStableRuns(runs: Runs): Runs {
+  const [stable, setStable] = useState(runs);
+  const same =
+    stable.length === runs.length &&
+    stable.every((r, i) => r.log === runs[i]!.log && r.label === runs[i]!.label);
+  if (same) return stable;
+  setStable(runs);
+  return runs;
+}
+
+export default function ChartsPanel(props: ChartsPanelProps) {
+  const { store } = props;
+  const runs = useStableRuns(props.runs);
+  const [tab, setTab] = useState('latency');
+  const [whole, setWhole] = useState<Whole>({ state: 'idle' });
+  const [handle] = useState(createSimHandle);
+  const [exporting, setExporting] = useState(false);
+  useEffect(() => () => handle.terminate(), [handle]);
+
+  // A whole run belongs to the runs it was computed for; new runs show their played part.
+  const current = whole.state !== 'idle' && whole.for === runs ? whole : null;
+  const played = useMemo(() => runs.map((r) => ({ label: r.label, log: r.log })), [runs]);
+  const shown = current?.state === 'done' ? current.runs : played;
+  const anyBounded = runs.some((r) => r.log.bounded);
+
+  async function chartWholeRun() {
+    const forRuns = runs;
+    setWhole({ state: 'running', for: forRuns });
+    try {
+      const sim = handle.get();
+      const logs = await Promise.all(forRuns.map((r) => sim.wholeRun(r.log.scenario, r.log.seed)));
+      setWhole({
+        state: 'done',
+        for: forRuns,
+        runs: logs.map((log, i) => ({ label: forRuns[i]!.label, log })),
+      });
+    } catch (err) {
+      setWhole({
+        state: 'error',
+        for: forRuns,
+        message: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+
+  async function exportBlkparse() {
+    setExporting(true);
+    try {
+      const sim = handle.get();
+      const bound = current?.state === 'done' ? WHOLE_RUN_BOUND : PLAYED_BOUND;
+      for (const r of shown) {
+        const blob = await sim.blkparse(r.log.scenario, r.log.seed, bound);
+        downloadBlob(blob, `spindle-${fileLabel(r.label)}.blkparse.txt`);
+      }
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const requests = shown.map((r) => r.log.tables.requests.n);
+  const count = requests.map((r) => r.toLocaleString('en')).join(' / ');
+  const scope =
+    current?.state === 'done'
+      ? `the whole run: ${count} requests${shown.some((r) => r.log.bounded) ? ` (stopped at ${WHOLE_RUN_BOUND.completions.toLocaleString('en')} requests or an hour of simulated time)` : ''}`
+      : anyBounded
+        ? `the part played: ${count} requests (the played log stops at ${PLAYED_BOUND.completions.toLocaleString('en')} requests or ${PLAYED_BOUND.simNs / 1e9} s of simulated time)`
+        : `the whole run: ${count} requests`;
+  const base = fileLabel(shown.length > 1 ? 'compare' : (shown[0]?.label ?? 'run'));
+  const visible = tab === 'all' ? TABS.filter((t) => t.chart) : TABS.filter((t) => t.id === tab);
+
+  return (
+    <section className="charts" aria-label="Charts" data-testid="charts">
+      <div className="charts-head">
+        <h2>Charts</h2>
+        <div role="tablist" aria-label="Chart" className="chart-tabs">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              id={`chart-tab-${t.id}`}
+              aria-selected={tab === t.id}
+              aria-controls="chart-tabpanel"
+              className={tab === t.id ? 'selected' : undefined}
+              onClick={() => setTab(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <div className="chart-exports" role="group" aria-label="Export the data">
+          <span className="muted small">export:</span>
+          <button
+            type="button"
+            onClick={() =>
+              downloadText(requestsCsv(shown), `spindle-${base}-requests.csv`, 'text/csv')
+            }
+            aria-label="Download the requests as CSV"
+          >
+            CSV
+          </button>
+          <button
+            type="button"
+            onClick={() =>
+              downloadText(chartsJson(shown), `spindle-${base}-charts.json`, 'application/json')
+            }
+            aria-label="Download the chart data as JSON"
+          >
+            JSON
+          </button>
+          <button
+            type="button"
+            disabled={exporting}
+            onClick={() => void exportBlkparse()}
+            aria-label="Download the run as blkparse text"
+          >
+            blkparse
+          </button>
+        </div>
+      </div>
+      <p className="chart-scope small" data-testid="chart-scope">
+        Showing {scope}.{' '}
+        {current?.state === 'done' ? (
+          <button type="button" onClick={() => setWhole({ state: 'idle' })}>
+            Show the part played
+          </button>
+        ) : anyBounded ? (
+          <button
+            type="button"
+            disabled={current?.state === 'running'}
+            onClick={() => void chartWholeRun()}
+          >
+            {current?.state === 'running' ? 'Running the whole run…' : 'Chart the whole run'}
+          </button>
+        ) : null}
+        {current?.state === 'error' && (
+          <span role="alert" className="error">
+            {' '}
+            {current.message}
+          </span>
+        )}
+      </p>
+      <div
+        id="chart-tabpanel"
+        role="tabpanel"
+        aria-labelledby={`chart-tab-${tab}`}
+        className={tab === 'all' ? 'chart-grid' : undefined}
+      >
+        {shown.length === 0 ? (
+          <p className="muted">No run to chart yet.</p>
+        ) : (
+          visible.map((t) => {
+            const Chart = t.chart!;
+            return <Chart key={t.id} runs={shown} store={store} />;
+          })
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,218 @@
+// End-to-end: the charts panel (issue #5 item 5) on the built page in headless Chromium —
+// every chart draws the run's data, the hover and keyboard read-outs, the playback cursor,
+// the whole run from the panel's own worker, compare mode's overlaid runs, and every export
+// (PNG, SVG, CSV, JSON, blkparse) downloading a non-empty file of its type. Any console
+// error fails a test; screenshots go to test-results/e2e/charts-*.png and are looked at.
+import { readFileSync } from 'node:fs';
+import type { Download, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { haveChromium, requireChromium, useLab } from './harness';
+
+requireChromium();
+
+const TABS = [
+  ['Latency / time', ['latency-over-time']],
+  ['CDF', ['latency-cdf']],
+  ['Throughput', ['throughput-over-time', 'iops-over-time']],
+  ['Queue depth', ['queue-depth']],
+  ['LBA / time', ['lba-over-time']],
+  ['Breakdown', ['positioning-breakdown']],
+  ['Per process', ['process-shares']],
+] as const;
+
+/** An element as the callbacks see it (this file is checked without the DOM lib). */
+interface El {
+  getAttribute(name: string): string | null;
+}
+
+const charts = (page: Page) => page.getByRole('region', { name: 'Charts' });
+
+async function openCharts(page: Page): Promise<Locator> {
+  const panel = charts(page);
+  await panel.getByRole('tab', { name: 'Latency / time' }).waitFor({ timeout: 30_000 });
+  await panel.scrollIntoViewIfNeeded();
+  return panel;
+}
+
+/** The longest `d` of the chart's paths: its marks are drawn from data. */
+async function longestPath(chart: Locator): Promise<number> {
+  const lengths = await chart
+    .locator('path')
+    .evaluateAll((ps) => ps.map((p) => ((p as El).getAttribute('d') ?? '').length));
+  return Math.max(0, ...lengths);
+}
+
+async function download(
+  page: Page,
+  click: () => Promise<void>,
+): Promise<{ d: Download; bytes: Buffer }> {
+  const [d] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), click()]);
+  const path = await d.path();
+  return { d, bytes: readFileSync(path) };
+}
+
+describe.skipIf(!haveChromium)('the charts panel', () => {
+  const lab = useLab();
+
+  it('draws every chart from the run, with a cursor at the playback time', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=cfq-fairness.json');
+    const panel = await openCharts(page);
+    await expect.poll(() => panel.getByTestId('chart-scope').textContent()).toContain('requests');
+    for (const [tab, ids] of TABS) {
+      await panel.getByRole('tab', { name: tab }).click();
+      expect(await panel.getByRole('tab', { name: tab }).getAttribute('aria-selected')).toBe(
+        'true',
+      );
+      for (const id of ids) {
+        const chart = panel.getByTestId(`chart-${id}`);
+        await chart.waitFor();
+        if (id === 'positioning-breakdown' || id === 'process-shares') {
+          // The bar charts draw rects: one per phase or share, with a width.
+          const widths = await chart
+            .locator('g > svg rect')
+            .evaluateAll((rs) =>
+              rs.map((r) => Number((r as El).getAttribute('width'))).filter((w) => w > 0),
+            );
+          expect(widths.length).toBeGreaterThan(3);
+        } else {
+          // Lines and dots are paths drawn from the data.
+          expect(await longestPath(chart)).toBeGreaterThan(200);
+        }
+      }
+      await panel.screenshot({ path: `test-results/e2e/charts-panel-${ids[0]}.png` });
+    }
+    // The cursor follows the clock while the lesson plays.
+    await panel.getByRole('tab', { name: 'Latency / time' }).click();
+    const cursor = panel.getByTestId('chart-cursor').first();
+    const x1 = await cursor.getAttribute('x1');
+    await page.waitForTimeout(600);
+    expect(await cursor.getAttribute('x1')).not.toBe(x1);
+
+    await panel.getByRole('tab', { name: 'All' }).click();
+    await expect.poll(() => panel.locator('figure.chart').count()).toBe(8);
+    await lab.shot(page, 'charts-all.png', true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows read-outs on hover and from the keyboard', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=cfq-fairness.json');
+    const panel = await openCharts(page);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const chart = panel.getByTestId('chart-latency-over-time');
+    const svg = chart.locator('svg').first();
+    const box = (await svg.boundingBox())!;
+    await svg.hover({ position: { x: box.width * 0.5, y: box.height * 0.6 } });
+    const readout = chart.getByTestId('chart-readout');
+    await readout.waitFor();
+    expect(await readout.textContent()).toMatch(/Q2C/);
+    await lab.shot(page, 'charts-hover.png');
+
+    // Keyboard: Tab into the CDF chart, arrows move the read-out.
+    await panel.getByRole('tab', { name: 'CDF' }).click();
+    const cdf = panel.getByTestId('chart-latency-cdf').locator('svg').first();
+    await cdf.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+    const text = await panel
+      .getByTestId('chart-latency-cdf')
+      .getByTestId('chart-readout')
+      .textContent();
+    expect(text).toMatch(/Q2C ≤ .*ms/);
+    expect(text).toMatch(/%/);
+    await lab.shot(page, 'charts-keyboard.png');
+
+    await panel.getByRole('tab', { name: 'Breakdown' }).click();
+    const bars = panel.getByTestId('chart-positioning-breakdown').locator('svg').first();
+    const bb = (await bars.boundingBox())!;
+    await bars.hover({ position: { x: bb.width * 0.3, y: bb.height * 0.5 } });
+    expect(
+      await panel
+        .getByTestId('chart-positioning-breakdown')
+        .getByTestId('chart-readout')
+        .textContent(),
+    ).toMatch(/seek .*ms/);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('exports each chart as PNG and SVG, the data as CSV and JSON, the run as blkparse text', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=cfq-fairness.json');
+    const panel = await openCharts(page);
+    await panel.getByRole('tab', { name: 'All' }).click();
+    for (const [, ids] of TABS) {
+      for (const id of ids) {
+        const chart = panel.getByTestId(`chart-${id}`);
+        const png = await download(page, () =>
+          chart.getByRole('button', { name: /as PNG$/ }).click(),
+        );
+        expect(png.d.suggestedFilename()).toBe(`spindle-${id}.png`);
+        expect(png.bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+        expect(png.bytes.length).toBeGreaterThan(5000);
+        const svg = await download(page, () =>
+          chart.getByRole('button', { name: /as SVG$/ }).click(),
+        );
+        expect(svg.d.suggestedFilename()).toBe(`spindle-${id}.svg`);
+        const text = svg.bytes.toString('utf8');
+        expect(text).toMatch(/^<\?xml/);
+        expect(text).toContain('<svg');
+        expect(text).toContain('xmlns="http://www.w3.org/2000/svg"');
+        expect(text).not.toContain('chart-readout');
+      }
+    }
+    const csv = await download(page, () =>
+      panel.getByRole('button', { name: 'Download the requests as CSV' }).click(),
+    );
+    const rows = csv.bytes.toString('utf8').trimEnd().split('\n');
+    expect(rows[0]).toMatch(/^run,process,op,sync,sector,/);
+    expect(rows.length).toBeGreaterThan(100);
+    const json = await download(page, () =>
+      panel.getByRole('button', { name: 'Download the chart data as JSON' }).click(),
+    );
+    const data = JSON.parse(json.bytes.toString('utf8')) as {
+      runs: Array<{ summary: { iosched: string } }>;
+    };
+    expect(data.runs[0]!.summary.iosched).toBe('cfq');
+    const blk = await download(page, () =>
+      panel.getByRole('button', { name: 'Download the run as blkparse text' }).click(),
+    );
+    const lines = blk.bytes.toString('utf8').split('\n');
+    expect(blk.d.suggestedFilename()).toMatch(/\.blkparse\.txt$/);
+    expect(lines[0]).toMatch(/^\s+8,0\s+0\s+1\s+0\.\d{9}\s+\d+\s+Q\s+R\s+\d+ \+ 8 \[a\]$/);
+    expect(lines.filter((l) => / C /.test(l)).length).toBe(rows.length - 1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('charts the whole run from its own worker, and overlays runs in compare mode', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=sptf-vs-fcfs.json');
+    const panel = await openCharts(page);
+    const scope = panel.getByTestId('chart-scope');
+    await expect.poll(() => scope.textContent()).toContain('the part played');
+    await panel.getByRole('button', { name: 'Chart the whole run' }).click();
+    await expect.poll(() => scope.textContent(), { timeout: 60_000 }).toContain('the whole run');
+    await panel.getByRole('tab', { name: 'LBA / time' }).click();
+    await lab.shot(page, 'charts-whole-run.png');
+    await panel.getByRole('button', { name: 'Show the part played' }).click();
+    await expect.poll(() => scope.textContent()).toContain('the part played');
+
+    const compare = await lab.openLab(
+      '?v=1&lesson=cfq-fairness.json&cmp=2&c1.sched=cfq&c2.sched=deadline',
+    );
+    const cpanel = await openCharts(compare.page);
+    await cpanel.getByRole('tab', { name: 'CDF' }).click();
+    const legend = await cpanel
+      .getByTestId('chart-latency-cdf')
+      .locator('.chart-legend')
+      .textContent();
+    expect(legend).toContain('A · cfq');
+    expect(legend).toContain('B · deadline');
+    await lab.shot(compare.page, 'charts-compare.png');
+    await cpanel.getByRole('tab', { name: 'Per process' }).click();
+    await cpanel.screenshot({ path: 'test-results/e2e/charts-compare-shares.png' });
+    expect(problems).toEqual([]);
+    expect(compare.problems).toEqual([]);
+    await page.context().close();
+    await compare.page.context().close();
+  });
+});

@@ -11,6 +11,7 @@ import { DecisionLog } from '../components/DecisionLog';
 import { DiskView } from '../components/disk/DiskView';
 import { HelpOverlay } from '../components/HelpOverlay';
 import { LessonPanel } from '../components/LessonPanel';
+import { QuizPanel } from '../components/quiz/QuizPanel';
 import { QueuesView } from '../components/QueuesView';
 import { RunSummary } from '../components/RunSummary';
 import { LinkProblems } from '../components/settings/LinkProblems';
@@ -27,6 +28,7 @@ import { clockOf, mergeClocks } from './actions';
 import { effective, emptyOverrides, type Hideable, type LabConfig } from './config';
 import { useLabConfig } from './config-state';
 import { errorText, fetchJson, scenarioUrl } from './lessons';
+import { newQuiz, quizDecisions } from './quiz';
 import { indexLog, type Replay } from './replay';
 import { clampSlowdown, createStore, useStore } from './store';
 import { usePlayback } from './usePlayback';
@@ -71,7 +73,15 @@ export function App() {
   const helpOpen = useStore(store, (s) => s.helpOpen);
   const theme = useEffectiveTheme(config.theme);
   useThemeAttribute(theme);
-  usePlayback(store, clock);
+  // Quiz mode (one run only): the decisions it stops before, and a fresh score per run.
+  const quizzing = config.quiz && !comparing;
+  const quizList = useMemo(
+    () => (quizzing && replay ? quizDecisions(replay) : null),
+    [quizzing, replay],
+  );
+  const quizTimes = useMemo(() => quizList?.map((d) => d.tNs) ?? null, [quizList]);
+  useEffect(() => store.set({ quiz: quizList ? newQuiz() : null }), [store, quizList]);
+  usePlayback(store, clock, quizTimes);
   const hidden = config.hide;
   const show = (id: Hideable) => !hidden.includes(id);
 
@@ -216,6 +226,17 @@ export function App() {
               Compare
             </button>
           )}
+          {show('quiz') && (
+            <button
+              type="button"
+              aria-pressed={config.quiz}
+              title="Pause before each decision and guess which request goes next"
+              onClick={() => setConfig((c) => ({ ...c, quiz: !c.quiz }))}
+              disabled={comparing}
+            >
+              Quiz
+            </button>
+          )}
           {show('share') && (
             <button
               type="button"
@@ -297,6 +318,7 @@ export function App() {
             <LessonPanel log={replay.log} />
           </div>
           <div className="side">
+            {quizList && <QuizPanel replay={replay} store={store} decisions={quizList} />}
             <QueuesView replay={replay} store={store} sim={handle} />
             <DecisionLog replay={replay} store={store} />
           </div>

@@ -75,7 +75,7 @@ export function cfqChooseReq<T extends ChoiceInfo>(
  * cfq_find_next_rq: after `last` leaves the queue, the better of its sector
  * predecessor and its successor (the lowest request when it was the highest).
  */
-export function findNextRq<T extends ChoiceInfo>(
+export function findNextRq<T extends ChoiceInfo & { slot: number }>(
   sortList: readonly number[],
   lastSlot: number,
   info: (slot: number) => T,
@@ -87,12 +87,9 @@ export function findNextRq<T extends ChoiceInfo>(
   const prevSlot = predecessor(list, lastSlot);
   let nextSlot = successor(list, lastSlot);
   if (nextSlot < 0 && list.length > 0 && list[0] !== lastSlot) nextSlot = list[0]!;
-  const entry = (slot: number) => {
-    const r = info(slot);
-    return { slot, sector: r.sector, sync: r.sync, meta: r.meta };
-  };
-  const next = nextSlot >= 0 ? entry(nextSlot) : null;
-  const prev = prevSlot >= 0 ? entry(prevSlot) : null;
+  // The requests themselves, not copies: this runs at every dispatch.
+  const next = nextSlot >= 0 ? info(nextSlot) : null;
+  const prev = prevSlot >= 0 ? info(prevSlot) : null;
   const c = cfqChooseReq(next, prev, head, backMaxKiB, penalty);
   return c.chosen ? c.chosen.slot : -1;
 }

@@ -70,14 +70,24 @@ export function sliceExpired(
   resortRrList(s, q, ctx);
   s.activeQueue = -1;
   s.activeCic = -1;
-  if (ctx.recording)
-    decide(
-      ctx,
-      rule,
-      -1,
-      () => busyCandidates(s, ctx),
-      () => `${queueName(q)}: ${why}`,
-    );
+  if (ctx.recording) recordQueueRule(s, q, rule, why, ctx);
+}
+
+/** A rule about queue q, with the busy queues as candidates (apart: see recordWait). */
+export function recordQueueRule(
+  s: CfqState,
+  q: CfqQueue,
+  rule: CfqRule,
+  why: string,
+  ctx: ElevatorContext,
+): void {
+  decide(
+    ctx,
+    rule,
+    -1,
+    () => busyCandidates(s, ctx),
+    () => `${queueName(q)}: ${why}`,
+  );
 }
 
 /** Each busy queue's next request, in service-tree order, noted with its key. */
@@ -111,6 +121,24 @@ function newQueueRule(s: CfqState, q: CfqQueue, coop: boolean): CfqRule {
   return 'new-queue-from-service-tree';
 }
 
+// The decision records are built apart from the hot functions: a closure there would cost
+// them a context allocation on every call, recording or not.
+
+/** The active queue ran dry and waits (idle timer or requests in flight). */
+function recordWait(s: CfqState, q: CfqQueue, ctx: ElevatorContext): void {
+  const rule: CfqRule = s.idleTimerAt >= 0 ? 'idle-wait' : 'wait-in-flight';
+  decide(
+    ctx,
+    rule,
+    -1,
+    () => busyCandidates(s, ctx),
+    () =>
+      rule === 'idle-wait'
+        ? `${queueName(q)} idles until jiffy ${s.idleTimerAt} for its process's next request`
+        : `${queueName(q)} has ${q.dispatched} request(s) in flight and an idle window: wait`,
+  );
+}
+
 /** cfq_select_queue: the queue to dispatch from, or none (waiting on the active one). */
 function selectQueue(s: CfqState, ctx: ElevatorContext): Selection {
   let coop: CfqQueue | null = null;
@@ -133,18 +161,7 @@ function selectQueue(s: CfqState, ctx: ElevatorContext): Selection {
         );
       } else if (s.idleTimerAt >= 0 || (q.dispatched > 0 && q.idleWindow)) {
         // No requests queued: let the idle timer, or the requests in flight, decide.
-        const rule: CfqRule = s.idleTimerAt >= 0 ? 'idle-wait' : 'wait-in-flight';
-        if (ctx.recording)
-          decide(
-            ctx,
-            rule,
-            -1,
-            () => busyCandidates(s, ctx),
-            () =>
-              rule === 'idle-wait'
-                ? `${queueName(q)} idles until jiffy ${s.idleTimerAt} for its process's next request`
-                : `${queueName(q)} has ${q.dispatched} request(s) in flight and an idle window: wait`,
-          );
+        if (ctx.recording) recordWait(s, q, ctx);
         return { q: null, fresh: null };
       } else {
         sliceExpired(
@@ -246,14 +263,7 @@ export function cfqDispatch(s: CfqState, force: boolean, ctx: ElevatorContext): 
 
   const refusal = mayDispatch(s, q, ctx);
   if (refusal) {
-    if (ctx.recording)
-      decide(
-        ctx,
-        refusal[0],
-        -1,
-        () => busyCandidates(s, ctx),
-        () => `${queueName(q)} may not dispatch: ${refusal[1]}`,
-      );
+    if (ctx.recording) recordRefusal(s, q, refusal, ctx);
     return -1;
   }
   // the expired FIFO head if the once-per-slice check finds one, else next_rq
@@ -261,16 +271,7 @@ export function cfqDispatch(s: CfqState, force: boolean, ctx: ElevatorContext): 
   const slot = fifoSlot >= 0 ? fifoSlot : q.nextRq;
   const rq = ctx.rq(slot);
   const rule: CfqRule = fifoSlot >= 0 ? 'fifo-expired-in-queue' : (fresh ?? 'continue-slice');
-  if (ctx.recording) {
-    // A queue switch whose first request comes off the FIFO is recorded on its own.
-    if (fresh && rule !== fresh)
-      ctx.decide(fresh, -1, busyCandidates(s, ctx), dispatchText(s, q, rq, fresh, ctx));
-    const cands = busyCandidates(s, ctx).filter((c) => c.slot !== slot);
-    for (const other of q.sortList)
-      if (other !== slot && other !== q.nextRq)
-        cands.push({ slot: other, note: `${queueName(q)}: farther from the head` });
-    ctx.decide(rule, slot, cands, dispatchText(s, q, rq, rule, ctx));
-  }
+  if (ctx.recording) recordDispatch(s, q, rq, slot, rule, fresh, ctx);
   dispatchInsert(s, slot, ctx);
   if (s.activeCic < 0) s.activeCic = rq.pid;
 
@@ -293,6 +294,40 @@ export function cfqDispatch(s: CfqState, force: boolean, ctx: ElevatorContext): 
   }
   logq(ctx, q, 'dispatched a request');
   return slot;
+}
+
+function recordRefusal(
+  s: CfqState,
+  q: CfqQueue,
+  refusal: [CfqRule, string],
+  ctx: ElevatorContext,
+): void {
+  decide(
+    ctx,
+    refusal[0],
+    -1,
+    () => busyCandidates(s, ctx),
+    () => `${queueName(q)} may not dispatch: ${refusal[1]}`,
+  );
+}
+
+function recordDispatch(
+  s: CfqState,
+  q: CfqQueue,
+  rq: IoRequest,
+  slot: number,
+  rule: CfqRule,
+  fresh: CfqRule | null,
+  ctx: ElevatorContext,
+): void {
+  // A queue switch whose first request comes off the FIFO is recorded on its own.
+  if (fresh && rule !== fresh)
+    ctx.decide(fresh, -1, busyCandidates(s, ctx), dispatchText(s, q, rq, fresh, ctx));
+  const cands = busyCandidates(s, ctx).filter((c) => c.slot !== slot);
+  for (const other of q.sortList)
+    if (other !== slot && other !== q.nextRq)
+      cands.push({ slot: other, note: `${queueName(q)}: farther from the head` });
+  ctx.decide(rule, slot, cands, dispatchText(s, q, rq, rule, ctx));
 }
 
 function dispatchText(

@@ -38,6 +38,20 @@ import type { ElevatorContext } from './types';
 
 // ── arrival ──
 
+// Decision records are built in functions of their own: a closure in a hot function would
+// cost it a context allocation on every call, recording or not.
+function recordIdleHit(q: CfqQueue, rq: IoRequest, runNow: boolean, ctx: ElevatorContext): void {
+  decide(
+    ctx,
+    'idle-hit',
+    -1,
+    () => [{ slot: rq.slot, note: 'the request the queue idled for' }],
+    () =>
+      `${queueName(q)} was idling and its process issued sector ${rq.sector}: it must be dispatched` +
+      (runNow ? '' : ' (idle timer left running: small request, no one else waits)'),
+  );
+}
+
 /** cfq_insert_request: sort list, FIFO with its deadline, then the arrival rules. */
 export function insertRequest(s: CfqState, rq: IoRequest, ctx: ElevatorContext): void {
   const q = queueOf(s, rq);
@@ -65,16 +79,7 @@ function rqEnqueued(s: CfqState, q: CfqQueue, rq: IoRequest, ctx: ElevatorContex
       const big = rq.nSectors * 512 > PAGE_CACHE_SIZE;
       const runNow = big || s.busyQueues > 1;
       q.mustDispatch = true;
-      if (ctx.recording)
-        decide(
-          ctx,
-          'idle-hit',
-          -1,
-          () => [{ slot: rq.slot, note: 'the request the queue idled for' }],
-          () =>
-            `${queueName(q)} was idling and its process issued sector ${rq.sector}: it must be dispatched` +
-            (runNow ? '' : ' (idle timer left running: small request, no one else waits)'),
-        );
+      if (ctx.recording) recordIdleHit(q, rq, runNow, ctx);
       if (runNow) {
         cancelIdleTimer(s, ctx);
         ctx.kick();
@@ -194,14 +199,23 @@ function armSliceTimer(s: CfqState, ctx: ElevatorContext): void {
   s.idleTimerAt = at;
   ctx.setTimer(jiffyNs(at, ctx.hz));
   if (ctx.recording) logq(ctx, q, `arm_idle: ${sl}`);
-  if (ctx.recording)
-    decide(
-      ctx,
-      'idle-arm',
-      -1,
-      () => busyCandidates(s, ctx),
-      () => `${queueName(q)} ran dry: idle ${sl} jiffies (until jiffy ${at}) for its next request`,
-    );
+  if (ctx.recording) recordIdleArm(s, q, sl, at, ctx);
+}
+
+function recordIdleArm(
+  s: CfqState,
+  q: CfqQueue,
+  sl: number,
+  at: number,
+  ctx: ElevatorContext,
+): void {
+  decide(
+    ctx,
+    'idle-arm',
+    -1,
+    () => busyCandidates(s, ctx),
+    () => `${queueName(q)} ran dry: idle ${sl} jiffies (until jiffy ${at}) for its next request`,
+  );
 }
 
 /** Idling is off (slice_idle 0 or no idle window), pointless (requests still in the

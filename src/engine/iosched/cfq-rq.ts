@@ -10,10 +10,6 @@ import { addCfqqRr, delCfqqRr, prioTreeAdd } from './cfq-service-tree';
 import { decide, logq, queueName, type CfqQueue, type CfqState } from './cfq-types';
 import type { ElevatorContext } from './types';
 
-function info(ctx: ElevatorContext) {
-  return (slot: number) => ctx.rq(slot);
-}
-
 /** The better of two requests for the head at last_position (cfq_choose_req). */
 function choose(s: CfqState, a: number, b: number, ctx: ElevatorContext): number {
   const ra = a >= 0 ? ctx.rq(a) : null;
@@ -27,7 +23,7 @@ function nextAfter(s: CfqState, q: CfqQueue, slot: number, ctx: ElevatorContext)
   return findNextRq(
     q.sortList,
     slot,
-    info(ctx),
+    ctx.rq, // the context's own reader: no closure per call
     s.lastPosition,
     t.backSeekMaxKiB,
     t.backSeekPenalty,
@@ -44,21 +40,24 @@ export function addRqRb(s: CfqState, rq: IoRequest, ctx: ElevatorContext): void 
     if (alias < 0) break;
     dispatchInsert(s, alias, ctx);
     s.aliasOut.push(alias);
-    if (ctx.recording)
-      decide(
-        ctx,
-        'alias-dispatch',
-        alias,
-        () => [{ slot: rq.slot, note: 'same start sector: takes its place' }],
-        () =>
-          `${queueName(q)}: request at sector ${rq.sector} already queued; it goes straight out`,
-      );
+    if (ctx.recording) recordAlias(q, rq, alias, ctx);
   }
   sortInsert(q.sortList, rq.slot, ctx);
   if (!q.onRr) addCfqqRr(s, q, ctx);
   const prev = q.nextRq;
   q.nextRq = choose(s, q.nextRq, rq.slot, ctx);
   if (prev !== q.nextRq) prioTreeAdd(s, q, ctx);
+}
+
+/** The alias decision record (apart: a closure in addRqRb would cost it a context per call). */
+function recordAlias(q: CfqQueue, rq: IoRequest, alias: number, ctx: ElevatorContext): void {
+  decide(
+    ctx,
+    'alias-dispatch',
+    alias,
+    () => [{ slot: rq.slot, note: 'same start sector: takes its place' }],
+    () => `${queueName(q)}: request at sector ${rq.sector} already queued; it goes straight out`,
+  );
 }
 
 /** cfq_del_rq_rb: out of the sort list; an emptied queue leaves the busy list. */

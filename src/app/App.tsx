@@ -10,7 +10,7 @@ import { Controls } from '../components/Controls';
 import { DecisionLog } from '../components/DecisionLog';
 import { DiskView } from '../components/disk/DiskView';
 import { HelpOverlay } from '../components/HelpOverlay';
-import { LessonPanel } from '../components/LessonPanel';
+import { describeOverrides, LessonPanel } from '../components/LessonPanel';
 import { QuizPanel } from '../components/quiz/QuizPanel';
 import { QueuesView } from '../components/QueuesView';
 import { RunSummary } from '../components/RunSummary';
@@ -315,7 +315,7 @@ export function App() {
               }}
               hidden={hidden}
             />
-            <LessonPanel log={replay.log} />
+            <LessonPanel log={replay.log} changes={describeOverrides(config.run, config.seed)} />
           </div>
           <div className="side">
             {quizList && <QuizPanel replay={replay} store={store} decisions={quizList} />}

@@ -1,8 +1,33 @@
-// The lesson beside the animation: its title, the disk it runs on, and its text.
+// The lesson beside the animation: its title, the disk it runs on, and its text — and, when
+// the settings differ from the lesson's, what was changed (the text describes the lesson's
+// own settings, so the student should know when the run on screen is not that).
+import type { RunOverrides } from '../app/config';
 import type { RunLog } from '../worker/client';
 import { Markdown } from './markdown';
 
-export function LessonPanel({ log }: { log: Readonly<RunLog> }) {
+/** The overrides in words, with Linux names: "I/O scheduler noop", "read_expire = 250". */
+export function describeOverrides(o: RunOverrides, seed?: number): string[] {
+  const out: string[] = [];
+  if (o.sched !== undefined) out.push(`I/O scheduler ${o.sched}`);
+  for (const [k, v] of Object.entries(o.tunables)) out.push(`${k} = ${v}`);
+  if (o.kernel !== undefined) out.push(`kernel ${o.kernel}`);
+  if (o.hz !== undefined) out.push(`HZ ${o.hz}`);
+  for (const [k, v] of Object.entries(o.queue)) out.push(`${k} = ${v}`);
+  if (o.disk !== undefined) out.push(`disk ${o.disk}`);
+  if (o.qd !== undefined) out.push(`queue depth ${o.qd}`);
+  if (o.dsched !== undefined) out.push(`drive scheduler ${o.dsched}`);
+  if (seed !== undefined) out.push(`seed ${seed}`);
+  return out;
+}
+
+export function LessonPanel({
+  log,
+  changes = [],
+}: {
+  log: Readonly<RunLog>;
+  /** what the configuration changed from the lesson (describeOverrides) */
+  changes?: readonly string[];
+}) {
   return (
     <section className="lesson" aria-label="Lesson">
       <h2>{log.title}</h2>
@@ -12,6 +37,12 @@ export function LessonPanel({ log }: { log: Readonly<RunLog> }) {
         {log.seed}
         {log.bounded ? ' · showing the first part of the run' : ''}
       </p>
+      {changes.length > 0 && (
+        <p className="changed-note small" data-testid="changed-note">
+          Changed from the lesson: {changes.join(', ')}. The text below describes the lesson&apos;s
+          own settings.
+        </p>
+      )}
       <div className="lesson-text">
         <Markdown source={log.lesson} />
       </div>

@@ -292,4 +292,22 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+
+  it('hides the controls a teacher lists in _hide, and says what the run changed', async () => {
+    const { page, problems } = await lab.openLab(
+      '?v=1&lesson=deadline-promise.json&t.read_expire=100&_hide=lesson,settings,compare,speed,decisions,summary',
+    );
+    await expect
+      .poll(() => page.getByTestId('changed-note').textContent(), { timeout: 30_000 })
+      .toContain('read_expire = 100');
+    expect(await page.getByRole('combobox', { name: 'Lesson' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Settings' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Compare' }).count()).toBe(0);
+    expect(await page.getByRole('slider', { name: 'Speed' }).isVisible()).toBe(false);
+    expect(await page.getByRole('region', { name: 'Decision log' }).isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Pause' }).isVisible()).toBe(true);
+    await lab.shot(page, 'lab-hidden-controls.png');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

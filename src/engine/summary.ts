@@ -49,7 +49,8 @@ export interface RunSummary {
   latencyMs: { q2c: LatencyFigures; q2d: LatencyFigures; d2c: LatencyFigures };
   positioningMs: { seek: number; rotation: number; transfer: number; overhead: number };
   processes: ProcessSummary[];
-  work: { positioningEstimates: number; events: number };
+  /** positioning estimates (SPTF, HRS, ECS) over the drive's decisions: work per decision */
+  work: { positioningEstimates: number; decisions: number; events: number };
   /** time the write-back buffer was full, with host writes waiting for room */
   drive: { bufferFullMs: number; queueFullRefusals: number };
 }
@@ -114,7 +115,11 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
         diskTimeShare: totalDisk > 0 ? p.diskNs / totalDisk : 0,
       };
     }),
-    work: { positioningEstimates: sim.state.drive.positioningEstimates, events: sim.state.steps },
+    work: {
+      positioningEstimates: sim.state.drive.positioningEstimates,
+      decisions: sim.state.drive.decisions,
+      events: sim.state.steps,
+    },
     drive: {
       bufferFullMs: bufferFullNs(sim) / NS_PER_MS,
       queueFullRefusals: sim.state.drive.queueFullRefusals,

@@ -86,9 +86,9 @@ export function runRange(r: RangeRun): RangeFigures {
     },
     'range-sweep',
   );
-  const { summary, simulation } = runScenario(scenario);
+  const { summary } = runScenario(scenario);
   const p = summary.positioningMs;
-  const decisions = simulation.state.drive.decisions;
+  const decisions = summary.work.decisions;
   return {
     msPerRequest: summary.simulatedTimeMs / summary.requests.completed,
     seekMs: p.seek,

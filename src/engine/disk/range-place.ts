@@ -107,11 +107,39 @@ function appendCost(
 }
 
 const pos: Positioning = { seekNs: 0, rotationNs: 0 };
-let seeks = new Float64Array(256);
+
+/** Per disk: the least seek at a distance of at least d cylinders (the C2247A's first ten
+ * seeks are not monotonic), so a scan outward from the arm can stop early. */
+const seekFloors = new WeakMap<CompiledDisk, Float64Array>();
+
+function seekFloor(d: CompiledDisk): Float64Array {
+  let f = seekFloors.get(d);
+  if (!f) {
+    f = Float64Array.from(d.seekNs);
+    for (let i = f.length - 2; i >= 1; i--) if (f[i + 1]! < f[i]!) f[i] = f[i + 1]!;
+    seekFloors.set(d, f);
+  }
+  return f;
+}
+
+/** The first piece on a cylinder at or beyond `cyl` (pieces are sorted by cylinder). */
+function firstAtOrAfter(pieces: readonly Piece[], cyl: number): number {
+  let lo = 0;
+  let hi = pieces.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pieces[mid]!.cylinder < cyl) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /**
- * HRS over a write's pieces. `limitNs`: the best positioning another command offers
- * (a piece must beat it). `rec` (for decision records) gets one entry per piece.
+ * HRS over a write's pieces (sorted by cylinder). `limitNs`: the best positioning another
+ * command offers (a piece must beat it). Tracks are visited outward from the arm, nearest
+ * first; a track whose seek alone is no better than the best so far is pruned, and once
+ * the least possible seek at the next distance is no better, so is everything beyond.
+ * `rec` (decision records) gets one entry per piece.
  */
 export function placeHrs(
   d: CompiledDisk,
@@ -125,26 +153,21 @@ export function placeHrs(
   out.lbn = -1;
   out.estimates = 0;
   const np = pieces.length;
-  if (seeks.length < np) seeks = new Float64Array(np * 2);
-  let first = -1;
-  for (let i = 0; i < np; i++) {
-    const pc = pieces[i]!;
-    seeks[i] = seekTimeNs(d, inp.arm.cylinder, inp.arm.head, pc.cylinder, pc.head, true);
-    if (first < 0 || seeks[i]! < seeks[first]!) first = i;
-  }
+  const armCyl = inp.arm.cylinder;
+  const floor = seekFloor(d);
+  if (rec) for (const pc of pieces) rec.push(pieceRecord(pc, seekOf(d, inp, pc), true));
   let best = limitNs;
-  // The nearest track first, so that its cost prunes the rest.
-  for (let k = -1; k < np; k++) {
-    const i = k < 0 ? first : k;
-    if (k === first || i < 0) continue;
+  let hi = firstAtOrAfter(pieces, armCyl);
+  let lo = hi - 1;
+  while (lo >= 0 || hi < np) {
+    const dLo = lo >= 0 ? armCyl - pieces[lo]!.cylinder : Infinity;
+    const dHi = hi < np ? pieces[hi]!.cylinder - armCyl : Infinity;
+    const dist = dHi <= dLo ? dHi : dLo;
+    if (dist > 0 && floor[dist]! + d.writeSettleNs >= best) break; // the rest: pruned
+    const i = dHi <= dLo ? hi++ : lo--;
     const pc = pieces[i]!;
-    const raw = seeks[i]!;
-    const r = rec ? pieceRecord(pc, raw) : null;
-    if (r) rec!.push(r);
-    if (raw >= best) {
-      if (r) r.pruned = true; // its seek alone is no better than the best so far
-      continue;
-    }
+    const raw = seekOf(d, inp, pc);
+    if (raw >= best) continue; // pruned: its seek alone is no better than the best so far
     const seek = raw < d.minWriteSeekNs ? d.minWriteSeekNs : raw;
     out.estimates++;
     let found = bestInPiece(d, st, pc, inp, seek, tmp);
@@ -165,12 +188,16 @@ export function placeHrs(
         found = true;
       }
     }
-    if (!found) continue;
-    if (r) {
-      r.sector = tmp.lbn;
-      r.rotationNs = tmp.rotationNs;
-      r.seekNs = tmp.seekNs;
+    if (rec) {
+      const r = rec[rec.length - np + i]!;
+      r.pruned = false;
+      if (found) {
+        r.sector = tmp.lbn;
+        r.rotationNs = tmp.rotationNs;
+        r.seekNs = tmp.seekNs;
+      }
     }
+    if (!found) continue;
     const cost = tmp.seekNs + tmp.rotationNs;
     if (cost < best) {
       best = cost;
@@ -182,7 +209,11 @@ export function placeHrs(
   return out;
 }
 
-function pieceRecord(pc: Piece, seekNs: number): RangePieceRecord {
+function seekOf(d: CompiledDisk, inp: PlaceInput, pc: Piece): number {
+  return seekTimeNs(d, inp.arm.cylinder, inp.arm.head, pc.cylinder, pc.head, true);
+}
+
+function pieceRecord(pc: Piece, seekNs: number, pruned = false): RangePieceRecord {
   return {
     cylinder: pc.cylinder,
     head: pc.head,
@@ -191,7 +222,7 @@ function pieceRecord(pc: Piece, seekNs: number): RangePieceRecord {
     seekNs,
     rotationNs: null,
     sector: -1,
-    pruned: false,
+    pruned,
   };
 }
 

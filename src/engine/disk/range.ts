@@ -125,7 +125,8 @@ export function nextFreeStart(
 const scratch: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
 
 /**
- * Split a write's ranges into per-track pieces (HRS's first step). A piece holds the
+ * Split a write's ranges into per-track pieces (HRS's first step), sorted by cylinder. A
+ * piece holds the
  * starts on one track; a start near a track's end may run onto the next track, as any
  * multi-sector write does. LBNs fill a track from its sector 0 (mapping scheme 0).
  */
@@ -154,6 +155,9 @@ export function buildPieces(d: CompiledDisk, rw: RangeWrite, n: number): Piece[]
       s = alignUp(trackLbn + spt, rw.align);
     }
   }
+  // HRS scans outward from the arm by cylinder (one range's pieces already ascend)
+  if (rw.ranges.length > 1)
+    out.sort((a, b) => a.cylinder - b.cylinder || a.head - b.head || a.first - b.first);
   return out;
 }
 

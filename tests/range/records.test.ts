@@ -1,0 +1,62 @@
+// Decision records for range writes: what the page needs to draw HRS's choice.
+import { describe, expect, it } from 'vitest';
+import { GROUP_START } from '../../src/engine/disk/range-experiments';
+import { completions, rangeScenario, runCollect } from './helpers';
+
+const group = { startSector: GROUP_START, sectors: 32768 };
+
+describe('range decision records', () => {
+  const { events, decisions } = runCollect(
+    rangeScenario({ span: group, range: { sizeSectors: 32768 }, queueDepth: 4, requests: 60 }),
+  );
+  const withRanges = decisions.filter((d) => d.ranges && d.ranges.length > 0);
+
+  it('HRS: every piece with its track, seek, rotation (or pruned), and the chosen block', () => {
+    expect(withRanges.length).toBeGreaterThan(50);
+    const c = new Map(completions(events).map((e) => [e.rq, e.sector]));
+    for (const d of withRanges) {
+      expect(d.rule).toBe('hrs-shortest-positioning');
+      const own = d.ranges!.find((r) => r.rq === d.chosen)!;
+      expect(own.scheduler).toBe('hrs');
+      expect(own.pieces.length).toBe(Math.ceil(32768 / 88)); // group-sized: every track of it
+      if (c.has(d.chosen)) expect(own.sector).toBe(c.get(d.chosen));
+      const estimated = own.pieces.filter((p) => !p.pruned);
+      expect(estimated.length).toBeGreaterThan(0);
+      expect(own.pieces.filter((p) => p.pruned).length).toBeGreaterThan(own.pieces.length / 2);
+      // (checked in a plain loop: thousands of expect() calls would be slow)
+      const bad = own.pieces.filter(
+        (p) =>
+          p.firstSector > p.lastSector ||
+          p.seekNs < 0 ||
+          (p.pruned && (p.rotationNs !== null || p.sector !== -1)) ||
+          (p.pruned && p.seekNs < own.estimateNs!),
+      );
+      expect(bad).toEqual([]);
+      const best = own.pieces.find((p) => p.sector === own.sector)!;
+      expect(best.seekNs + best.rotationNs!).toBeCloseTo(own.estimateNs!, 6);
+      const cand = d.candidates.find((x) => x.rq === d.chosen)!;
+      expect(cand.estimateNs).toBeCloseTo(own.estimateNs!, 6);
+      expect(d.text).toMatch(
+        /HRS: the closest free block of a range write → W \d+\+8 reachable in [\d.]+ ms \(\d+ ready; \d+ range writes?, \d+ track pieces, \d+ pruned; \d+ estimates\)/,
+      );
+    }
+  });
+
+  it('ECS records name their rule and scheduler', () => {
+    const r = runCollect(
+      rangeScenario({
+        span: group,
+        range: { sizeSectors: 88 },
+        rangeScheduler: 'ecs',
+        ecsTargets: 4,
+        requests: 10,
+      }),
+    );
+    const ds = r.decisions.filter((d) => d.ranges);
+    expect(ds.length).toBe(10);
+    for (const d of ds) {
+      expect(d.rule).toBe('ecs-shortest-positioning');
+      expect(d.ranges![0]!.scheduler).toBe('ecs');
+    }
+  });
+});

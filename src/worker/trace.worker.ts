@@ -133,6 +133,9 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
       if (now - lastReport >= PROGRESS_EVERY_MS) {
         lastReport = now;
         tell(onProgress, bytesRead, total);
+        // A stream's buffered chunks resolve read() as microtasks, so without this the loop
+        // would never let the worker see a cancel() message until the file ends.
+        await yieldToMessages();
       }
     }
   } catch (e) {
@@ -174,6 +177,18 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
       presets: presetNames(),
     },
   };
+}
+
+/** Let queued messages (cancel) run: a MessageChannel round trip, no timer clamping. */
+function yieldToMessages(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
 }
 
 /** Progress to the page, not awaited (its answer is not needed to go on). */

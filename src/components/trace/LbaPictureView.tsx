@@ -15,21 +15,32 @@ export function LbaPictureView({ picture, device }: { picture: LbaPicture; devic
     const c = canvas.current;
     const ctx = c?.getContext('2d');
     if (!c || !ctx) return;
-    const img = ctx.createImageData(picture.width, picture.height);
+    const w = picture.width;
+    const h = picture.height;
+    const img = ctx.createImageData(w, h);
     const px = img.data;
+    px.fill(255);
     const cells = picture.cells;
+    // a sparse picture gets bigger marks (a cell is one pixel of 720): r cells around each
+    const drawn = picture.reads + picture.writes;
+    const r = drawn < 2000 ? 2 : drawn < 20000 ? 1 : 0;
     for (let i = 0; i < cells.length; i++) {
       const v = cells[i]!;
-      const o = i * 4;
-      if (v === 0) {
-        px[o] = px[o + 1] = px[o + 2] = 255;
-      } else {
-        const col = v === 1 ? READ : v === 2 ? WRITE : BOTH;
-        px[o] = col[0]!;
-        px[o + 1] = col[1]!;
-        px[o + 2] = col[2]!;
-      }
-      px[o + 3] = 255;
+      if (v === 0) continue;
+      const col = v === 1 ? READ : v === 2 ? WRITE : BOTH;
+      const cx = i % w;
+      const cy = (i - cx) / w;
+      for (let y = Math.max(0, cy - r); y <= Math.min(h - 1, cy + r); y++)
+        for (let x = Math.max(0, cx - r); x <= Math.min(w - 1, cx + r); x++) {
+          const o = (y * w + x) * 4;
+          // where marks of both kinds overlap, the mixed colour
+          const mixed =
+            (px[o] === READ[0] && col === WRITE) || (px[o] === WRITE[0] && col === READ);
+          const c = mixed ? BOTH : col;
+          px[o] = c[0]!;
+          px[o + 1] = c[1]!;
+          px[o + 2] = c[2]!;
+        }
     }
     ctx.putImageData(img, 0, 0);
   }, [picture]);

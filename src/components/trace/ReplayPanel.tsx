@@ -155,7 +155,7 @@ function ReplayResult({ report: r }: { report: ReplayReport }) {
       </p>
       <p className="small muted">
         Traced scheduler: {m.traced ?? 'unknown'}
-        {m.traced !== null ? ` (from ${m.tracedFrom})` : ''}. {m.note}.
+        {m.traced !== null ? ` (from its ${m.tracedFrom})` : ''} — {pageNote(m.note)}.
         {rq.untimed > 0 &&
           ` ${count(rq.untimed)} requests had no traced D and C and were served by the disk model.`}
       </p>
@@ -220,6 +220,11 @@ function ReplayResult({ report: r }: { report: ReplayReport }) {
       <ThroughputPlot report={r} />
     </div>
   );
+}
+
+/** the engine's note speaks of the CLI's option; here the choice is the Scheduler menu */
+function pageNote(note: string): string {
+  return note.replace(/chosen with --scheduler/g, 'chosen in the Scheduler menu');
 }
 
 function LatencyTable({
@@ -290,7 +295,7 @@ function LatencyLadder({
   const hi = 10 ** Math.ceil(Math.log10(Math.max(...values)));
   const W = 420;
   const left = 70;
-  const right = 12;
+  const right = 28;
   const x = (v: number): number =>
     left +
     ((Math.log10(Math.max(v, lo)) - Math.log10(lo)) / Math.max(Math.log10(hi / lo), 1e-9)) *

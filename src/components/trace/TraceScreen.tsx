@@ -1,13 +1,14 @@
 // The trace screen: a modal <dialog> over the lab (Esc or "Close" returns to it). It shows the
 // file being read (progress and Cancel), what went wrong (the engine's own message), and the
 // trace read last: the device picker, the summary, the LBA picture and replay.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, useDeferredValue, useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   formatBytes,
   MAX_KEPT_BYTES,
   type TraceSession,
   type TraceSessionState,
 } from '../../app/trace-session';
+import type { TraceOverview } from '../../worker/trace-client';
 import { LbaPictureView } from './LbaPictureView';
 import { ReplayPanel } from './ReplayPanel';
 import { TraceSummary } from './TraceSummary';
@@ -28,6 +29,9 @@ export function TraceScreen({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const { overview, reading, notice, viewOpen } = state;
+  // A new trace's view is rendered as a transition (in slices, between which the page
+  // answers): a large summary never makes one long task.
+  const shown = useDeferredValue(overview);
 
   useEffect(() => {
     const d = dialog.current;
@@ -103,19 +107,34 @@ export function TraceScreen({
         </p>
       )}
 
-      {overview !== null && (
-        <TraceBody key={`${overview.name}:${overview.parseMs}`} session={session} state={state} />
+      {shown !== null && (
+        <TraceBody
+          key={`${shown.name}:${shown.parseMs}`}
+          session={session}
+          overview={shown}
+          keep={state.keep}
+          replay={state.replay}
+        />
       )}
     </dialog>
   );
 }
 
-function TraceBody({ session, state }: { session: TraceSession; state: TraceSessionState }) {
-  const overview = state.overview!;
+/** Memoised: progress updates of a file being read do not re-render the trace shown. */
+const TraceBody = memo(function TraceBody({
+  session,
+  overview,
+  keep,
+  replay,
+}: {
+  session: TraceSession;
+  overview: TraceOverview;
+  keep: TraceSessionState['keep'];
+  replay: TraceSessionState['replay'];
+}) {
   const devices = overview.report.devices;
   const [device, setDevice] = useState(devices.length === 1 ? devices[0]! : 'all');
   const picture = overview.pictures[device] ?? overview.pictures.all;
-  const keep = state.keep;
   return (
     <div className="trace-body">
       <div className="trace-bar">
@@ -146,7 +165,7 @@ function TraceBody({ session, state }: { session: TraceSession; state: TraceSess
       </div>
       <TraceSummary overview={overview} device={device} />
       {picture && <LbaPictureView picture={picture} device={device} />}
-      <ReplayPanel overview={overview} device={device} session={session} state={state.replay} />
+      <ReplayPanel overview={overview} device={device} session={session} state={replay} />
     </div>
   );
-}
+});

@@ -1,6 +1,7 @@
 // The parse summary of a trace, as the engine computed it: blkparse's counts for the device
 // chosen (or all), btt's latency rows and merge ratio, the processes, the per-action counts,
 // and every unreadable line the parser quoted with its number.
+import { useState } from 'react';
 import type { TraceOverview } from '../../worker/trace-client';
 import type { BttRow, ParseReport } from '../../engine';
 import { count, fixed, secMs } from './format';
@@ -35,6 +36,8 @@ const BTT_ROWS: Array<{
 
 export function TraceSummary({ overview, device }: { overview: TraceOverview; device: string }) {
   const r = overview.report;
+  // the processes table is built only when its section is opened
+  const [more, setMore] = useState(false);
   const f = figuresFor(r, device);
   const span = r.timeSpan.last - r.timeSpan.first;
   const actions = Object.entries(r.actions).filter(([, n]) => n > 0);
@@ -99,11 +102,11 @@ export function TraceSummary({ overview, device }: { overview: TraceOverview; de
             {(['queued', 'dispatched', 'completed'] as const).map((k) => (
               <tr key={k}>
                 <th scope="row">{k[0]!.toUpperCase() + k.slice(1)}</th>
-                <td>
+                <td data-testid={`${k}-reads`}>
                   {count(f.reads[k].count)}{' '}
                   <span className="muted">({count(f.reads[k].kib)} KiB)</span>
                 </td>
-                <td>
+                <td data-testid={`${k}-writes`}>
                   {count(f.writes[k].count)}{' '}
                   <span className="muted">({count(f.writes[k].kib)} KiB)</span>
                 </td>
@@ -194,54 +197,59 @@ export function TraceSummary({ overview, device }: { overview: TraceOverview; de
       {(f.btt.unmatchedQ > 0 || f.timeReversals > 0) && (
         <p className="muted small">
           {f.btt.unmatchedQ > 0 &&
-            `${count(f.btt.unmatchedQ)} Qs never completed as a whole (btt leaves them out of Q2C, e.g. split bios). `}
+            `${count(f.btt.unmatchedQ)} ${f.btt.unmatchedQ === 1 ? 'Q' : 'Qs'} never completed as a whole (btt leaves them out of Q2C, e.g. split bios). `}
           {f.timeReversals > 0 &&
-            `${count(f.timeReversals)} events are time-stamped earlier than the one before them.`}
+            `${count(f.timeReversals)} ${f.timeReversals === 1 ? 'event is' : 'events are'} time-stamped earlier than the one before ${f.timeReversals === 1 ? 'it' : 'them'}.`}
         </p>
       )}
 
-      <details className="trace-more">
+      <details className="trace-more" onToggle={(e) => setMore(e.currentTarget.open)}>
         <summary>
           Events by action and processes <span className="muted">(all devices)</span>
         </summary>
-        <p className="trace-actions">
-          {actions.map(([a, n]) => (
-            <span key={a}>
-              <code>{a}</code> {count(n)}
-            </span>
-          ))}
-        </p>
-        <table className="trace-table" aria-label="Processes">
-          <thead>
-            <tr>
-              <th scope="col">PID</th>
-              <th scope="col">Name</th>
-              <th scope="col">Queued</th>
-              <th scope="col">Dispatched</th>
-              <th scope="col">Completed</th>
-              <th scope="col">Merges</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shownProcs.map((p) => (
-              <tr key={p.pid}>
-                <td>{p.pid}</td>
-                <td>{p.name || '—'}</td>
-                <td>
-                  {count(p.queued.count)} <span className="muted">({count(p.queued.kib)} KiB)</span>
-                </td>
-                <td>{count(p.dispatched.count)}</td>
-                <td>{count(p.completed.count)}</td>
-                <td>{count(p.merges)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {procs.length > shownProcs.length && (
-          <p className="muted small">
-            … and {count(procs.length - shownProcs.length)} more processes (the {shownProcs.length}{' '}
-            that queued most are listed)
-          </p>
+        {more && (
+          <>
+            <p className="trace-actions">
+              {actions.map(([a, n]) => (
+                <span key={a}>
+                  <code>{a}</code> {count(n)}
+                </span>
+              ))}
+            </p>
+            <table className="trace-table" aria-label="Processes">
+              <thead>
+                <tr>
+                  <th scope="col">PID</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Queued</th>
+                  <th scope="col">Dispatched</th>
+                  <th scope="col">Completed</th>
+                  <th scope="col">Merges</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shownProcs.map((p) => (
+                  <tr key={p.pid}>
+                    <td>{p.pid}</td>
+                    <td>{p.name || '—'}</td>
+                    <td>
+                      {count(p.queued.count)}{' '}
+                      <span className="muted">({count(p.queued.kib)} KiB)</span>
+                    </td>
+                    <td>{count(p.dispatched.count)}</td>
+                    <td>{count(p.completed.count)}</td>
+                    <td>{count(p.merges)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {procs.length > shownProcs.length && (
+              <p className="muted small">
+                … and {count(procs.length - shownProcs.length)} more processes (the{' '}
+                {shownProcs.length} that queued most are listed)
+              </p>
+            )}
+          </>
         )}
       </details>
 

@@ -25,7 +25,13 @@ import {
 } from '../components/settings/ThemeToggle';
 import { createSimHandle, type RunLog } from '../worker/client';
 import { clockOf, mergeClocks } from './actions';
-import { effective, emptyOverrides, type Hideable, type LabConfig } from './config';
+import {
+  effective,
+  emptyOverrides,
+  isEmptyOverrides,
+  type Hideable,
+  type LabConfig,
+} from './config';
 import { useLabConfig } from './config-state';
 import { errorText, fetchJson, scenarioUrl } from './lessons';
 import { newQuiz, quizDecisions } from './quiz';
@@ -262,13 +268,28 @@ export function App() {
       )}
       <LinkProblems problems={lab.problems} onDismiss={lab.dismissProblems} />
       {(error ?? lab.error) && (
-        <p role="alert" className="error">
-          {error ?? lab.error}
-        </p>
+        <div role="alert" className="error">
+          {error && !comparing && !isEmptyOverrides(config.run) && (
+            <p>The lesson cannot run with these settings:</p>
+          )}
+          <p>{error ?? lab.error}</p>
+          {error && !comparing && !isEmptyOverrides(config.run) && (
+            <button
+              type="button"
+              onClick={() => {
+                setLoading(true);
+                setConfig((c) => ({ ...c, run: emptyOverrides() }));
+              }}
+            >
+              Back to the lesson&apos;s settings
+            </button>
+          )}
+        </div>
       )}
       {panel === 'settings' && catalog && lessonReady && !comparing && (
         <div id="settings-panel" className="panel">
           <SettingsPanel
+            key={config.lesson}
             catalog={catalog}
             lesson={lessonJson.json}
             overrides={config.run}

@@ -6,6 +6,7 @@ import type { Scenario } from '../src/engine/scenario/types';
 import type { DiskSchedulerName } from '../src/engine/disk/disk-scheduler';
 import { getElevator } from '../src/engine/iosched/elevator';
 import '../src/engine/iosched/registry';
+import { runRange, TRACK_SECTORS } from '../src/engine/disk/range-experiments';
 
 export interface BenchFigure {
   name: string;
@@ -165,4 +166,29 @@ function memoryFlat(): BenchFigure {
     higherIsBetter: false,
     note: `heap after GC at each million: ${samples.map((x) => x.toFixed(1)).join(', ')} MiB${gc ? '' : ' (no --expose-gc: figures noisy)'}`,
   };
+}
+
+/** Range writes (issue 6): the drive's decision cost at queue depth 64 with track-sized
+ * ranges (88 sectors, a track of the group's zone), HRS against full ECS. */
+export function rangeCases(): BenchFigure[] {
+  return (['hrs', 'ecs'] as const).map((rangeScheduler) => {
+    const r = { queueDepth: 64, span: 'group' as const, range: { sizeSectors: TRACK_SECTORS } };
+    runRange({ ...r, rangeScheduler, requests: 2000 }); // warm-up
+    let perDecision = 0;
+    let us = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      perDecision = runRange({ ...r, rangeScheduler, requests: 20_000 }).estimatesPerDecision;
+      // one decision per write: the whole run's cost per decision
+      us = Math.min(us, ((performance.now() - t0) * 1000) / 20_000);
+    }
+    return {
+      name: `${rangeScheduler.toUpperCase()} decision, QD64, track-sized ranges (hp-c2247a)`,
+      value: us,
+      unit: 'µs per decision',
+      target: null,
+      higherIsBetter: false,
+      note: `20k range writes in a block group, whole run per decision, best of 3; ${perDecision.toFixed(1)} positioning estimates per decision`,
+    };
+  });
 }

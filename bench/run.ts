@@ -2,7 +2,7 @@
 // machine they ran on. Targets come from the issues; a miss is reported, not hidden.
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { engineCases, ioschedCases, type BenchFigure } from './cases';
+import { engineCases, ioschedCases, rangeCases, type BenchFigure } from './cases';
 import { parseCases } from './parse';
 
 function format(f: BenchFigure): string {
@@ -23,7 +23,7 @@ function format(f: BenchFigure): string {
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const machine = `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
 console.log(`Spindle benchmarks — ${machine}`);
-const figures = [...engineCases(), ...ioschedCases(), ...parseCases()];
+const figures = [...engineCases(), ...ioschedCases(), ...parseCases(), ...rangeCases()];
 const rows = figures.map(format);
 for (const r of rows) console.log(r);
 

@@ -1,5 +1,7 @@
-// The keyboard shortcuts, listed from the registered actions themselves.
+// The keyboard shortcuts, listed from the registered actions themselves; and, for teachers,
+// what a link can say (url-state.ts).
 import { actions } from '../app/actions';
+import { HIDEABLE } from '../app/config';
 
 export function HelpOverlay({ onClose }: { onClose: () => void }) {
   return (
@@ -21,6 +23,13 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
           </tbody>
         </table>
         <p>Tab moves between the controls; every button has a name a screen reader reads.</p>
+        <h3>Links</h3>
+        <p className="small">
+          The address bar is always a link to what is on screen (Share adds the current time). Add{' '}
+          <code>present=1</code> for projectors (large type), <code>embed=1</code> for a course page
+          (disk and controls), <code>quiz=1</code> for quiz mode, and <code>_hide=</code> with any
+          of <code>{HIDEABLE.join(',')}</code> to hide controls.
+        </p>
         <button type="button" onClick={onClose} autoFocus aria-label="Close help">
           Close
         </button>

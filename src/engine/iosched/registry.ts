@@ -8,6 +8,7 @@ import { cfq } from './cfq';
 import { anticipatory } from './anticipatory';
 import { switcher } from './switcher';
 import { adio } from './adio';
+import { cfqAnn } from './cfq-ann';
 
 registerElevator(none);
 registerElevator(noop);
@@ -17,3 +18,4 @@ registerElevator(anticipatory);
 registerElevator(cfq);
 registerElevator(switcher);
 registerElevator(adio);
+registerElevator(cfqAnn);

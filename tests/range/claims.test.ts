@@ -1,6 +1,6 @@
 // The range-writes paper's results (Anand et al., OSDI '08) reproduced on hp-c2247a:
 // the claims of issue #6, on shorter runs than `spindle range-sweep` (same workloads).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   BLOCK_SECTORS,
   GROUP_SECTORS,
@@ -10,6 +10,9 @@ import {
   type RangeFigures,
   type RangeRun,
 } from '../../src/engine/disk/range-experiments';
+
+// whole simulation runs: slower than unit tests on a shared machine
+vi.setConfig({ testTimeout: 60_000 });
 
 const N = 2000;
 const run = (r: Omit<RangeRun, 'requests'>): RangeFigures => runRange({ ...r, requests: N });

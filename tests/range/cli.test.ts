@@ -1,6 +1,9 @@
 // `spindle range-sweep`: the paper's sweeps from the command line.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { spindle, spindleJson } from '../cli/run-cli';
+
+// whole simulation runs: slower than unit tests on a shared machine
+vi.setConfig({ testTimeout: 60_000 });
 
 interface Out {
   sweep: string;

@@ -1,10 +1,13 @@
 // The range-write interface end to end: the completion carries the chosen address, the
 // drive never writes two requests to one block until a barrier, and runs are reproducible.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
 import { groupTrack, GROUP_START } from '../../src/engine/disk/range-experiments';
 import { completions, rangeScenario, runCollect } from './helpers';
+
+// whole simulation runs: slower than unit tests on a shared machine
+vi.setConfig({ testTimeout: 60_000 });
 
 const track = groupTrack();
 const small = { startSector: GROUP_START, sectors: 200 * 8 };

@@ -1,7 +1,10 @@
 // Decision records for range writes: what the page needs to draw HRS's choice.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GROUP_START } from '../../src/engine/disk/range-experiments';
 import { completions, rangeScenario, runCollect } from './helpers';
+
+// whole simulation runs: slower than unit tests on a shared machine
+vi.setConfig({ testTimeout: 60_000 });
 
 const group = { startSector: GROUP_START, sectors: 32768 };
 

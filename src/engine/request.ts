@@ -81,16 +81,77 @@ export function createSlotTable<T>(): SlotTable<T> {
 export const createRequestTable = createSlotTable<IoRequest>;
 export const createBioTable = createSlotTable<Bio>;
 
-/** A free slot and its object to reuse (a fresh empty one the first time). */
-function takeSlot<T extends { slot: number }>(t: SlotTable<T>): T {
+/** A free slot and its object to reuse (a fresh one from `make` the first time). */
+function takeSlot<T extends { slot: number }>(t: SlotTable<T>, make: () => T): T {
   const slot = t.free.length > 0 ? t.free.pop()! : t.slots.length;
   let item = t.slots[slot];
   if (!item) {
-    item = {} as T;
+    item = make();
     t.slots[slot] = item;
   }
   item.slot = slot;
   return item;
+}
+
+// Fresh objects are literals with every field: V8 then keeps all of them inside the object
+// (one shape, no separate property store to chase), which the hot path reads constantly.
+// The values are placeholders; allocRequest and allocBio set every field.
+
+function newRequestObject(): IoRequest {
+  return {
+    id: 0,
+    slot: 0,
+    proc: 0,
+    pid: 0,
+    write: false,
+    sync: false,
+    sector: 0,
+    nSectors: 0,
+    internal: false,
+    bios: [],
+    ioprioClass: 0,
+    ioprioLevel: 0,
+    fifoNs: -1,
+    mergeable: false,
+    sched: -1,
+    poolClass: 0,
+    hashEnd: -1,
+    serviceNs: -1,
+    queuedNs: -1,
+    dispatchedNs: -1,
+    completedNs: -1,
+    cylinder: -1,
+    head: -1,
+    angle: 0,
+    eligibleNs: -1,
+    dataReadyNs: -1,
+    startNs: -1,
+    seekNs: 0,
+    rotationNs: 0,
+    transferNs: 0,
+    busNs: 0,
+    overheadNs: 0,
+    cacheHit: false,
+    media: false,
+  };
+}
+
+function newBioObject(): Bio {
+  return {
+    id: 0,
+    slot: 0,
+    proc: 0,
+    pid: 0,
+    write: false,
+    sync: false,
+    sector: 0,
+    nSectors: 0,
+    ioprioClass: 0,
+    ioprioLevel: 0,
+    queuedNs: -1,
+    rq: -1,
+    serviceNs: -1,
+  };
 }
 
 export function requestAt(t: RequestTable, slot: number): IoRequest {
@@ -114,7 +175,7 @@ export function allocRequest(
   queuedNs: number,
   internal = false,
 ): IoRequest {
-  const rq = takeSlot(t);
+  const rq = takeSlot(t, newRequestObject);
   rq.id = id;
   rq.proc = proc;
   rq.pid = pid;
@@ -172,7 +233,7 @@ export function allocBio(
   nSectors: number,
   queuedNs: number,
 ): Bio {
-  const bio = takeSlot(t);
+  const bio = takeSlot(t, newBioObject);
   bio.id = id;
   bio.proc = proc;
   bio.pid = pid;

@@ -9,6 +9,8 @@ export interface CompiledDisk {
   params: DiskParams;
   geometry: Geometry;
   revolutionNs: number;
+  /** params.initialAngle, one load nearer on the hot path (angleAt) */
+  initialAngle: number;
   /** seek time by distance in cylinders, ns */
   seekNs: Float64Array;
   headSwitchNs: number;
@@ -32,6 +34,7 @@ export function compileDisk(params: DiskParams): CompiledDisk {
     params,
     geometry: buildGeometry(params.surfaces, params.cylinders, params.zones),
     revolutionNs: (60000 / params.rpm) * MS,
+    initialAngle: params.initialAngle,
     seekNs: seekTableNs(params.seek, params.cylinders),
     headSwitchNs: params.headSwitchMs * MS,
     writeSettleNs: params.writeSettleMs * MS,

@@ -75,10 +75,14 @@ export function zoneOfLbn(g: Geometry, lbn: number): Zone {
   return zones[lo]!;
 }
 
+/** The throw lives apart: lbnToPhys stays small enough for V8 to inline on the hot path. */
+function badLbn(g: Geometry, lbn: number): never {
+  throw new RangeError(`LBN ${lbn} outside 0…${g.totalLbns - 1}`);
+}
+
 /** LBN → physical address, written into `out` (no allocation on the hot path). */
 export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
-  if (!(lbn >= 0 && lbn < g.totalLbns))
-    throw new RangeError(`LBN ${lbn} outside 0…${g.totalLbns - 1}`);
+  if (!(lbn >= 0 && lbn < g.totalLbns)) badLbn(g, lbn);
   const z = zoneOfLbn(g, lbn);
   // DiskSim g1_ltop_trackspare: count the empty front, then skip slipped tracks.
   const x = lbn - z.firstLbn + z.emptyFrontSectors;

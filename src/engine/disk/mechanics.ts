@@ -10,7 +10,7 @@ const ANGLE_EPSILON = 1e-9;
 
 /** The platter angle under the heads at time t, fraction of a revolution in [0, 1). */
 export function angleAt(d: CompiledDisk, tNs: number): number {
-  const x = d.params.initialAngle + tNs / d.revolutionNs;
+  const x = d.initialAngle + tNs / d.revolutionNs;
   return x - Math.floor(x);
 }
 

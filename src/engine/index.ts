@@ -26,6 +26,7 @@ export type { DiskParams } from './disk/params';
 export { DISK_SCHEDULERS, type DiskSchedulerName } from './disk/disk-scheduler';
 // trace upload and replay in the page (src/worker/trace.worker.ts)
 export { ReplayReader, type TraceReading } from './trace/replay-source';
+export { TraceParser } from './trace/parse';
 export {
   replayTrace,
   ReplayError,

@@ -18,6 +18,7 @@ import {
   ReplayReader,
   SCHEDULER_MAP,
   ScenarioError,
+  TraceParser,
   type ParseReport,
   type ReplayMode,
   type ReplayReport,
@@ -47,6 +48,10 @@ export interface LbaPicture {
   undispatched: number;
 }
 
+/** Above this many bytes of text a trace is read for its summary only, in bounded memory:
+ * replay and the LBA picture keep every request of the trace (a few hundred bytes each). */
+export const FULL_READ_LIMIT = 400_000_000;
+
 export interface TraceOverview {
   name: string;
   /** bytes of the file as uploaded */
@@ -58,6 +63,8 @@ export interface TraceOverview {
   report: ParseReport;
   /** "all" and each device */
   pictures: Record<string, LbaPicture>;
+  /** why only the summary was computed (a trace over FULL_READ_LIMIT), or null */
+  summaryOnly: string | null;
   /** devices with a Q carrying data: what replay can run */
   replayable: string[];
   /** the scheduler the trace's message lines name, and the nearest Spindle one */
@@ -114,7 +121,15 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
   const text = gzip ? raw.pipeThrough(gunzip) : raw;
   const chunks = text.getReader();
   const decoder = new TextDecoder('utf-8');
-  const reader = new ReplayReader();
+  // the text's size: the file's, or gzip's trailer (ISIZE: the size mod 2^32); where that is
+  // implausible (over 4 GiB, wrapped) blkparse text's usual 8:1 ratio stands in
+  const isize = gzip ? await gzipSize(blob) : 0;
+  const textBytes = !gzip ? total : isize >= total ? isize : total * 8;
+  const summaryOnly =
+    textBytes > FULL_READ_LIMIT
+      ? `the trace is about ${Math.round(textBytes / 1e6)} MB of text, over the ${FULL_READ_LIMIT / 1e6} MB that replay and the LBA picture can hold in the browser (they keep every request): read for its summary only — the CLI's \`spindle replay\` takes any size`
+      : null;
+  const reader: Reader = summaryOnly === null ? new ReplayReader() : new SummaryReader();
   let lastReport = 0;
   try {
     for (;;) {
@@ -158,7 +173,7 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
   if (reading.fatal !== null) return { kind: 'error', message: `${name}: ${reading.fatal}` };
   tell(onProgress, total, total);
 
-  current = reading;
+  current = summaryOnly === null ? reading : null;
   const traced = reading.messageScheduler;
   return {
     kind: 'ok',
@@ -169,7 +184,8 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
       chars: reading.stats.chars,
       parseMs: performance.now() - started,
       report: reading.report,
-      pictures: pictures(reading),
+      summaryOnly,
+      pictures: summaryOnly === null ? pictures(reading) : {},
       replayable: [...reading.devices.values()].filter((d) => d.qs.length > 0).map((d) => d.dev),
       tracedScheduler: traced,
       suggestedScheduler: traced !== null ? (SCHEDULER_MAP[traced]?.simulated ?? null) : null,
@@ -177,6 +193,34 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
       presets: presetNames(),
     },
   };
+}
+
+interface Reader {
+  feed(chunk: string): void;
+  readonly fatal: string | null;
+  end(): TraceReading;
+}
+
+/** The summary alone (TraceParser, bounded memory), in the shape of a reading with no requests. */
+class SummaryReader implements Reader {
+  private readonly parser = new TraceParser();
+  feed(chunk: string): void {
+    this.parser.feed(chunk);
+  }
+  get fatal(): string | null {
+    return this.parser.fatal;
+  }
+  end(): TraceReading {
+    const { report, fatal, stats } = this.parser.end();
+    return { report, stats, fatal, devices: new Map(), messageScheduler: null };
+  }
+}
+
+/** gzip's ISIZE trailer: the uncompressed size mod 2^32 */
+async function gzipSize(blob: Blob): Promise<number> {
+  if (blob.size < 18) return 0;
+  const tail = new DataView(await blob.slice(blob.size - 4).arrayBuffer());
+  return tail.getUint32(0, true);
 }
 
 /** Let queued messages (cancel) run: a MessageChannel round trip, no timer clamping. */

@@ -350,6 +350,8 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     await page.reload();
     await page.getByTestId('platter').waitFor();
     const reopen = page.getByRole('button', { name: /^Reopen kyber-seqread\.txt/ });
+    await reopen.waitFor();
+    await lab.shot(page, 'trace-reopen-button.png');
     await reopen.click();
     await waitForTrace(page, 'kyber-seqread.txt');
     expect(problems).toEqual([]);

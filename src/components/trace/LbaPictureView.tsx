@@ -90,7 +90,8 @@ export function LbaPictureView({ picture, device }: { picture: LbaPicture; devic
         {picture.undispatched > 0 && (
           <span className="muted">
             {' '}
-            · {count(picture.undispatched)} queued requests never dispatched in the trace (not
+            · {count(picture.undispatched)} queued{' '}
+            {picture.undispatched === 1 ? 'request' : 'requests'} never dispatched in the trace (not
             drawn)
           </span>
         )}

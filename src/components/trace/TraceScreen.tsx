@@ -164,7 +164,13 @@ const TraceBody = memo(function TraceBody({
         </span>
       </div>
       <TraceSummary overview={overview} device={device} />
-      {picture && <LbaPictureView picture={picture} device={device} />}
+      {overview.summaryOnly !== null ? (
+        <p className="trace-info" role="note">
+          No LBA picture and no replay: {overview.summaryOnly}.
+        </p>
+      ) : (
+        picture && <LbaPictureView picture={picture} device={device} />
+      )}
       <ReplayPanel overview={overview} device={device} session={session} state={replay} />
     </div>
   );

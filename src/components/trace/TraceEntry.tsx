@@ -67,6 +67,7 @@ export function TraceEntry() {
           type="button"
           onClick={() => session.setViewOpen(true)}
           aria-label={`Show the trace ${overview.name}`}
+          className="trace-entry-name"
         >
           Trace: {overview.name}
         </button>
@@ -78,9 +79,10 @@ export function TraceEntry() {
         <button
           type="button"
           onClick={() => void session.reopenKept()}
-          title="The trace you opened last time, kept in this browser"
+          className="trace-entry-name"
+          title={`${kept.name} (${formatBytes(kept.size)}): the trace you opened last time, kept in this browser`}
         >
-          Reopen {kept.name} ({formatBytes(kept.size)})
+          Reopen {kept.name}
         </button>
       ) : null}
       {!state.viewOpen && hint}

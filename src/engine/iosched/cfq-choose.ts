@@ -40,11 +40,53 @@ export function cfqChooseReq<T extends ChoiceInfo>(
   backMaxKiB: number,
   penalty: number,
 ): Choice<T> {
-  if (rq1 === null || rq1 === rq2) return { chosen: rq2, reason: 'only-one' };
-  if (rq2 === null) return { chosen: rq1, reason: 'only-one' };
-  if (rq1.sync !== rq2.sync) return { chosen: rq1.sync ? rq1 : rq2, reason: 'sync-over-async' };
-  if (Boolean(rq1.meta) !== Boolean(rq2.meta))
-    return { chosen: rq1.meta ? rq1 : rq2, reason: 'meta-over-data' };
+  const c = choiceCode(rq1, rq2, last, backMaxKiB, penalty);
+  const which = c & 3;
+  return { chosen: which === 1 ? rq1 : which === 2 ? rq2 : null, reason: REASONS[c >> 2]! };
+}
+
+/** cfqChooseReq's choice as a slot (−1 for none), allocating nothing: for the hot path. */
+export function cfqChooseSlot<T extends ChoiceInfo & { slot: number }>(
+  rq1: T | null,
+  rq2: T | null,
+  last: number,
+  backMaxKiB: number,
+  penalty: number,
+): number {
+  const which = choiceCode(rq1, rq2, last, backMaxKiB, penalty) & 3;
+  return which === 1 ? rq1!.slot : which === 2 ? rq2!.slot : -1;
+}
+
+const REASONS: readonly ChoiceReason[] = [
+  'only-one',
+  'sync-over-async',
+  'meta-over-data',
+  'closer',
+  'tie-higher-sector',
+  'other-wrapped',
+  'both-wrapped-lower-sector',
+];
+
+/** The rules of cfqChooseReq as a number: 4 × the reason's index + which (1 rq1, 2 rq2, 0
+ * none), so a caller that wants only the choice allocates no result object. */
+function choiceCode(
+  rq1: ChoiceInfo | null,
+  rq2: ChoiceInfo | null,
+  last: number,
+  backMaxKiB: number,
+  penalty: number,
+): number {
+  const ONLY = 0;
+  const SYNC = 4;
+  const META = 8;
+  const CLOSER = 12;
+  const TIE = 16;
+  const OTHER = 20;
+  const BOTH = 24;
+  if (rq1 === null || rq1 === rq2) return ONLY | (rq2 === null ? 0 : 2);
+  if (rq2 === null) return ONLY | 1;
+  if (rq1.sync !== rq2.sync) return SYNC | (rq1.sync ? 1 : 2);
+  if (Boolean(rq1.meta) !== Boolean(rq2.meta)) return META | (rq1.meta ? 1 : 2);
 
   const backMax = backMaxKiB * 2;
   const s1 = rq1.sector;
@@ -62,13 +104,13 @@ export function cfqChooseReq<T extends ChoiceInfo>(
   else wrap2 = true;
 
   if (!wrap1 && !wrap2) {
-    if (d1 < d2) return { chosen: rq1, reason: 'closer' };
-    if (d2 < d1) return { chosen: rq2, reason: 'closer' };
-    return { chosen: s1 >= s2 ? rq1 : rq2, reason: 'tie-higher-sector' };
+    if (d1 < d2) return CLOSER | 1;
+    if (d2 < d1) return CLOSER | 2;
+    return TIE | (s1 >= s2 ? 1 : 2);
   }
-  if (wrap1 !== wrap2) return { chosen: wrap1 ? rq2 : rq1, reason: 'other-wrapped' };
+  if (wrap1 !== wrap2) return OTHER | (wrap1 ? 2 : 1);
   // Both behind the head: the one further behind first, so only one backward seek.
-  return { chosen: s1 <= s2 ? rq1 : rq2, reason: 'both-wrapped-lower-sector' };
+  return BOTH | (s1 <= s2 ? 1 : 2);
 }
 
 /**
@@ -90,6 +132,5 @@ export function findNextRq<T extends ChoiceInfo & { slot: number }>(
   // The requests themselves, not copies: this runs at every dispatch.
   const next = nextSlot >= 0 ? info(nextSlot) : null;
   const prev = prevSlot >= 0 ? info(prevSlot) : null;
-  const c = cfqChooseReq(next, prev, head, backMaxKiB, penalty);
-  return c.chosen ? c.chosen.slot : -1;
+  return cfqChooseSlot(next, prev, head, backMaxKiB, penalty);
 }

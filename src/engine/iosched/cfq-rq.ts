@@ -4,7 +4,7 @@
 // LINUX-SCHEDULERS.md §5.5, §1.4 (alias rule).
 import type { IoRequest } from '../request';
 import { fifoRemove, findBySector, sortInsert, sortRemove } from './common';
-import { cfqChooseReq, findNextRq } from './cfq-choose';
+import { cfqChooseSlot, findNextRq } from './cfq-choose';
 import { queueOf } from './cfq-queue';
 import { addCfqqRr, delCfqqRr, prioTreeAdd } from './cfq-service-tree';
 import { decide, logq, queueName, type CfqQueue, type CfqState } from './cfq-types';
@@ -14,8 +14,7 @@ import type { ElevatorContext } from './types';
 function choose(s: CfqState, a: number, b: number, ctx: ElevatorContext): number {
   const ra = a >= 0 ? ctx.rq(a) : null;
   const rb = b >= 0 ? ctx.rq(b) : null;
-  const c = cfqChooseReq(ra, rb, s.lastPosition, s.t.backSeekMaxKiB, s.t.backSeekPenalty);
-  return c.chosen ? c.chosen.slot : -1;
+  return cfqChooseSlot(ra, rb, s.lastPosition, s.t.backSeekMaxKiB, s.t.backSeekPenalty);
 }
 
 function nextAfter(s: CfqState, q: CfqQueue, slot: number, ctx: ElevatorContext): number {

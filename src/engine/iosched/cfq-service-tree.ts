@@ -117,6 +117,15 @@ function prioTreeLookup(
   sector: number,
   ctx: ElevatorContext,
 ): [number, number] {
+  const exact = prioTreeExact(s, tree, sector, ctx);
+  return [exact, lookupParent];
+}
+
+/** The parent index of the last prioTreeExact search (a second result without a tuple). */
+let lookupParent = -1;
+
+/** prioTreeLookup's exact queue (or −1), its parent index left in lookupParent. */
+function prioTreeExact(s: CfqState, tree: number[], sector: number, ctx: ElevatorContext): number {
   let lo = 0;
   let hi = tree.length - 1;
   let parent = -1;
@@ -126,9 +135,13 @@ function prioTreeLookup(
     const at = sectorOfNext(s, s.queues[tree[mid]!]!, ctx);
     if (sector > at) lo = mid + 1;
     else if (sector < at) hi = mid - 1;
-    else return [tree[mid]!, mid];
+    else {
+      lookupParent = mid;
+      return tree[mid]!;
+    }
   }
-  return [-1, parent];
+  lookupParent = parent;
+  return -1;
 }
 
 /** cfq_prio_tree_add: (re)position by next_rq; IDLE queues and empty ones stay out, and so
@@ -138,8 +151,8 @@ export function prioTreeAdd(s: CfqState, q: CfqQueue, ctx: ElevatorContext): voi
   if (q.ioprioClass === CLASS_IDLE || q.nextRq < 0) return;
   const tree = s.prioTrees[q.ioprio]!;
   const sector = sectorOfNext(s, q, ctx);
-  const [exact] = prioTreeLookup(s, tree, sector, ctx);
-  if (exact >= 0) return;
+  // runs at every request: the search without its result tuple
+  if (prioTreeExact(s, tree, sector, ctx) >= 0) return;
   let i = 0;
   while (i < tree.length && sectorOfNext(s, s.queues[tree[i]!]!, ctx) < sector) i++;
   insertAt(tree, i, q.id);

@@ -313,6 +313,13 @@ function dispatchInsert(sim: Simulation, e: ElevatorType<unknown>, slot: number)
   insertAt(dq, i, slot);
 }
 
+/** The head of a non-empty queue. A lone entry leaves by pop: shift trims the array's store
+ * and the next push grows it again, an allocation every few requests. */
+function takeFirst(q: number[]): number {
+  if (q.length === 1) return q.pop()!;
+  return q.shift()!;
+}
+
 /** The driver pulls requests while the device has free tags (the request function). */
 export function hostRunQueue(sim: Simulation, now: number): void {
   const e = sim.elevator;
@@ -328,7 +335,7 @@ export function hostRunQueue(sim: Simulation, now: number): void {
       if (slot < 0) break;
       dispatchInsert(sim, e, slot);
     }
-    const rq = requestAt(sim.state.requests, h.dispatchQueue.shift()!);
+    const rq = requestAt(sim.state.requests, takeFirst(h.dispatchQueue));
     rq.mergeable = false;
     h.inDriver++;
     h.endSector = rq.sector + rq.nSectors;

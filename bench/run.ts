@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { engineCases, ioschedCases, rangeCases, type BenchFigure } from './cases';
 import { parseCases } from './parse';
+import { browserSection } from './browser';
 
 function format(f: BenchFigure): string {
   const v = f.value >= 1000 ? Math.round(f.value).toLocaleString('en-US') : f.value.toFixed(2);
@@ -39,7 +40,7 @@ terms, so expect ±15% between runs.
 | case | figure | target | | note |
 |---|---|---|---|---|
 ${rows.join('\n')}
-`;
+${browserSection() ? `\n${browserSection()}` : ''}`;
 // npm runs scripts from the project root; the bundle lives in dist-cli/, so name the path.
 writeFileSync('bench/RESULTS.md', doc);
 console.log('recorded in bench/RESULTS.md');

@@ -73,16 +73,29 @@ function figures(sorted: Float64Array): LatencyFigures {
   };
 }
 
-/** Q2C of every completed I/O of one process (−1: all), ms, ascending. */
-export function sortedLatencies(log: ChartLog, proc = -1): Float64Array {
+/** Q2C of every completed I/O, ms, ascending: [all, process 0, process 1, …] (one pass). */
+export function sortedLatencies(log: ChartLog): Float64Array[] {
   const { qNs, cNs, proc: p } = log.tables.ios;
-  const out: number[] = [];
+  const np = log.processes.length;
+  const counts = new Int32Array(np + 1);
+  for (let i = 0; i < cNs.length; i++) {
+    if (cNs[i]! !== cNs[i]!) continue;
+    counts[0]!++;
+    const k = p[i]!;
+    if (k >= 0 && k < np) counts[k + 1]!++;
+  }
+  const out = Array.from(counts, (n) => new Float64Array(n));
+  const fill = new Int32Array(np + 1);
   for (let i = 0; i < cNs.length; i++) {
     const c = cNs[i]!;
-    if (c !== c || (proc >= 0 && p[i] !== proc)) continue;
-    out.push((c - qNs[i]!) / NS_PER_MS);
+    if (c !== c) continue;
+    const v = (c - qNs[i]!) / NS_PER_MS;
+    out[0]![fill[0]!++] = v;
+    const k = p[i]!;
+    if (k >= 0 && k < np) out[k + 1]![fill[k + 1]!++] = v;
   }
-  return Float64Array.from(out).sort();
+  for (const a of out) a.sort();
+  return out;
 }
 
 // ---------------------------------------------------------------- latency over time
@@ -191,10 +204,11 @@ function cdfOf(sorted: Float64Array, run: number, proc: number): CdfCurve {
 export function latencyCdf(runs: readonly ChartRun[]): CdfCurve[] {
   const out: CdfCurve[] = [];
   runs.forEach((run, ri) => {
-    out.push(cdfOf(sortedLatencies(run.log), ri, -1));
+    const sorted = sortedLatencies(run.log);
+    out.push(cdfOf(sorted[0]!, ri, -1));
     if (runs.length === 1 && run.log.processes.length > 1) {
       run.log.processes.forEach((_, p) => {
-        const s = sortedLatencies(run.log, p);
+        const s = sorted[p + 1]!;
         if (s.length > 0) out.push(cdfOf(s, ri, p));
       });
     }

@@ -25,28 +25,42 @@ function steps(
   extraStarts: Float64Array,
   endNs: number,
 ): { x: number[]; y: number[]; mean: number; max: number } {
+  // Starts and ends sorted apart (native typed-array sorts), then merged in time order.
   const n = starts.length + extraStarts.length;
-  const t = new Float64Array(2 * n);
-  const d = new Int8Array(2 * n);
+  const up = new Float64Array(n);
+  const down = new Float64Array(n);
   let k = 0;
-  const add = (s: number, e: number) => {
-    t[k] = s;
-    d[k++] = 1;
-    t[k] = e === e ? e : endNs;
-    d[k++] = -1;
-  };
-  for (let i = 0; i < starts.length; i++) if (starts[i]! === starts[i]!) add(starts[i]!, ends[i]!);
-  for (const s of extraStarts) add(s, NaN);
-  const order = Array.from({ length: k }, (_, i) => i).sort((a, b) => t[a]! - t[b]!);
+  for (let i = 0; i < starts.length; i++) {
+    const s = starts[i]!;
+    if (s !== s) continue;
+    const e = ends[i]!;
+    up[k] = s;
+    down[k++] = e === e ? e : endNs;
+  }
+  for (const s of extraStarts) {
+    up[k] = s;
+    down[k++] = endNs;
+  }
+  const ups = up.subarray(0, k).sort();
+  const downs = down.subarray(0, k).sort();
   const x: number[] = [0];
   const y: number[] = [0];
   let depth = 0;
   let max = 0;
   let area = 0;
   let prev = 0;
-  for (let j = 0; j < order.length;) {
-    const now = t[order[j]!]!;
-    while (j < order.length && t[order[j]!]! === now) depth += d[order[j++]!]!;
+  let i = 0;
+  let j = 0;
+  while (i < k || j < k) {
+    const now = Math.min(i < k ? ups[i]! : Infinity, j < k ? downs[j]! : Infinity);
+    while (i < k && ups[i] === now) {
+      depth++;
+      i++;
+    }
+    while (j < k && downs[j] === now) {
+      depth--;
+      j++;
+    }
     area += y[y.length - 1]! * (now - prev);
     prev = now;
     if (now === x[x.length - 1]) y[y.length - 1] = depth;

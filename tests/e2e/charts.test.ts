@@ -84,9 +84,9 @@ describe.skipIf(!haveChromium)('the charts panel', () => {
     // The cursor follows the clock while the lesson plays.
     await panel.getByRole('tab', { name: 'Latency / time' }).click();
     const cursor = panel.getByTestId('chart-cursor').first();
-    const x1 = await cursor.getAttribute('x1');
+    const x1 = await cursor.getAttribute('style');
     await page.waitForTimeout(600);
-    expect(await cursor.getAttribute('x1')).not.toBe(x1);
+    expect(await cursor.getAttribute('style')).not.toBe(x1);
 
     await panel.getByRole('tab', { name: 'All' }).click();
     await expect.poll(() => panel.locator('figure.chart').count()).toBe(8);

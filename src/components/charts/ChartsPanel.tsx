@@ -82,6 +82,8 @@ export default function ChartsPanel(props: ChartsPanelProps) {
     try {
       const sim = handle.get();
       const logs = await Promise.all(forRuns.map((r) => sim.wholeRun(r.log.scenario, r.log.seed)));
+      // For the responsiveness test: when the worker's answer reached the page.
+      performance.mark('spindle:whole-run-arrived');
       setWhole({
         state: 'done',
         for: forRuns,

@@ -163,34 +163,41 @@ export function AxisLeft(props: {
   );
 }
 
-/** The playback clock as a vertical line; moved by the store directly, never re-rendered. */
+/**
+ * The playback clock as a vertical line over the plot. It is an HTML element on its own
+ * compositor layer, moved by a transform straight from the store: a frame of playback moves
+ * it without re-rendering or repainting the chart (thousands of dots in one SVG). It is not
+ * part of an exported file.
+ */
 function Cursor({ store, x, lay }: { store: Store; x: ScaleLinear<number, number>; lay: Layout }) {
-  const ref = useRef<SVGLineElement>(null);
+  const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     let last = NaN;
     const move = () => {
       const px = x(store.get().tNs / 1e6);
-      if (px === last || !ref.current) return;
+      const el = ref.current;
+      if (px === last || !el) return;
       last = px;
       const inside = px >= 0 && px <= lay.width;
-      ref.current.setAttribute('x1', String(px));
-      ref.current.setAttribute('x2', String(px));
-      ref.current.setAttribute('visibility', inside ? 'visible' : 'hidden');
+      el.style.transform = `translateX(${((px / lay.width) * 100).toFixed(3)}%)`;
+      el.style.visibility = inside ? 'visible' : 'hidden';
     };
     move();
     return store.subscribe(move);
   }, [store, x, lay.width]);
+  const pct = (v: number, of: number) => `${((v / of) * 100).toFixed(4)}%`;
   return (
-    <line
-      ref={ref}
-      className="chart-cursor"
-      data-testid="chart-cursor"
-      y1={0}
-      y2={lay.height}
-      stroke="#e03131"
-      strokeWidth={1.2}
-      strokeDasharray="3 2"
-    />
+    <div
+      className="chart-cursor-area"
+      style={{
+        left: pct(lay.left, W),
+        top: pct(lay.top, H),
+        width: pct(lay.width, W),
+        height: pct(lay.height, H),
+      }}
+    >
+      <div ref={ref} className="chart-cursor" data-testid="chart-cursor" />
+    </div>
   );
 }
 
@@ -278,64 +285,73 @@ export function ChartFrame(props: ChartFrameProps) {
           SVG
         </button>
       </div>
-      <svg
-        ref={svgRef}
-        viewBox={`0 0 ${W} ${H}`}
-        xmlns="http://www.w3.org/2000/svg"
-        role="img"
-        aria-label={`${title}. Arrow keys move the read-out.`}
-        aria-describedby={props.note ? noteId : undefined}
-        tabIndex={0}
-        onKeyDown={onKey}
-        onBlur={() => setAt(null)}
-        fontFamily="system-ui, -apple-system, 'Segoe UI', sans-serif"
-      >
-        <rect width={W} height={H} fill="#ffffff" />
-        <text x={12} y={19} fontSize={14} fontWeight={600} fill="#212529">
-          {title}
-        </text>
-        <Legend items={legend} />
-        {props.axes}
-        <g transform={`translate(${lay.left},${lay.top})`}>
-          <svg width={lay.width} height={lay.height} overflow="hidden">
-            {props.children}
-          </svg>
-          {props.cursor && <Cursor store={props.cursor.store} x={props.cursor.x} lay={lay} />}
-          {at && (
-            <g
-              className="chart-readout"
-              data-testid="chart-readout"
+      <div className="chart-plot">
+        <svg
+          ref={svgRef}
+          viewBox={`0 0 ${W} ${H}`}
+          xmlns="http://www.w3.org/2000/svg"
+          role="img"
+          aria-label={`${title}. Arrow keys move the read-out.`}
+          aria-describedby={props.note ? noteId : undefined}
+          tabIndex={0}
+          onKeyDown={onKey}
+          onBlur={() => setAt(null)}
+          fontFamily="system-ui, -apple-system, 'Segoe UI', sans-serif"
+        >
+          <rect width={W} height={H} fill="#ffffff" />
+          <text x={12} y={19} fontSize={14} fontWeight={600} fill="#212529">
+            {title}
+          </text>
+          <Legend items={legend} />
+          {props.axes}
+          <g transform={`translate(${lay.left},${lay.top})`}>
+            <svg width={lay.width} height={lay.height} overflow="hidden">
+              {props.children}
+            </svg>
+            {at && (
+              <g
+                className="chart-readout"
+                data-testid="chart-readout"
+                data-export="omit"
+                pointerEvents="none"
+              >
+                <line
+                  x1={at.px}
+                  x2={at.px}
+                  y1={0}
+                  y2={lay.height}
+                  stroke="#495057"
+                  strokeWidth={1}
+                />
+                <rect
+                  x={boxX}
+                  y={4}
+                  width={boxW}
+                  height={boxH}
+                  rx={4}
+                  fill="#ffffff"
+                  fillOpacity={0.94}
+                  stroke="#adb5bd"
+                />
+                {at.lines.map((line, i) => (
+                  <text key={i} x={boxX + 7} y={19 + i * 15} fontSize={11.5} fill="#212529">
+                    {line}
+                  </text>
+                ))}
+              </g>
+            )}
+            <rect
               data-export="omit"
-              pointerEvents="none"
-            >
-              <line x1={at.px} x2={at.px} y1={0} y2={lay.height} stroke="#495057" strokeWidth={1} />
-              <rect
-                x={boxX}
-                y={4}
-                width={boxW}
-                height={boxH}
-                rx={4}
-                fill="#ffffff"
-                fillOpacity={0.94}
-                stroke="#adb5bd"
-              />
-              {at.lines.map((line, i) => (
-                <text key={i} x={boxX + 7} y={19 + i * 15} fontSize={11.5} fill="#212529">
-                  {line}
-                </text>
-              ))}
-            </g>
-          )}
-          <rect
-            data-export="omit"
-            width={lay.width}
-            height={lay.height}
-            fill="transparent"
-            onPointerMove={onPointer}
-            onPointerLeave={() => setAt(null)}
-          />
-        </g>
-      </svg>
+              width={lay.width}
+              height={lay.height}
+              fill="transparent"
+              onPointerMove={onPointer}
+              onPointerLeave={() => setAt(null)}
+            />
+          </g>
+        </svg>
+        {props.cursor && <Cursor store={props.cursor.store} x={props.cursor.x} lay={lay} />}
+      </div>
       {props.note && (
         <figcaption id={noteId} className="chart-note">
           {props.note}

@@ -34,7 +34,7 @@ import {
 } from './config';
 import { useLabConfig } from './config-state';
 import { errorText, fetchJson, scenarioUrl } from './lessons';
-import { newQuiz, quizDecisions } from './quiz';
+import { isFixedList, newQuiz, quizDecisions } from './quiz';
 import { indexLog, type Replay } from './replay';
 import { clampSlowdown, createStore, useStore } from './store';
 import { usePlayback } from './usePlayback';
@@ -65,6 +65,8 @@ export function App() {
   const { config, setConfig, catalog } = lab;
   const [lessonJson, setLessonJson] = useState<{ file: string; json: unknown } | null>(null);
   const [log, setLog] = useState<RunLog | null>(null);
+  /** counts the runs shown, so per-run views (the quiz) start afresh */
+  const [runCount, setRunCount] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [panel, setPanel] = useState<Panel>(null);
@@ -123,6 +125,7 @@ export function App() {
         if (!live) return;
         setError(null);
         setLog(result);
+        setRunCount((n) => n + 1);
         const at = startAt.current;
         startAt.current = undefined;
         store.set({
@@ -336,10 +339,22 @@ export function App() {
               }}
               hidden={hidden}
             />
-            <LessonPanel log={replay.log} changes={describeOverrides(config.run, config.seed)} />
+            <LessonPanel
+              log={replay.log}
+              changes={describeOverrides(config.run, config.seed)}
+              folded={quizzing}
+            />
           </div>
           <div className="side">
-            {quizList && <QuizPanel replay={replay} store={store} decisions={quizList} />}
+            {quizList && (
+              <QuizPanel
+                key={runCount}
+                replay={replay}
+                store={store}
+                decisions={quizList}
+                askTotal={lessonReady && isFixedList(lessonJson.json)}
+              />
+            )}
             <QueuesView replay={replay} store={store} sim={handle} />
             <DecisionLog replay={replay} store={store} />
           </div>

@@ -15,6 +15,21 @@ export function newQuiz(): QuizState {
   return { next: 0, asking: null, picked: null, right: 0, asked: 0 };
 }
 
+/** A lesson whose every process is a fixed request list (disk.py-style): its total time is
+ * a question worth asking before the run is watched. Reads the lesson's raw JSON. */
+export function isFixedList(lesson: unknown): boolean {
+  const w = (lesson as { workload?: { processes?: unknown } } | null)?.workload;
+  const ps = Array.isArray(w?.processes) ? (w.processes as unknown[]) : [];
+  return (
+    ps.length > 0 && ps.every((p) => Array.isArray((p as { requests?: unknown } | null)?.requests))
+  );
+}
+
+/** A total-time guess is right within 10% of the simulated time. */
+export function totalTimeRight(guessMs: number, actualMs: number): boolean {
+  return Math.abs(guessMs - actualMs) <= 0.1 * actualMs;
+}
+
 /** The first index whose time is after t (times ascending). */
 function firstAfter(times: readonly number[], t: number): number {
   let lo = 0;

@@ -23,10 +23,13 @@ export function describeOverrides(o: RunOverrides, seed?: number): string[] {
 export function LessonPanel({
   log,
   changes = [],
+  folded = false,
 }: {
   log: Readonly<RunLog>;
   /** what the configuration changed from the lesson (describeOverrides) */
   changes?: readonly string[];
+  /** quiz mode: the text may give the answers away, so it is behind a click */
+  folded?: boolean;
 }) {
   return (
     <section className="lesson" aria-label="Lesson">
@@ -43,9 +46,18 @@ export function LessonPanel({
           own settings.
         </p>
       )}
-      <div className="lesson-text">
-        <Markdown source={log.lesson} />
-      </div>
+      {folded ? (
+        <details className="lesson-fold">
+          <summary>Lesson text (it may give the quiz answers away)</summary>
+          <div className="lesson-text">
+            <Markdown source={log.lesson} />
+          </div>
+        </details>
+      ) : (
+        <div className="lesson-text">
+          <Markdown source={log.lesson} />
+        </div>
+      )}
     </section>
   );
 }

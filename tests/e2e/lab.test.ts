@@ -243,6 +243,12 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     const { page, problems } = await lab.openLab('?v=1&lesson=ostep-fifo-vs-satf.json&quiz=1');
     const quiz = page.getByRole('region', { name: 'Quiz' });
     await quiz.waitFor({ timeout: 30_000 });
+    // A fixed request list: first, the total time (disk.py's -c question); the lesson text,
+    // which gives the answer, is folded away.
+    expect(await page.locator('.lesson-fold').count()).toBe(1);
+    await quiz.getByLabel('How long will the whole request list take').fill('800');
+    await quiz.getByRole('button', { name: 'Answer' }).click();
+    await quiz.getByRole('button', { name: 'Reveal now' }).waitFor();
     await quiz.getByText('which request does').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Play' }).waitFor(); // paused for the question
     const clock = await page.getByTestId('clock').textContent();
@@ -259,13 +265,15 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     );
     await page.keyboard.press('Enter');
     await quiz.getByText('Rule').waitFor();
-    await expect.poll(() => quiz.getByTestId('quiz-score').textContent()).toMatch(/of 1 right/);
+    await expect.poll(() => quiz.getByTestId('quiz-score').textContent()).toMatch(/of 2 right/);
     await lab.shot(page, 'lab-quiz-reveal.png');
     // Enter on Continue (focused) plays on; this lesson has two choices (disk.py's three
     // requests), the first at 0 ns before anyone could guess, so it ends after one question.
     await page.keyboard.press('Enter');
     await quiz.getByText('No more decisions to guess').waitFor({ timeout: 30_000 });
-    expect(await quiz.getByTestId('quiz-score').textContent()).toMatch(/of 1 right/);
+    // disk.py -a 7,30,8 under FCFS: 795 ms, so 800 is within 10%.
+    await quiz.getByText('the run took 795.0 ms').waitFor({ timeout: 30_000 });
+    expect(await quiz.getByTestId('quiz-score').textContent()).toMatch(/of 2 right/);
     expect(await page.getByTestId('clock').textContent()).not.toBe(clock);
     expect(await query(page)).toContain('quiz=1');
     expect(problems).toEqual([]);

@@ -2,9 +2,9 @@
 // The candidates are buttons (in request order, so their order gives nothing away); after a
 // click, the scheduler's own choice with its rule and sentence, each loser's reason or the
 // drive's estimate, and the score. Continue plays on to the next question.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { DecisionRecord } from '../../engine';
-import { answer, proceed } from '../../app/quiz';
+import { answer, proceed, totalTimeRight } from '../../app/quiz';
 import type { Replay } from '../../app/replay';
 import { useStore, type Store } from '../../app/store';
 import { formatNs } from '../format';
@@ -14,9 +14,11 @@ interface Props {
   replay: Replay;
   store: Store;
   decisions: readonly DecisionRecord[];
+  /** a fixed request list: also ask for the run's total time (disk.py's -c question) */
+  askTotal?: boolean;
 }
 
-export function QuizPanel({ replay, store, decisions }: Props) {
+export function QuizPanel({ replay, store, decisions, askTotal = false }: Props) {
   const quiz = useStore(store, (s) => s.quiz ?? null);
   const first = useRef<HTMLButtonElement>(null);
   const cont = useRef<HTMLButtonElement>(null);
@@ -46,6 +48,7 @@ export function QuizPanel({ replay, store, decisions }: Props) {
           {quiz.right} of {quiz.asked} right
         </small>
       </h2>
+      {askTotal && <TotalTime replay={replay} store={store} />}
       {!d ? (
         <p className="muted">
           {quiz.next >= decisions.length && decisions.length > 0
@@ -116,5 +119,84 @@ export function QuizPanel({ replay, store, decisions }: Props) {
         </>
       )}
     </section>
+  );
+}
+
+/** "What is the total time?" — answered before watching, revealed at the end of the run
+ * (or on request); right within 10%. */
+function TotalTime({ replay, store }: { replay: Replay; store: Store }) {
+  const ended = useStore(store, (s) => s.tNs >= replay.log.endNs);
+  const [text, setText] = useState('');
+  const [guess, setGuess] = useState<number | null>(null);
+  const [shown, setShown] = useState(false);
+  const actualMs = replay.log.endNs / 1e6;
+  const reveal = guess !== null && (ended || shown);
+  const input = useRef<HTMLInputElement>(null);
+  // The run waits for the guess: watching it would give the answer away.
+  useEffect(() => {
+    store.set({ playing: false, tNs: 0 });
+    input.current?.focus();
+  }, [store]);
+  const invalid = text.trim() !== '' && !(Number(text) > 0);
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const g = Number(text);
+    if (!(g > 0) || guess !== null) return;
+    setGuess(g);
+    const q = store.get().quiz;
+    if (q) {
+      store.set({
+        quiz: {
+          ...q,
+          asked: q.asked + 1,
+          right: q.right + (totalTimeRight(g, actualMs) ? 1 : 0),
+        },
+        playing: true,
+      });
+    }
+  }
+
+  return (
+    <div className="quiz-total">
+      {guess === null ? (
+        <form onSubmit={submit}>
+          <label htmlFor="quiz-total">
+            How long will the whole request list take, in ms (from the first request to the last
+            completion)? The run starts when you answer.
+          </label>{' '}
+          <input
+            id="quiz-total"
+            ref={input}
+            type="number"
+            min={0}
+            step="any"
+            value={text}
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? 'quiz-total-err' : undefined}
+            onChange={(e) => setText(e.target.value)}
+          />{' '}
+          <button type="submit">Answer</button>
+          {invalid && (
+            <p className="field-error" id="quiz-total-err">
+              the time must be a number of ms greater than 0
+            </p>
+          )}
+        </form>
+      ) : reveal ? (
+        <p role="status">
+          <b>{totalTimeRight(guess, actualMs) ? 'Right' : 'Not quite'}</b>: the run took{' '}
+          {formatNs(replay.log.endNs)}; you said {guess} ms (
+          {(((guess - actualMs) / actualMs) * 100).toFixed(0)}% off; within 10% counts).
+        </p>
+      ) : (
+        <p>
+          You said {guess} ms; the answer comes at the end of the run.{' '}
+          <button type="button" onClick={() => setShown(true)}>
+            Reveal now
+          </button>
+        </p>
+      )}
+    </div>
   );
 }

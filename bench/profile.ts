@@ -59,7 +59,11 @@ function runCase(name: keyof typeof SCENARIOS): { perSecond: number; fingerprint
 }
 
 function parseCase(): { perSecond: number; fingerprint: string } {
-  const dir = resolve(process.cwd(), '..', 'shared', 'traces', 'linux-6.18');
+  const dir = resolve(
+    process.env.SPINDLE_SHARED ?? resolve(process.cwd(), '..', 'shared'),
+    'traces',
+    'linux-6.18',
+  );
   const one = [
     'none_randread_4k',
     'mq-deadline_ext4_smallfiles_fsync',

@@ -31,8 +31,10 @@ for (const r of rows) console.log(r);
 const doc = `# Benchmark results
 
 Written by \`npm run bench\` (bench/run.ts); the latest run replaces this file, git keeps
-the history. Figures are wall-clock on the machine named, a shared 2-core machine in CI
-terms, so expect ±15% between runs.
+the history. The simulator and parser rates are per CPU second of the process
+(process.cpuUsage, all its threads): the machine named is a shared 2-core machine, where
+wall-clock time measures the other jobs as much as this code; expect ±15% between runs.
+The range-write rows are wall-clock.
 
 - Run: ${new Date().toISOString()}
 - Machine: ${machine}

@@ -53,4 +53,28 @@ describe('spindle range-sweep', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^spindle: range-sweep takes one sweep: qd, track, group/);
   });
+
+  it('spindle export --format blkparse: the C line carries the address the drive chose', async () => {
+    const r = await spindle([
+      'export',
+      'public/scenarios/range-writes-journal.json',
+      '--format',
+      'blkparse',
+      '--set',
+      'stop.requests=50',
+    ]);
+    expect(r.code).toBe(0);
+    const sectors = (action: string): number[] =>
+      r.stdout
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/))
+        .filter((f) => f[5] === action)
+        .map((f) => Number(f[7]));
+    const d = sectors('D');
+    const c = sectors('C');
+    expect(c.length).toBe(50);
+    expect(new Set(d)).toEqual(new Set([1015808])); // the placeholder: the region's start
+    expect(c.filter((s) => s !== 1015808).length).toBeGreaterThan(45);
+    expect(c.every((s) => s >= 1015808 && s + 8 <= 1015808 + 8192 && s % 8 === 0)).toBe(true);
+  });
 });

@@ -37,6 +37,7 @@ export function rangeScenario(o: {
   ecsTargets?: number;
   scheduler?: string;
   seed?: number;
+  sizeKiB?: number;
 }): Record<string, unknown> {
   const qd = o.queueDepth ?? 1;
   return {
@@ -49,7 +50,16 @@ export function rangeScenario(o: {
       ...(o.ecsTargets !== undefined ? { ecsTargets: o.ecsTargets } : {}),
     },
     workload: {
-      processes: [{ name: 'fs', op: 'write', outstanding: qd, span: o.span, range: o.range }],
+      processes: [
+        {
+          name: 'fs',
+          op: 'write',
+          outstanding: qd,
+          sizeKiB: o.sizeKiB ?? 4,
+          span: o.span,
+          range: o.range,
+        },
+      ],
     },
     stop: { requests: o.requests ?? 200 },
   };

@@ -59,6 +59,25 @@ describe('blocks used since the last barrier', () => {
     expect(new Set(blocks).size).toBe(blocks.length);
   });
 
+  it('a multi-block write lands whole and contiguous (one request), overlapping no other', () => {
+    const { events } = runCollect(
+      rangeScenario({
+        span: small,
+        range: { sizeSectors: 40 * 8, targets: 2, barrierEvery: 0 },
+        sizeKiB: 16,
+        queueDepth: 8,
+        requests: 30,
+      }),
+    );
+    const cs = completions(events).sort((a, b) => a.sector - b.sector);
+    expect(cs.length).toBe(30);
+    for (let i = 0; i < cs.length; i++) {
+      expect(cs[i]!.nSectors).toBe(32);
+      expect(cs[i]!.sector % 8).toBe(0);
+      if (i > 0) expect(cs[i]!.sector).toBeGreaterThanOrEqual(cs[i - 1]!.sector + 32);
+    }
+  });
+
   it('when every start of a write’s ranges is in use the run stops with that reason', () => {
     const json = rangeScenario({
       span: track,

@@ -161,7 +161,7 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     expect(await query(page)).not.toContain('cmp=');
     expect(problems).toEqual([]);
     await page.context().close();
-  });
+  }, 120_000);
 
   it('presenter mode shows the disk, queues and lesson in large type; embed the disk and controls', async () => {
     const present = await lab.openLab('?v=1&lesson=seek-rotate-transfer.json&present=1');
@@ -207,7 +207,9 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
   });
 
   it('is operable by keyboard alone: settings, a tunable, share and compare', async () => {
-    const { page, problems } = await lab.openLab('?v=1&lesson=deadline-promise.json');
+    const { page, problems } = await lab.openLab(
+      '?v=1&lesson=seek-rotate-transfer.json&sched=deadline',
+    );
     await expect.poll(() => lessonInfo(page), { timeout: 30_000 }).toContain('deadline');
     const focused = () =>
       page.evaluate(
@@ -281,22 +283,26 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
   });
 
   it('keeps the settings across a reload (IndexedDB) when the address has none', async () => {
-    const { page, problems } = await lab.openLab('?v=1&lesson=merging.json&sched=deadline&qd=2');
+    const { page, problems } = await lab.openLab(
+      '?v=1&lesson=seek-rotate-transfer.json&sched=deadline&qd=2',
+    );
     await expect.poll(() => lessonInfo(page), { timeout: 30_000 }).toContain('deadline');
     await page.waitForTimeout(500); // the write to IndexedDB is asynchronous
     await page.goto(lab.url); // no query: the stored configuration comes back
     await page.getByTestId('platter').waitFor({ timeout: 30_000 });
     await expect.poll(() => lessonInfo(page), { timeout: 30_000 }).toContain('queue depth 2');
-    expect(await query(page)).toBe('?v=1&lesson=merging.json&sched=deadline&qd=2');
+    expect(await query(page)).toBe('?v=1&lesson=seek-rotate-transfer.json&sched=deadline&qd=2');
     // A teacher's view (hidden controls) is not stored as the user's own settings.
-    await page.goto(`${lab.url}?v=1&lesson=ssd.json&_hide=seed`);
+    await page.goto(`${lab.url}?v=1&lesson=ostep-fifo-vs-satf.json&_hide=seed`);
     await page
       .getByTestId('platter')
       .waitFor({ timeout: 30_000 })
       .catch(() => undefined);
     await page.waitForTimeout(500);
     await page.goto(lab.url);
-    await expect.poll(() => query(page), { timeout: 30_000 }).toContain('lesson=merging.json');
+    await expect
+      .poll(() => query(page), { timeout: 30_000 })
+      .toContain('lesson=seek-rotate-transfer.json&sched=deadline&qd=2');
     expect(problems).toEqual([]);
     await page.context().close();
   });

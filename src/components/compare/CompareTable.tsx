@@ -1,70 +1,111 @@
 // The compare table: one column per run, the figures UI.md asks for — throughput, latency
 // (mean / p95 / max, overall and per process), merges, the mean seek and rotation, and the
-// drive's scheduler work — from each run's RunSummary (per-process p95 from its log).
+// drive's scheduler work — from each run's RunSummary (per-process p95 from its log). Where
+// lower or higher is plainly better, the best column is marked.
 import { useMemo } from 'react';
 import type { RunLog } from '../../worker/client';
 import { processLatencies } from './latency';
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
+interface Row {
+  label: string;
+  text: (i: number) => string;
+  /** the number compared across columns, and which way is better */
+  value?: (i: number) => number;
+  better?: 'low' | 'high';
+}
+
+/** The column with the best figure, or −1 when all are equal (nothing to point at). */
+function bestIndex(n: number, value: (i: number) => number, better: 'low' | 'high'): number {
+  let best = -1;
+  let allEqual = true;
+  for (let i = 0; i < n; i++) {
+    const v = value(i);
+    if (i > 0 && v !== value(0)) allEqual = false;
+    if (best < 0 || (better === 'low' ? v < value(best) : v > value(best))) best = i;
+  }
+  return allEqual ? -1 : best;
+}
+
 export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: string[] }) {
   const perProcess = useMemo(() => logs.map(processLatencies), [logs]);
   const processNames = logs[0]?.processes ?? [];
-  const rows: Array<[string, (i: number) => string]> = [
-    ['I/O scheduler', (i) => logs[i]!.summary.iosched],
-    [
-      'disk · drive scheduler · depth',
-      (i) => {
-        const s = logs[i]!.summary;
-        return `${s.disk} · ${s.diskScheduler} · QD ${s.queueDepth}`;
-      },
-    ],
-    ['requests completed', (i) => String(logs[i]!.summary.requests.completed)],
-    ['simulated time', (i) => ms(logs[i]!.summary.simulatedTimeMs)],
-    ['throughput (IOPS)', (i) => logs[i]!.summary.throughput.iops.toFixed(1)],
-    ['throughput (MB/s)', (i) => logs[i]!.summary.throughput.mbps.toFixed(2)],
-    ['Q2C mean', (i) => ms(logs[i]!.summary.latencyMs.q2c.mean)],
-    ['Q2C p95', (i) => ms(logs[i]!.summary.latencyMs.q2c.p95)],
-    ['Q2C max', (i) => ms(logs[i]!.summary.latencyMs.q2c.max)],
-    ...processNames.map((name, p): [string, (i: number) => string] => [
-      `${name}: mean / p95 / max`,
-      (i) => {
+  const s = (i: number) => logs[i]!.summary;
+  const rows: Row[] = [
+    { label: 'I/O scheduler', text: (i) => s(i).iosched },
+    {
+      label: 'disk · drive scheduler · depth',
+      text: (i) => `${s(i).disk} · ${s(i).diskScheduler} · QD ${s(i).queueDepth}`,
+    },
+    { label: 'requests completed', text: (i) => String(s(i).requests.completed) },
+    { label: 'simulated time', text: (i) => ms(s(i).simulatedTimeMs) },
+    {
+      label: 'throughput (IOPS)',
+      text: (i) => s(i).throughput.iops.toFixed(1),
+      value: (i) => s(i).throughput.iops,
+      better: 'high',
+    },
+    {
+      label: 'throughput (MB/s)',
+      text: (i) => s(i).throughput.mbps.toFixed(2),
+      value: (i) => s(i).throughput.mbps,
+      better: 'high',
+    },
+    ...(['mean', 'p95', 'max'] as const).map((k): Row => ({
+      label: `Q2C ${k}`,
+      text: (i) => ms(s(i).latencyMs.q2c[k]),
+      value: (i) => s(i).latencyMs.q2c[k],
+      better: 'low',
+    })),
+    ...processNames.map((name, p): Row => ({
+      label: `${name}: mean / p95 / max`,
+      text: (i) => {
         const l = perProcess[i]?.[p];
         return l && l.count > 0
           ? `${l.meanMs.toFixed(1)} / ${l.p95Ms.toFixed(1)} / ${l.maxMs.toFixed(1)} ms`
           : '—';
       },
-    ]),
-    [
-      'merges (back + front)',
-      (i) => {
-        const r = logs[i]!.summary.requests;
+      value: (i) => {
+        const l = perProcess[i]?.[p];
+        return l && l.count > 0 ? l.meanMs : Infinity;
+      },
+      better: 'low',
+    })),
+    {
+      label: 'merges (back + front)',
+      text: (i) => {
+        const r = s(i).requests;
         return `${r.backMerges + r.frontMerges} (${r.backMerges} + ${r.frontMerges})`;
       },
-    ],
-    ['merge ratio (Q/D)', (i) => logs[i]!.summary.requests.mergeRatio.toFixed(2)],
-    ['seek, mean per request', (i) => ms(logs[i]!.summary.positioningMs.seek)],
-    ['rotation, mean per request', (i) => ms(logs[i]!.summary.positioningMs.rotation)],
-    ['transfer, mean per request', (i) => ms(logs[i]!.summary.positioningMs.transfer)],
-    [
-      'drive scheduler: positioning estimates',
-      (i) => String(logs[i]!.summary.work.positioningEstimates),
-    ],
-    [
-      'decisions (I/O scheduler / drive)',
-      (i) => {
+    },
+    { label: 'merge ratio (Q/D)', text: (i) => s(i).requests.mergeRatio.toFixed(2) },
+    ...(['seek', 'rotation'] as const).map((k): Row => ({
+      label: `${k}, mean per request`,
+      text: (i) => ms(s(i).positioningMs[k]),
+      value: (i) => s(i).positioningMs[k],
+      better: 'low',
+    })),
+    { label: 'transfer, mean per request', text: (i) => ms(s(i).positioningMs.transfer) },
+    {
+      label: 'drive scheduler: positioning estimates',
+      text: (i) => String(s(i).work.positioningEstimates),
+    },
+    {
+      label: 'decisions (I/O scheduler / drive)',
+      text: (i) => {
         const d = logs[i]!.decisions;
         const io = d.filter((x) => x.layer === 'iosched').length;
         return `${io} / ${d.length - io}`;
       },
-    ],
+    },
   ];
   return (
     <table className="compare-table" data-testid="compare-table">
       <caption>
-        The runs side by side
+        The runs side by side <small className="muted">(best in bold green)</small>
         {logs.some((l) => l.bounded) && (
-          <small className="muted"> (bounded runs: the first part of each)</small>
+          <small className="muted"> · bounded runs: the first part of each</small>
         )}
       </caption>
       <thead>
@@ -78,14 +119,20 @@ export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: 
         </tr>
       </thead>
       <tbody>
-        {rows.map(([label, value]) => (
-          <tr key={label}>
-            <th scope="row">{label}</th>
-            {logs.map((_, i) => (
-              <td key={i}>{value(i)}</td>
-            ))}
-          </tr>
-        ))}
+        {rows.map((row) => {
+          const best = row.value && row.better ? bestIndex(logs.length, row.value, row.better) : -1;
+          return (
+            <tr key={row.label}>
+              <th scope="row">{row.label}</th>
+              {logs.map((_, i) => (
+                <td key={i} className={i === best ? 'best' : undefined}>
+                  {row.text(i)}
+                  {i === best && <span className="visually-hidden"> (best)</span>}
+                </td>
+              ))}
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );

@@ -167,7 +167,7 @@ export function checkProcesses(
     const generator = r.generator ? resolveGenerator(r.generator) : null;
     const count = r.count ?? (generator ? generatorThreads(generator) : PROCESS_DEFAULTS.count);
     p.count = count;
-    p.generator = generator;
+    if (generator) p.generator = generator; // absent otherwise, as the other optional keys
     // Names must stay apart after instances are numbered ("reader" ×2 → reader-0, reader-1).
     for (let k = 0; k < count; k++) {
       const inst = count > 1 ? `${r.name}-${k}` : r.name;

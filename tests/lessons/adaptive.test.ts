@@ -1,0 +1,213 @@
+// The adaptive schedulers' and named workloads' lessons (issue 7 item 6), checked through the
+// real CLI on the committed scenario files. Each claim of the seed papers is a test: the
+// ones that reproduce in this model assert it; the ones that do not are `it.fails` with the
+// figures measured, so the suite says plainly which claims hold — and flags the day one
+// starts to hold. Decision records (not in the CLI's JSON) are read through the engine.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RunSummary } from '../../src/engine/summary';
+import type { DecisionRecord, TraceSink } from '../../src/engine/events';
+import { loadScenario } from '../../src/engine/scenario/load';
+import { runScenario } from '../../src/engine/run';
+import type { CfqAnnState } from '../../src/engine/iosched/cfq-ann';
+import '../../src/engine/iosched/registry';
+import { SCENARIOS, spindleJson } from '../cli/run-cli';
+
+// Each lesson runs several long simulations through the CLI on a shared machine.
+vi.setConfig({ testTimeout: 600_000, hookTimeout: 600_000 });
+
+interface Sweep {
+  runs: Array<{ settings: Record<string, string | number>; summary: RunSummary }>;
+}
+const pick = (sweep: Sweep, want: Record<string, string>) =>
+  sweep.runs.find((r) => Object.entries(want).every(([k, v]) => r.settings[k] === v))!.summary;
+
+/** A run's decision records, through the engine (the CLI's JSON carries none). */
+function decisions(file: string, edit: (raw: Record<string, unknown>) => void = () => {}) {
+  const raw = JSON.parse(readFileSync(`${SCENARIOS}/${file}`, 'utf8')) as Record<string, unknown>;
+  edit(raw);
+  const out: DecisionRecord[] = [];
+  const sink: TraceSink = {
+    trace: () => {},
+    service: () => {},
+    decision: (d) => {
+      out.push(d);
+    },
+  };
+  const r = runScenario(loadScenario(raw, file), { sink });
+  return { decisions: out, simulation: r.simulation };
+}
+
+describe('lesson: six fio jobs back to back under the switcher (Bautista et al.)', () => {
+  const JOBS = ['file-server', 'oltp', 'rand-read', 'rand-write', 'seq-read', 'seq-write'];
+  const PHASE_S = 30;
+  let results: { as: RunSummary; cfq: RunSummary; sw: RunSummary };
+  /** MB/s of each job's threads over its 30 s */
+  const phases = (s: RunSummary) =>
+    JOBS.map(
+      (j) =>
+        s.processes
+          .filter((p) => p.name.startsWith(`${j}-`))
+          .reduce((a, p) => a + (p.mbps * s.simulatedTimeMs) / 1000, 0) / PHASE_S,
+    );
+  const runs = () => results;
+  // AS and CFQ replace the whole iosched object (the switcher's tunables are not theirs)
+  const run = (...set: string[]) =>
+    spindleJson<RunSummary>(['run', `${SCENARIOS}/fio-switcher.json`, ...set, '--json']);
+  beforeAll(async () => {
+    const [as, cfq, sw] = await Promise.all([
+      run('--set', 'iosched={"name":"anticipatory"}'),
+      run('--set', 'iosched={"name":"cfq"}'),
+      run(),
+    ]);
+    results = { as, cfq, sw };
+  });
+
+  it('in the random phases (file-server, oltp, rand-read) the switcher is within 5% of the better of AS and CFQ', () => {
+    const { as, cfq, sw } = runs();
+    const [a, c, s] = [phases(as), phases(cfq), phases(sw)];
+    for (const i of [0, 1, 2]) expect(s[i]!).toBeGreaterThanOrEqual(0.95 * Math.max(a[i]!, c[i]!));
+  });
+
+  it('it stays on CFQ through the random jobs and moves to anticipatory within ten 1 s samples of seq-read’s start', () => {
+    const { decisions: d } = decisions('fio-switcher.json');
+    const switches = d.filter(
+      (x) => x.rule === 'switch-to-anticipatory' || x.rule === 'switch-to-cfq',
+    );
+    expect(switches.length).toBeGreaterThan(0);
+    expect(switches[0]!.rule).toBe('switch-to-anticipatory');
+    const seqRead = 4 * PHASE_S * 1e9;
+    expect(switches[0]!.tNs).toBeGreaterThanOrEqual(seqRead);
+    expect(switches[0]!.tNs).toBeLessThanOrEqual(seqRead + 10e9);
+    // every switch explains itself: the dominant op, the averages, SR against 0.75
+    for (const x of switches) expect(x.text).toMatch(/dominate .* SR \d\.\d\d [≥<] 0\.75/);
+  });
+
+  // Does not reproduce (seed 1, sata-7200-500g, 4 threads × 1 GiB files, 30 s phases; MB/s):
+  //   AS       0.96 1.07 0.62 0.84 10.52 15.31   whole run 4.89
+  //   CFQ      1.65 1.27 0.69 0.70 14.19 23.86   whole run 7.06
+  //   switcher 1.65 1.27 0.69 0.70  5.54 15.26   whole run 4.18
+  // CFQ is at least as fast as AS in every job but rand-write, and the switches in seq-read
+  // land in the backlog of rand-write's buffered writes.
+  it.fails('paper: the switcher is within 5% of the better of AS and CFQ in every phase', () => {
+    const { as, cfq, sw } = runs();
+    const [a, c, s] = [phases(as), phases(cfq), phases(sw)];
+    for (let i = 0; i < JOBS.length; i++)
+      expect(s[i]!).toBeGreaterThanOrEqual(0.95 * Math.max(a[i]!, c[i]!));
+  });
+  it.fails('paper: over the whole run the switcher beats both AS and CFQ', () => {
+    const { as, cfq, sw } = runs();
+    expect(sw.throughput.mbps).toBeGreaterThan(Math.max(as.throughput.mbps, cfq.throughput.mbps));
+  });
+});
+
+describe('lesson: FFSB mixed under CFQ and CFQ-ANN (Heger & Quinn)', () => {
+  let sweep: Sweep;
+  const spread = (s: RunSummary) => {
+    const q = s.processes.map((p) => p.q2cMeanMs);
+    const m = q.reduce((a, b) => a + b, 0) / q.length;
+    return Math.sqrt(q.reduce((a, b) => a + (b - m) ** 2, 0) / q.length);
+  };
+  beforeAll(async () => {
+    sweep = await spindleJson<Sweep>([
+      'sweep',
+      `${SCENARIOS}/ffsb-cfq-ann.json`,
+      '--vary',
+      'iosched.name=cfq,cfq-ann',
+      '--json',
+    ]);
+  });
+
+  it('CFQ-ANN’s throughput stays within 1% of CFQ’s', () => {
+    const cfq = pick(sweep, { 'iosched.name': 'cfq' });
+    const ann = pick(sweep, { 'iosched.name': 'cfq-ann' });
+    expect(cfq.processes).toHaveLength(8);
+    expect(Math.abs(ann.throughput.iops / cfq.throughput.iops - 1)).toBeLessThan(0.01);
+  });
+
+  it('its extra computation is reported: each proposal’s multiply-adds, and the total in its inspection', () => {
+    const { decisions: d, simulation } = decisions('ffsb-cfq-ann.json', (raw) => {
+      raw.stop = { timeMs: 30000 };
+    });
+    const proposals = d.filter((x) => x.rule === 'quantum-proposed');
+    expect(proposals.length).toBeGreaterThan(50);
+    let ops = 0;
+    for (const p of proposals) ops += Number(/(\d+) multiply-adds/.exec(p.text ?? '')![1]!);
+    const st = simulation.state.host.elevator as CfqAnnState;
+    expect(ops).toBeGreaterThan(0);
+    // the total also counts the Hebbian learning of kept trials
+    expect(st.net.ops).toBeGreaterThanOrEqual(ops);
+    expect(d.some((x) => x.rule === 'quantum-kept')).toBe(true);
+    expect(d.some((x) => x.rule === 'quantum-reverted')).toBe(true);
+  });
+
+  // Does not reproduce (seed 1, sata-7200-500g, 8 threads, 120 s): CFQ 166.67 IOPS, spread
+  // (standard deviation of the threads' mean Q2C) 81 ms; CFQ-ANN 166.53 IOPS, spread 93 ms
+  // (seeds 2 and 3: 114 → 149 ms, 83 → 152 ms). Most trials are reverted; quanta wander apart.
+  it.fails(
+    'paper: CFQ-ANN’s throughput ≥ CFQ’s with a smaller spread of per-thread response times',
+    () => {
+      const cfq = pick(sweep, { 'iosched.name': 'cfq' });
+      const ann = pick(sweep, { 'iosched.name': 'cfq-ann' });
+      expect(ann.throughput.iops).toBeGreaterThanOrEqual(cfq.throughput.iops);
+      expect(spread(ann)).toBeLessThan(spread(cfq));
+    },
+  );
+});
+
+describe('lesson: Postmark on four file systems (Riska et al.)', () => {
+  let sweep: Sweep;
+  const get = (name: string, fs: string, config: string) =>
+    pick(sweep, {
+      'iosched.name': name,
+      'workload.processes.0.generator.fs': fs,
+      'workload.processes.0.generator.config': config,
+    });
+  beforeAll(async () => {
+    sweep = await spindleJson<Sweep>([
+      'sweep',
+      `${SCENARIOS}/postmark-fs.json`,
+      '--vary',
+      'iosched.name=none,noop,deadline,anticipatory,cfq',
+      '--vary',
+      'workload.processes.0.generator.fs=ext3,xfs',
+      '--vary',
+      'workload.processes.0.generator.config=SS,LL',
+      '--json',
+    ]);
+  });
+
+  it('ext3 relies on merging (4 KiB writes glue together), XFS hardly needs it', () => {
+    for (const config of ['SS', 'LL']) {
+      expect(get('noop', 'ext3', config).requests.mergeRatio).toBeGreaterThan(1.4);
+      expect(get('noop', 'xfs', config).requests.mergeRatio).toBeLessThan(1.2);
+    }
+  });
+
+  it('merging makes the most difference: on ext3, none → noop gains more than noop → the best seek-based scheduler', () => {
+    for (const config of ['SS', 'LL']) {
+      const mbps = (n: string) => get(n, 'ext3', config).throughput.mbps;
+      const best = Math.max(mbps('deadline'), mbps('anticipatory'), mbps('cfq'));
+      expect(mbps('noop') - mbps('none')).toBeGreaterThan(best - mbps('noop'));
+      expect(mbps('noop')).toBeGreaterThan(1.03 * mbps('none'));
+      // on XFS, which sends large writes, no merging at all costs under 3%
+      expect(get('none', 'xfs', config).throughput.mbps).toBeGreaterThan(
+        0.97 * get('noop', 'xfs', config).throughput.mbps,
+      );
+    }
+  });
+
+  // Does not reproduce (cheetah-15k4-146g, QD 4, SPTF in the drive, 30 s; MB/s on SS/ext3):
+  // none 6.49, noop 6.79, deadline 6.84, anticipatory 6.83, cfq 6.78 — the seek-based
+  // schedulers within 1% of noop. One Postmark process keeps few requests queued.
+  it.fails(
+    'study: seek-based schedulers well ahead (≥ 10%) of noop on small random files at queue depth 4',
+    () => {
+      for (const fs of ['ext3', 'xfs']) {
+        const noop = get('noop', fs, 'SS').throughput.mbps;
+        for (const n of ['deadline', 'anticipatory', 'cfq'])
+          expect(get(n, fs, 'SS').throughput.mbps).toBeGreaterThan(1.1 * noop);
+      }
+    },
+  );
+});

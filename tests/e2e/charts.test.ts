@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Download, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { haveChromium, requireChromium, useLab } from './harness';
+import { haveChromium, requireChromium, useLab, type Lab, type Opened } from './harness';
 
 requireChromium();
 
@@ -26,6 +26,17 @@ interface El {
 }
 
 const charts = (page: Page) => page.getByRole('region', { name: 'Charts' });
+
+/** Open the lab with a query and wait for its charts (compare mode has several platters,
+ * so the charts panel, not the one platter, says the page is up). */
+async function openWith(lab: Lab, query: string): Promise<Opened> {
+  const opened = await lab.openPage();
+  await opened.page.goto(lab.url + query);
+  await charts(opened.page)
+    .getByRole('tab', { name: 'Latency / time' })
+    .waitFor({ timeout: 60_000 });
+  return opened;
+}
 
 async function openCharts(page: Page): Promise<Locator> {
   const panel = charts(page);
@@ -55,7 +66,7 @@ describe.skipIf(!haveChromium)('the charts panel', () => {
   const lab = useLab();
 
   it('draws every chart from the run, with a cursor at the playback time', async () => {
-    const { page, problems } = await lab.openLab('?v=1&lesson=cfq-fairness.json');
+    const { page, problems } = await openWith(lab, '?v=1&lesson=cfq-fairness.json');
     const panel = await openCharts(page);
     await expect.poll(() => panel.getByTestId('chart-scope').textContent()).toContain('requests');
     for (const [tab, ids] of TABS) {
@@ -96,7 +107,7 @@ describe.skipIf(!haveChromium)('the charts panel', () => {
   });
 
   it('shows read-outs on hover and from the keyboard', async () => {
-    const { page, problems } = await lab.openLab('?v=1&lesson=cfq-fairness.json');
+    const { page, problems } = await openWith(lab, '?v=1&lesson=cfq-fairness.json');
     const panel = await openCharts(page);
     await page.getByRole('button', { name: 'Pause' }).click();
     const chart = panel.getByTestId('chart-latency-over-time');
@@ -137,7 +148,7 @@ describe.skipIf(!haveChromium)('the charts panel', () => {
   });
 
   it('exports each chart as PNG and SVG, the data as CSV and JSON, the run as blkparse text', async () => {
-    const { page, problems } = await lab.openLab('?v=1&lesson=cfq-fairness.json');
+    const { page, problems } = await openWith(lab, '?v=1&lesson=cfq-fairness.json');
     const panel = await openCharts(page);
     await panel.getByRole('tab', { name: 'All' }).click();
     for (const [, ids] of TABS) {
@@ -185,7 +196,7 @@ describe.skipIf(!haveChromium)('the charts panel', () => {
   });
 
   it('charts the whole run from its own worker, and overlays runs in compare mode', async () => {
-    const { page, problems } = await lab.openLab('?v=1&lesson=sptf-vs-fcfs.json');
+    const { page, problems } = await openWith(lab, '?v=1&lesson=sptf-vs-fcfs.json');
     const panel = await openCharts(page);
     const scope = panel.getByTestId('chart-scope');
     await expect.poll(() => scope.textContent()).toContain('the part played');
@@ -196,7 +207,8 @@ describe.skipIf(!haveChromium)('the charts panel', () => {
     await panel.getByRole('button', { name: 'Show the part played' }).click();
     await expect.poll(() => scope.textContent()).toContain('the part played');
 
-    const compare = await lab.openLab(
+    const compare = await openWith(
+      lab,
       '?v=1&lesson=cfq-fairness.json&cmp=2&c1.sched=cfq&c2.sched=deadline',
     );
     const cpanel = await openCharts(compare.page);
@@ -214,5 +226,15 @@ describe.skipIf(!haveChromium)('the charts panel', () => {
     expect(compare.problems).toEqual([]);
     await page.context().close();
     await compare.page.context().close();
+  });
+
+  it('reads in the dark theme', async () => {
+    const { page, problems } = await openWith(lab, '?v=1&lesson=merging.json&theme=dark');
+    const panel = await openCharts(page);
+    await panel.getByRole('tab', { name: 'Breakdown' }).click();
+    await panel.getByTestId('chart-positioning-breakdown').waitFor();
+    await panel.screenshot({ path: 'test-results/e2e/charts-dark.png' });
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 });

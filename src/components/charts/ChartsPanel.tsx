@@ -49,6 +49,25 @@ const fileLabel = (s: string) => s.replace(/[^\w.-]+/g, '-').replace(/^-|-$/g, '
 
 type Runs = ChartsPanelProps['runs'];
 
+/**
+ * How many of `n` charts to draw: one more per animation frame after a change, so the All
+ * tab (eight charts of up to 100,000 requests) is drawn as eight tasks, not one long one.
+ */
+function useStaggered(n: number, ...deps: unknown[]): number {
+  const [state, setState] = useState({ deps, count: 1 });
+  const same = state.deps.length === deps.length && state.deps.every((d, i) => d === deps[i]);
+  if (!same) setState({ deps, count: 1 });
+  const count = same ? state.count : 1;
+  useEffect(() => {
+    if (count >= n) return;
+    const frame = requestAnimationFrame(() =>
+      setState((s) => (s.deps === state.deps ? { ...s, count: s.count + 1 } : s)),
+    );
+    return () => cancelAnimationFrame(frame);
+  }, [count, n, state.deps]);
+  return Math.min(n, count);
+}
+
 /** The same runs as last render (element-wise) keep their identity: a parent may build the
  * array inline, and every chart's series are memoized on it. */
 function useStableRuns(runs: Runs): Runs {
@@ -122,6 +141,7 @@ export default function ChartsPanel(props: ChartsPanelProps) {
         : `the whole run: ${count} requests`;
   const base = fileLabel(shown.length > 1 ? 'compare' : (shown[0]?.label ?? 'run'));
   const visible = tab === 'all' ? TABS.filter((t) => t.chart) : TABS.filter((t) => t.id === tab);
+  const drawn = useStaggered(visible.length, `${tab}`, shown);
 
   return (
     <section className="charts" aria-label="Charts" data-testid="charts">
@@ -204,7 +224,7 @@ export default function ChartsPanel(props: ChartsPanelProps) {
         {shown.length === 0 ? (
           <p className="muted">No run to chart yet.</p>
         ) : (
-          visible.map((t) => {
+          visible.slice(0, drawn).map((t) => {
             const Chart = t.chart!;
             return <Chart key={t.id} runs={shown} store={store} />;
           })

@@ -265,7 +265,7 @@ export function App() {
       )}
       {config.present && (
         <header className="present-bar">
-          <span>Spindle</span>
+          <span>Spindle · Space plays and pauses, ← → step, d the next decision, ? all keys</span>
           <a href={plainLink}>leave presenter mode</a>
         </header>
       )}

@@ -140,6 +140,16 @@ describe('URL state', () => {
     expect(text).toContain('compare takes 2 to 4 columns');
   });
 
+  it('does not let a key reach an object prototype', () => {
+    const r = parseUrlState('?v=1&t.__proto__=1&q.__proto__=2&t.constructor=3');
+    expect(Object.getPrototypeOf(r.config.run.tunables)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(r.problems.map((p) => p.message).join('\n')).toContain('"t.__proto__"');
+    // a harmless own key named like a built-in is dropped against the catalog
+    const checked = sanitizeConfig(r.config, catalog, []);
+    expect(checked.config.run.tunables).toEqual({});
+  });
+
   it('never throws on arbitrary input, and every message is short and control-free', () => {
     const junk = fc.oneof(
       fc.string({ maxLength: 300 }),

@@ -236,6 +236,13 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     await tabTo('Compare');
     await page.keyboard.press('Enter');
     await page.getByTestId('compare-table').waitFor({ timeout: 60_000 });
+    // The columns too: a third by keyboard, then its settings.
+    await tabTo('Add a column');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => query(page)).toContain('cmp=3');
+    await tabTo('settings of column 3');
+    await page.keyboard.press('Enter');
+    await page.getByRole('form', { name: 'Column 3 settings' }).waitFor();
     await lab.shot(page, 'lab-keyboard-compare.png');
     expect(problems).toEqual([]);
     await page.context().close();

@@ -63,7 +63,12 @@ export interface DecisionRecord {
 export interface RangeDecisionRecord {
   rq: number;
   scheduler: 'hrs' | 'ecs';
+  /** the write's ranges, [begin, end) sectors */
+  ranges: Array<{ begin: number; end: number }>;
+  /** the track pieces examined (HRS: those its scan from the arm reached, in that order) */
   pieces: RangePieceRecord[];
+  /** HRS: pieces never reached — the least seek at their distance could not beat the best */
+  unvisited: number;
   /** the start it would take (the chosen write's address), −1 if none beat the best */
   sector: number;
   /** its positioning estimate, ns (null: none beat the best so far) */

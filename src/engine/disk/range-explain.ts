@@ -25,7 +25,8 @@ export function explainRangePick(
   let pieces = 0;
   let pruned = 0;
   for (const r of records) {
-    pieces += r.pieces.length;
+    pieces += r.pieces.length + r.unvisited;
+    pruned += r.unvisited;
     for (const p of r.pieces) if (p.pruned) pruned++;
   }
   text += ` (${n} ready; ${records.length} range write${records.length === 1 ? '' : 's'}, ${pieces} track pieces, ${pruned} pruned; ${estimates} estimates)`;

@@ -97,6 +97,7 @@ export function pickWithRanges(
         if (rec) {
           rec.sector = p.lbn;
           rec.estimateNs = p.lbn >= 0 ? tpos : null;
+          rec.unvisited = rs.pieces[rq.slot]!.length - rec.pieces.length;
         }
       } else {
         positionFor(m.disk, now, drive.arm, rq, drive.writeSegment.hi, pos);
@@ -143,6 +144,7 @@ export function pickWithRanges(
       if (rec) {
         rec.sector = p.lbn;
         rec.estimateNs = p.lbn >= 0 ? p.seekNs + p.rotationNs : null;
+        rec.unvisited = rs.pieces[rq.slot]!.length - rec.pieces.length;
       }
     }
   }
@@ -177,10 +179,13 @@ function newRecord(
   rq: IoRequest,
   records: RangeDecisionRecord[],
 ): RangeDecisionRecord {
+  const rs = sim.state.drive.ranges!;
   const r: RangeDecisionRecord = {
     rq: rq.id,
     scheduler: sim.model.rangeScheduler === 'ecs' ? 'ecs' : 'hrs',
+    ranges: rs.writes[rq.slot]!.ranges.map((x) => ({ begin: x.begin, end: x.end })),
     pieces: [],
+    unvisited: 0,
     sector: -1,
     estimateNs: null,
   };
@@ -198,6 +203,7 @@ export function commitPlacement(sim: Simulation, rs: RangeState, rq: IoRequest, 
   reserve(rs, rq.slot, lbn, rq.nSectors);
   if (rs.pieces[rq.slot]) {
     rs.pieces[rq.slot] = null;
+    rs.writes[rq.slot] = null;
     rs.waiting--;
   }
 }
@@ -221,5 +227,6 @@ export function acceptRangeWrite(sim: Simulation, rq: IoRequest, rw: RangeWrite)
   }
   rs.pieces[rq.slot] = buildPieces(sim.model.disk, rw, rq.nSectors);
   rs.align[rq.slot] = rw.align;
+  rs.writes[rq.slot] = rw;
   rs.waiting++;
 }

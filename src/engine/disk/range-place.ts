@@ -139,7 +139,7 @@ function firstAtOrAfter(pieces: readonly Piece[], cyl: number): number {
  * command offers (a piece must beat it). Tracks are visited outward from the arm, nearest
  * first; a track whose seek alone is no better than the best so far is pruned, and once
  * the least possible seek at the next distance is no better, so is everything beyond.
- * `rec` (decision records) gets one entry per piece.
+ * `rec` (decision records) gets one entry per piece the scan reached, in that order.
  */
 export function placeHrs(
   d: CompiledDisk,
@@ -155,7 +155,6 @@ export function placeHrs(
   const np = pieces.length;
   const armCyl = inp.arm.cylinder;
   const floor = seekFloor(d);
-  if (rec) for (const pc of pieces) rec.push(pieceRecord(pc, seekOf(d, inp, pc), true));
   let best = limitNs;
   let hi = firstAtOrAfter(pieces, armCyl);
   let lo = hi - 1;
@@ -167,6 +166,8 @@ export function placeHrs(
     const i = dHi <= dLo ? hi++ : lo--;
     const pc = pieces[i]!;
     const raw = seekOf(d, inp, pc);
+    const r = rec ? pieceRecord(pc, raw, raw >= best) : null;
+    if (r) rec!.push(r);
     if (raw >= best) continue; // pruned: its seek alone is no better than the best so far
     const seek = raw < d.minWriteSeekNs ? d.minWriteSeekNs : raw;
     out.estimates++;
@@ -188,14 +189,10 @@ export function placeHrs(
         found = true;
       }
     }
-    if (rec) {
-      const r = rec[rec.length - np + i]!;
-      r.pruned = false;
-      if (found) {
-        r.sector = tmp.lbn;
-        r.rotationNs = tmp.rotationNs;
-        r.seekNs = tmp.seekNs;
-      }
+    if (r && found) {
+      r.sector = tmp.lbn;
+      r.rotationNs = tmp.rotationNs;
+      r.seekNs = tmp.seekNs;
     }
     if (!found) continue;
     const cost = tmp.seekNs + tmp.rotationNs;

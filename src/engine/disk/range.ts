@@ -36,8 +36,9 @@ export interface RangeState {
   byBio: Array<RangeWrite | null>;
   /** by request slot: a write's pieces while it waits to be placed, else null */
   pieces: Array<Piece[] | null>;
-  /** by request slot: its alignment while it waits */
+  /** by request slot: its alignment and ranges while it waits */
   align: number[];
+  writes: Array<RangeWrite | null>;
   /** range writes waiting in the drive's queue to be placed */
   waiting: number;
   /** blocks of completed range writes since the last barrier: sorted, disjoint [lo, hi) */
@@ -56,6 +57,7 @@ export function createRangeState(seed: number): RangeState {
     byBio: [],
     pieces: [],
     align: [],
+    writes: [],
     waiting: 0,
     usedLo: [],
     usedHi: [],

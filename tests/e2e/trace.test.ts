@@ -8,10 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Page } from 'playwright-core';
+import type { FileChooser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedPath } from '../helpers/shared';
 import { haveChromium, requireChromium, useLab, type Opened } from './harness';
+import { FTRACE, generated } from './trace-inputs';
 
 requireChromium();
 
@@ -34,19 +35,6 @@ interface BlkparseSummary {
     writes_completed: CountKib;
   };
 }
-
-// the kernel's ftrace `blk` tracer text (as tests/trace/formats.test.ts quotes it)
-const FTRACE = `# tracer: blk
-#
-#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
-#              | |         |   |||||     |         |
-             fio-27608   [001] .....   512.000010: 7,0    Q   R 585608 + 8 [fio]
-             fio-27608   [001] .....   512.000016: 7,0    G   R 585608 + 8 [fio]
-             fio-27608   [001] .....   512.000018: 7,0    P   N [fio]
-             fio-27608   [001] .....   512.000025: 7,0    U   N [fio] 1
-   kworker/1:1H-kblockd-58      [001] d..1.   512.000027: 7,0    D   R 585608 + 8 [kworker/1:1H]
-          <idle>-0       [000] d.h1.   512.000230: 7,0    C   R 585608 + 8 [0]
-`;
 
 const fmt = (n: number) => new Intl.NumberFormat('en-US').format(n);
 const tmp = mkdtempSync(join(tmpdir(), 'spindle-trace-e2e-'));
@@ -358,6 +346,36 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     await page.context().close();
   });
 
+  it('is reachable by keyboard: Tab to "Open trace", Enter opens the file picker, Esc closes', async () => {
+    const { page, problems } = await lab.openLab();
+    // listening from the start: Playwright turns on file-chooser interception asynchronously
+    const choosers: FileChooser[] = [];
+    page.on('filechooser', (c) => choosers.push(c));
+    let found = false;
+    for (let i = 0; i < 40 && !found; i++) {
+      await page.keyboard.press('Tab');
+      found = (await page.evaluate('document.activeElement?.textContent')) === 'Open trace';
+    }
+    expect(found).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => choosers.length).toBe(1);
+    await choosers[0]!.setFiles(sharedPath('traces', 'public', 'cfq-messages.txt'));
+    await waitForTrace(page, 'cfq-messages.txt');
+    // inside the dialog, its own button opens the picker too
+    await page.getByRole('button', { name: 'Open another trace…' }).click();
+    await expect.poll(() => choosers.length).toBe(2);
+    await choosers[1]!.setFiles(sharedPath('traces', 'public', 'blktrace-doc-2006-scsi-pc.txt'));
+    await waitForTrace(page, 'blktrace-doc-2006-scsi-pc.txt');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await page
+      .getByRole('button', { name: 'Show the trace blktrace-doc-2006-scsi-pc.txt' })
+      .click();
+    await waitForTrace(page, 'blktrace-doc-2006-scsi-pc.txt');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('opens a trace dropped on the page', async () => {
     const { page, problems } = await lab.openLab();
     const text = readFileSync(sharedPath('traces', 'public', 'cfq-messages.txt'), 'utf8');
@@ -374,30 +392,3 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     await page.context().close();
   });
 });
-
-/** blkparse text of about `bytes` characters: one process reading 4 KiB at random, Q G I D C. */
-function generated(bytes: number): string {
-  const parts: string[] = [];
-  let size = 0;
-  let seq = 0;
-  let t = 0;
-  let x = 12345;
-  while (size < bytes) {
-    const lines: string[] = [];
-    for (let i = 0; i < 2000; i++) {
-      x = (x * 1103515245 + 12345) % 2147483648;
-      const sector = (x % 10_000_000) * 8;
-      for (const a of ['Q', 'G', 'I', 'D', 'C']) {
-        t += 0.000001;
-        seq++;
-        lines.push(
-          `  8,0    1 ${String(seq).padStart(8)} ${t.toFixed(9).padStart(14)}  4242  ${a}   R ${sector} + 8 [${a === 'C' ? 0 : 'gen'}]`,
-        );
-      }
-    }
-    const chunk = lines.join('\n') + '\n';
-    parts.push(chunk);
-    size += chunk.length;
-  }
-  return parts.join('');
-}

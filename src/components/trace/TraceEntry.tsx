@@ -51,6 +51,21 @@ export function TraceEntry() {
 
   const pick = () => input.current?.click();
   const { overview, kept, reading } = state;
+  const fileInput = (
+    <input
+      ref={input}
+      type="file"
+      className="visually-hidden"
+      aria-label="Trace file"
+      tabIndex={-1}
+      accept=".txt,.gz,.log,.trace,.blkparse,text/plain,application/gzip"
+      onChange={(e) => {
+        const file = e.target.files?.[0];
+        e.target.value = ''; // choosing the same file again is a new upload
+        if (file) void session.open(file, file.name);
+      }}
+    />
+  );
   const hint = dragging ? (
     <div className="drop-hint" aria-hidden="true">
       Drop a blkparse trace (.txt or .gz) to open it
@@ -85,29 +100,17 @@ export function TraceEntry() {
           Reopen {kept.name}
         </button>
       ) : null}
+      {/* The file input and the drop hint sit inside the dialog while it is open (a modal
+          dialog makes the rest of the page inert) and outside it while it is closed (a
+          closed dialog's content is not rendered, and its input opens no file picker). */}
       {!state.viewOpen && hint}
-      {/* the file input and the drop hint sit inside the dialog: a modal dialog makes the
-          rest of the page inert */}
+      {!state.viewOpen && fileInput}
       <TraceScreen
         session={session}
         state={state}
         onPick={pick}
         dropHint={hint}
-        fileInput={
-          <input
-            ref={input}
-            type="file"
-            className="visually-hidden"
-            aria-label="Trace file"
-            tabIndex={-1}
-            accept=".txt,.gz,.log,.trace,.blkparse,text/plain,application/gzip"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              e.target.value = ''; // choosing the same file again is a new upload
-              if (file) void session.open(file, file.name);
-            }}
-          />
-        }
+        fileInput={state.viewOpen ? fileInput : null}
       />
     </div>
   );

@@ -1,0 +1,42 @@
+// Inputs the trace browser tests build: a sample of the kernel's ftrace blk text, and large
+// generated blkparse text for progress and cancel.
+
+// the kernel's ftrace `blk` tracer text (as tests/trace/formats.test.ts quotes it)
+export const FTRACE = `# tracer: blk
+#
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+#              | |         |   |||||     |         |
+             fio-27608   [001] .....   512.000010: 7,0    Q   R 585608 + 8 [fio]
+             fio-27608   [001] .....   512.000016: 7,0    G   R 585608 + 8 [fio]
+             fio-27608   [001] .....   512.000018: 7,0    P   N [fio]
+             fio-27608   [001] .....   512.000025: 7,0    U   N [fio] 1
+   kworker/1:1H-kblockd-58      [001] d..1.   512.000027: 7,0    D   R 585608 + 8 [kworker/1:1H]
+          <idle>-0       [000] d.h1.   512.000230: 7,0    C   R 585608 + 8 [0]
+`;
+
+/** blkparse text of about `bytes` characters: one process reading 4 KiB at random, Q G I D C. */
+export function generated(bytes: number): string {
+  const parts: string[] = [];
+  let size = 0;
+  let seq = 0;
+  let t = 0;
+  let x = 12345;
+  while (size < bytes) {
+    const lines: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      const sector = (x % 10_000_000) * 8;
+      for (const a of ['Q', 'G', 'I', 'D', 'C']) {
+        t += 0.000001;
+        seq++;
+        lines.push(
+          `  8,0    1 ${String(seq).padStart(8)} ${t.toFixed(9).padStart(14)}  4242  ${a}   R ${sector} + 8 [${a === 'C' ? 0 : 'gen'}]`,
+        );
+      }
+    }
+    const chunk = lines.join('\n') + '\n';
+    parts.push(chunk);
+    size += chunk.length;
+  }
+  return parts.join('');
+}

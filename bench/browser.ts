@@ -40,7 +40,8 @@ export function browserSection(path = BROWSER_RESULTS): string {
 
 Measured by \`tests/e2e/perf-page.test.ts\` on the built page (\`vite build\`) served under a
 sub-path, in headless Chromium (software rendering, no GPU); recorded in
-\`bench/browser-results.json\`.
+\`bench/browser-results.json\`. These are wall-clock figures: on a loaded machine (see its
+load average) a task is stretched by the time the renderer waits for a core.
 
 - Run: ${r.run}
 - Machine: ${r.machine}; ${r.browser}

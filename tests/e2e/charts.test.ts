@@ -100,7 +100,7 @@ describe.skipIf(!haveChromium)('the charts panel', () => {
     expect(await cursor.getAttribute('style')).not.toBe(x1);
 
     await panel.getByRole('tab', { name: 'All' }).click();
-    await expect.poll(() => panel.locator('figure.chart').count()).toBe(8);
+    await expect.poll(() => panel.locator('figure.chart').count(), { timeout: 60_000 }).toBe(8);
     await lab.shot(page, 'charts-all.png', true);
     expect(problems).toEqual([]);
     await page.context().close();

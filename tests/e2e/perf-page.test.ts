@@ -184,7 +184,7 @@ describe.skipIf(!haveChromium)('the page’s responsiveness (recorded in bench/R
     const [p0, pa, p1] = await wholeRun();
     // Then all 8 charts of it at once.
     await panel.getByRole('tab', { name: 'All' }).click();
-    await expect.poll(() => panel.locator('figure.chart').count()).toBe(8);
+    await expect.poll(() => panel.locator('figure.chart').count(), { timeout: 60_000 }).toBe(8);
     await page.waitForTimeout(1000);
     const p2 = await now(page);
     await lab.shot(page, 'perf-whole-run.png', true);
@@ -261,7 +261,7 @@ describe.skipIf(!haveChromium)('the page’s responsiveness (recorded in bench/R
     const { page, problems } = await openScene();
     const panel = page.getByRole('region', { name: 'Charts' });
     await panel.getByRole('tab', { name: 'All' }).click();
-    await expect.poll(() => panel.locator('figure.chart').count()).toBe(8);
+    await expect.poll(() => panel.locator('figure.chart').count(), { timeout: 60_000 }).toBe(8);
     if (await page.getByRole('button', { name: 'Play' }).isVisible())
       await page.getByRole('button', { name: 'Play' }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();

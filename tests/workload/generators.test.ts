@@ -135,6 +135,15 @@ describe('Postmark with a file-system personality (Riska et al.)', () => {
     expect(blocks(pm('SS', 'ext3'))).toBeGreaterThan(1.1 * blocks(pm('SS', 'ext2')));
     expect(blocks(pm('SS', 'xfs'))).toBeGreaterThan(blocks(pm('SS', 'ext2')));
   });
+  it('ext3 writes metadata in its inode-table area; ReiserFS in tree nodes near the file', () => {
+    const meta = (fs: PostmarkSpec['fs']) =>
+      pm('SS', fs, 500).filter((x) => x.write && x.nSectors === 8);
+    // ext3's 4 KiB metadata and journal writes sit in the front areas (metadata 2%, journal)
+    const front = 2_000_000 / 50 + 32 * 2048;
+    const e3 = meta('ext3').filter((x) => x.sector < front).length / meta('ext3').length;
+    const rf = meta('reiserfs').filter((x) => x.sector < front).length / meta('reiserfs').length;
+    expect(e3).toBeGreaterThan(rf + 0.2);
+  });
   it('small files stay under 10 KiB; large files reach past 64 KiB; a large working set spreads wider', () => {
     const small = reads(pm('SS', 'ext2'));
     expect(max(small.map((x) => x.nSectors))).toBeLessThanOrEqual(24);

@@ -8,8 +8,11 @@
 //  - journaling adds writes: ext3 and ReiserFS log every metadata update as a 4 KiB
 //    journal block (the study's extra journal traffic); XFS logs into 32 KiB log buffers,
 //    one per 8 metadata updates (delayed logging, chosen); ext2 has no journal.
-// Metadata blocks (inodes, directories, bitmaps) are 4 KiB async writes in place, in a
-// metadata area at the front of the file system; the journal sits right after it.
+// Metadata blocks (inodes, directories, bitmaps) are 4 KiB async writes in place: for ext2,
+// ext3 and XFS in a metadata area at the front of the file system (inode tables; chosen for
+// XFS, whose allocation groups each hold their own), for ReiserFS in its balanced tree,
+// whose nodes sit among the data they describe (chosen: within 512 KiB of the file). The
+// journal sits right after the metadata area.
 export const FS_NAMES = ['ext2', 'ext3', 'reiserfs', 'xfs'] as const;
 export type FsName = (typeof FS_NAMES)[number];
 
@@ -19,14 +22,19 @@ export interface FsPersonality {
   /** journal write size, KiB, and how many metadata updates share one; 0 = no journal */
   journalKiB: number;
   journalEvery: number;
+  /** where metadata lives: an inode-table area ('table') or tree nodes near the data ('tree') */
+  metadata: 'table' | 'tree';
 }
 
 export const FS_PERSONALITIES: Record<FsName, FsPersonality> = {
-  ext2: { writeBioKiB: 256, journalKiB: 0, journalEvery: 1 },
-  ext3: { writeBioKiB: 4, journalKiB: 4, journalEvery: 1 },
-  reiserfs: { writeBioKiB: 4, journalKiB: 4, journalEvery: 1 },
-  xfs: { writeBioKiB: 256, journalKiB: 32, journalEvery: 8 },
+  ext2: { writeBioKiB: 256, journalKiB: 0, journalEvery: 1, metadata: 'table' },
+  ext3: { writeBioKiB: 4, journalKiB: 4, journalEvery: 1, metadata: 'table' },
+  reiserfs: { writeBioKiB: 4, journalKiB: 4, journalEvery: 1, metadata: 'tree' },
+  xfs: { writeBioKiB: 256, journalKiB: 32, journalEvery: 8, metadata: 'table' },
 };
 
 /** ext3's default journal for a file system of this size: 32 MiB (mke2fs), in sectors */
 export const JOURNAL_SECTORS = 32 * 2048;
+
+/** how far from its file a ReiserFS tree node may sit, sectors (512 KiB each way) */
+export const TREE_NEAR_SECTORS = 1024;

@@ -21,7 +21,7 @@
 import { nextFloat, nextInt } from '../../sim/rng';
 import type { GenCommon, GenFamily, Step } from './types';
 import { BLOCK, sizeBetween, toBlocks } from './layout';
-import { FS_PERSONALITIES, JOURNAL_SECTORS, type FsName } from './fs';
+import { FS_PERSONALITIES, JOURNAL_SECTORS, TREE_NEAR_SECTORS, type FsName } from './fs';
 import { READ_AHEAD_KIB } from './fio';
 
 export const POSTMARK_CONFIGS = ['SS', 'SL', 'LS', 'LL'] as const;
@@ -65,12 +65,20 @@ function metaWrites(
   n: number,
   rng: Parameters<GenFamily<PostmarkSpec, PostmarkState>['next']>[3],
   out: Step[],
+  /** the file the update is about (ReiserFS puts its tree nodes near it) */
+  fileSector: number,
 ): void {
   const fs = FS_PERSONALITIES[spec.fs];
   for (let i = 0; i < n; i++) {
-    const block = nextInt(rng, Math.max(1, Math.floor(st.metaSectors / BLOCK)));
+    let sector: number;
+    if (fs.metadata === 'tree') {
+      const from = Math.max(st.metaStart, fileSector - TREE_NEAR_SECTORS);
+      sector = from + nextInt(rng, (2 * TREE_NEAR_SECTORS) / BLOCK) * BLOCK;
+    } else {
+      sector = st.metaStart + nextInt(rng, Math.max(1, Math.floor(st.metaSectors / BLOCK))) * BLOCK;
+    }
     out.push({
-      sector: st.metaStart + block * BLOCK,
+      sector,
       nSectors: BLOCK,
       write: true,
       sync: false,
@@ -190,7 +198,7 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
         dataWrites(spec, start(f) + from, to - from, out);
         st.fileSize[f]! += add;
       }
-      metaWrites(st, spec, 1, rng, out); // the inode's size and times
+      metaWrites(st, spec, 1, rng, out, start(f)); // the inode's size and times
     }
     // create or delete (bias 5)
     if (nextFloat(rng) < 0.5) {
@@ -198,12 +206,12 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
       if (st.fileSize[g] === 0) move(g, st.free, st.live);
       st.fileSize[g] = Math.min(st.slotSectors, sizeBetween(rng, minK, maxK));
       dataWrites(spec, start(g), toBlocks(st.fileSize[g]!), out);
-      metaWrites(st, spec, 2, rng, out); // directory block and inode
+      metaWrites(st, spec, 2, rng, out, start(g)); // directory block and inode
     } else {
       const g = pick(true);
       if (st.fileSize[g]! > 0) move(g, st.live, st.free);
       st.fileSize[g] = 0;
-      metaWrites(st, spec, 3, rng, out); // directory, inode, block bitmap
+      metaWrites(st, spec, 3, rng, out, start(g)); // directory, inode, block bitmap
     }
   },
 };

@@ -5,7 +5,7 @@
 // (config-state.ts); compare mode runs 2–4 configurations side by side on one clock.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ChartsPanel } from '../components/charts';
-import { CompareView } from '../components/compare/CompareView';
+import { CompareView, columnName } from '../components/compare/CompareView';
 import { Controls } from '../components/Controls';
 import { DecisionLog } from '../components/DecisionLog';
 import { DiskView } from '../components/disk/DiskView';
@@ -371,7 +371,9 @@ export function App() {
             runs={
               comparing
                 ? compareReplays.map((r, i) => ({
-                    label: `${String.fromCharCode(65 + i)} · ${r.log.summary.iosched}`,
+                    // the column's own name, so chart and table agree (settings may differ
+                    // in the drive, not the I/O scheduler)
+                    label: columnName(i, r.log),
                     log: r.log,
                   }))
                 : replay

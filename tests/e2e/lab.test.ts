@@ -154,7 +154,7 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     await page.getByRole('button', { name: 'Add a column' }).click();
     await expect.poll(() => page.getByTestId('platter').count(), { timeout: 60_000 }).toBe(3);
     expect(await query(page)).toContain('cmp=3');
-    await page.getByRole('button', { name: 'Remove column 3' }).click();
+    await page.getByRole('button', { name: 'Remove column C' }).click();
     await expect.poll(() => query(page)).toContain('cmp=2');
     await page.getByRole('button', { name: 'Compare' }).click();
     await page.getByTestId('compare-table').waitFor({ state: 'detached' });
@@ -240,9 +240,9 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     await tabTo('Add a column');
     await page.keyboard.press('Enter');
     await expect.poll(() => query(page)).toContain('cmp=3');
-    await tabTo('settings of column 3');
+    await tabTo('settings of column C');
     await page.keyboard.press('Enter');
-    await page.getByRole('form', { name: 'Column 3 settings' }).waitFor();
+    await page.getByRole('form', { name: 'Column C settings' }).waitFor();
     await lab.shot(page, 'lab-keyboard-compare.png');
     expect(problems).toEqual([]);
     await page.context().close();

@@ -36,11 +36,14 @@ interface Props {
 
 type ColumnRun = { key: string; replay: Replay } | { key: string; error: string } | null;
 
-/** A column's name in the table and its header: what differs is what matters. */
+/** A column's letter: A, B, C, D (the charts' legend uses the same). */
+export const columnLetter = (i: number): string => String.fromCharCode(65 + i);
+
+/** A column's name in its header, the table and the charts: what differs is what matters. */
 export function columnName(i: number, log: RunLog | null): string {
-  if (!log) return `Run ${i + 1}`;
+  if (!log) return `Run ${columnLetter(i)}`;
   const s = log.summary;
-  return `${i + 1}: ${s.iosched} · ${s.diskScheduler} · QD ${s.queueDepth}`;
+  return `${columnLetter(i)} · ${s.iosched} · ${s.diskScheduler} · QD ${s.queueDepth}`;
 }
 
 export function CompareView(props: Props) {
@@ -113,7 +116,7 @@ export function CompareView(props: Props) {
             <section
               key={i}
               className="compare-col"
-              aria-label={`Column ${i + 1}`}
+              aria-label={`Column ${columnLetter(i)}`}
               data-testid={`column-${i + 1}`}
             >
               <header>
@@ -121,20 +124,20 @@ export function CompareView(props: Props) {
                 <button
                   type="button"
                   disabled={columns.length <= MIN_COLUMNS}
-                  aria-label={`Remove column ${i + 1}`}
+                  aria-label={`Remove column ${columnLetter(i)}`}
                   onClick={() => onColumns(columns.filter((_, j) => j !== i))}
                 >
                   ✕
                 </button>
               </header>
               <details className="col-settings">
-                <summary>settings of column {i + 1}</summary>
+                <summary>settings of column {columnLetter(i)}</summary>
                 <SettingsPanel
                   catalog={catalog}
                   lesson={lesson}
                   overrides={col}
                   onApply={(o) => setColumn(i, o)}
-                  title={`Column ${i + 1} settings`}
+                  title={`Column ${columnLetter(i)} settings`}
                   compact
                 />
               </details>

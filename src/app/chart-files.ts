@@ -5,11 +5,11 @@ import {
   latencyCdf,
   latencyOverTime,
   lbaOverTime,
-  processShares,
   throughput,
   type ChartRun,
 } from './chart-data';
 import { queueDepth } from './chart-depth';
+import { processShares } from './chart-shares';
 
 const NS_PER_MS = 1e6;
 

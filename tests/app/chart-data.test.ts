@@ -8,11 +8,11 @@ import {
   latencyOverTime,
   lbaOverTime,
   nearestRank,
-  processShares,
   throughput,
   type ChartRun,
 } from '../../src/app/chart-data';
 import { queueDepth } from '../../src/app/chart-depth';
+import { processShares } from '../../src/app/chart-shares';
 import { chartsJson, requestsCsv } from '../../src/app/chart-files';
 import { buildModel, createSimulation, loadScenario, summarize } from '../../src/engine';
 import '../../src/engine/iosched/registry';
@@ -153,6 +153,18 @@ describe('series shapes', () => {
     const host = d.find((s) => s.where === 'host')!;
     expect(host.max).toBeGreaterThanOrEqual(1);
     expect(host.max).toBeLessThanOrEqual(4);
+  });
+
+  it('breakdown: per-process rows add up to the run (requests and weighted phase means)', () => {
+    const rows = breakdown([r]);
+    const [all, ...procs] = rows;
+    expect(all!.proc).toBe(-1);
+    expect(procs.map((p) => p.proc)).toEqual([0, 1, 2, 3]);
+    expect(procs.reduce((a, p) => a + p.requests, 0)).toBe(all!.requests);
+    for (const phase of ['seek', 'rotation', 'transfer', 'overhead'] as const) {
+      const weighted = procs.reduce((a, p) => a + p.meanMs[phase] * p.requests, 0) / all!.requests;
+      near(weighted, all!.meanMs[phase], 1e-9);
+    }
   });
 
   it('LBA: every completed request at its D time, within the disk', () => {

@@ -3,7 +3,7 @@
 // pair of bars per process and run, in the run's colour.
 import { useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
-import { processShares } from '../../app/chart-data';
+import { processShares } from '../../app/chart-shares';
 import { rowAt, RowLabels, type BarRow } from './bars';
 import { AxisBottom, ChartFrame, layout, type LegendItem } from './frame';
 import type { ChartProps } from './marks';

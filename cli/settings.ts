@@ -4,7 +4,6 @@
 import { DISK_SCHEDULERS } from '../src/engine/disk/disk-scheduler';
 import { elevatorNames } from '../src/engine/iosched/elevator';
 import '../src/engine/iosched/registry';
-import { PLANNED_IOSCHEDS } from '../src/engine/scenario/load';
 import { UsageError } from './errors';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue };
@@ -109,11 +108,9 @@ export function applySetting(root: unknown, { key, value }: Setting, option = '-
   }
 }
 
-/** `--scheduler S`: an I/O scheduler name sets iosched.name, a drive scheduler disk.scheduler.
- * Planned I/O schedulers go to iosched.name too, so the loader can say "not implemented yet". */
+/** `--scheduler S`: an I/O scheduler name sets iosched.name, a drive scheduler disk.scheduler. */
 export function schedulerSetting(name: string): Setting {
-  if (elevatorNames().includes(name) || PLANNED_IOSCHEDS.includes(name))
-    return { key: 'iosched.name', value: name };
+  if (elevatorNames().includes(name)) return { key: 'iosched.name', value: name };
   if ((DISK_SCHEDULERS as readonly string[]).includes(name))
     return { key: 'disk.scheduler', value: name };
   throw new UsageError(

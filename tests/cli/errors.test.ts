@@ -9,7 +9,6 @@ import '../../src/engine/iosched/registry';
 import { SCENARIOS, spindle } from './run-cli';
 
 const IOSCHEDS = elevatorNames();
-const quoted = IOSCHEDS.map((n) => `"${n}"`).join(', ');
 
 const S = `${SCENARIOS}/c2247a-random-read.json`;
 const dir = mkdtempSync(join(tmpdir(), 'spindle-cli-'));
@@ -69,11 +68,6 @@ const cases: Array<[string, string[], RegExp]> = [
     new RegExp(
       `^spindle: --scheduler elevator: not a scheduler; I/O schedulers: ${IOSCHEDS.join(', ')}; drive schedulers: fcfs, sstf, clook, sptf, asptf$`,
     ),
-  ],
-  [
-    'a planned I/O scheduler',
-    ['run', S, '--scheduler', 'switcher', '--json'],
-    new RegExp(`: iosched\\.name: "switcher" is not implemented yet; available: ${quoted}$`),
   ],
   ['sweep without --vary', ['sweep', S, '--json'], /^spindle: sweep needs --vary/],
   [

@@ -108,9 +108,9 @@ describe('problems name the file and the key path', () => {
       `${FILE}: iosched.name: must be one of ${AVAILABLE} (got "bfq2")`,
     ],
     [
-      'a not-yet-implemented iosched',
-      (s) => (s.iosched = { name: 'switcher' }),
-      `${FILE}: iosched.name: "switcher" is not implemented yet; available: ${AVAILABLE}`,
+      'an iosched Spindle does not have',
+      (s) => (s.iosched = { name: 'bfq' }),
+      `${FILE}: iosched.name: must be one of ${AVAILABLE} (got "bfq")`,
     ],
     [
       'a tunable the iosched lacks',
@@ -224,7 +224,7 @@ describe('problems name the file and the key path', () => {
 
   it('a key far from every known one lists them instead', () => {
     expect(problems(raw((s) => (s.workload.processes[0].colour = 'red')))).toEqual([
-      `${FILE}: workload.processes.0.colour: unknown key (expected one of: name, count, mode, outstanding, thinkTimeMs, rateIops, arrival, op, readFraction, sync, pattern, sizeKiB, span, ioprio, requests, range)`,
+      `${FILE}: workload.processes.0.colour: unknown key (expected one of: name, count, mode, outstanding, thinkTimeMs, rateIops, arrival, op, readFraction, sync, pattern, sizeKiB, span, ioprio, requests, generator, range)`,
     ]);
   });
 

@@ -24,6 +24,24 @@ export interface Notice {
   text: string;
 }
 
+export interface ReplayState {
+  busy: boolean;
+  request: ReplayRequest | null;
+  outcome: ReplayOutcome | null;
+  /** the last replay was cancelled */
+  cancelled: boolean;
+  /** after a cancel, the worker (restarted) reads the trace again before the next replay */
+  preparing: boolean;
+}
+
+const NO_REPLAY: ReplayState = {
+  busy: false,
+  request: null,
+  outcome: null,
+  cancelled: false,
+  preparing: false,
+};
+
 export interface TraceSessionState {
   /** the file being read, with bytes read of its size (the compressed size for .gz) */
   reading: { name: string; read: number; total: number } | null;
@@ -34,7 +52,7 @@ export interface TraceSessionState {
   /** the trace IndexedDB holds (offered as "Reopen" after a reload) */
   kept: { name: string; size: number } | null;
   viewOpen: boolean;
-  replay: { busy: boolean; request: ReplayRequest | null; outcome: ReplayOutcome | null };
+  replay: ReplayState;
 }
 
 export function formatBytes(n: number): string {
@@ -52,13 +70,17 @@ export class TraceSession {
     keep: null,
     kept: null,
     viewOpen: false,
-    replay: { busy: false, request: null, outcome: null },
+    replay: NO_REPLAY,
   };
   private readonly listeners = new Set<() => void>();
   private readonly worker: TraceHandle;
   /** the open() whose outcome counts (a later one supersedes it) */
   private token = 0;
   private restored = false;
+  /** the file of the trace shown (read again after a cancelled replay) */
+  private source: { blob: Blob; name: string } | null = null;
+  /** the replay whose outcome counts */
+  private replayToken = 0;
 
   constructor(worker: TraceHandle = createTraceHandle()) {
     this.worker = worker;
@@ -130,8 +152,9 @@ export class TraceSession {
       reading: null,
       overview: outcome.overview,
       keep: null,
-      replay: { busy: false, request: null, outcome: null },
+      replay: NO_REPLAY,
     });
+    this.source = { blob, name };
     if (keep) {
       const kept = await keepTrace(blob, name);
       if (mine !== this.token) return;
@@ -168,8 +191,10 @@ export class TraceSession {
   }
 
   async replay(request: ReplayRequest): Promise<void> {
-    if (this.state.replay.busy) return;
-    this.set({ replay: { busy: true, request, outcome: this.state.replay.outcome } });
+    const r = this.state.replay;
+    if (r.busy || r.preparing) return;
+    const mine = ++this.replayToken;
+    this.set({ replay: { ...NO_REPLAY, busy: true, request, outcome: r.outcome } });
     let outcome: ReplayOutcome;
     try {
       outcome = await this.worker.get().replay(request);
@@ -179,7 +204,34 @@ export class TraceSession {
         message: `the replay stopped (${e instanceof Error ? e.message : String(e)})`,
       };
     }
-    this.set({ replay: { busy: false, request, outcome } });
+    if (mine !== this.replayToken) return;
+    this.set({ replay: { ...NO_REPLAY, request, outcome } });
+  }
+
+  /** A replay runs to its end inside the worker: cancelling it stops that worker and reads the
+   * trace shown again in a new one (its summary stays on screen meanwhile). */
+  async cancelReplay(): Promise<void> {
+    if (!this.state.replay.busy || this.source === null) return;
+    this.replayToken++;
+    const source = this.source;
+    const mine = ++this.token;
+    this.worker.terminate();
+    this.set({
+      reading: null,
+      replay: { ...NO_REPLAY, cancelled: true, preparing: true },
+    });
+    let outcome;
+    try {
+      outcome = await this.worker.open(source.blob, source.name, () => undefined);
+    } catch (e) {
+      outcome = { kind: 'error' as const, message: e instanceof Error ? e.message : String(e) };
+    }
+    if (mine !== this.token) return; // another file was opened meanwhile
+    this.set({ replay: { ...this.state.replay, preparing: false } });
+    if (outcome.kind === 'error')
+      this.set({
+        notice: { kind: 'error', text: `Reading the trace again failed: ${outcome.message}` },
+      });
   }
 
   terminate(): void {

@@ -173,6 +173,8 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
   if (reading.fatal !== null) return { kind: 'error', message: `${name}: ${reading.fatal}` };
   tell(onProgress, total, total);
 
+  // a later open() has begun: it, not this one, is the trace the page will show
+  if (mine !== generation) return { kind: 'cancelled', bytesRead };
   current = summaryOnly === null ? reading : null;
   const traced = reading.messageScheduler;
   return {

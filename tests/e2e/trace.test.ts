@@ -318,6 +318,29 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     await page.context().close();
   });
 
+  it('cancels a long replay and can replay again', async () => {
+    const { page, problems } = await lab.openLab();
+    // 140,000 random 4 KiB reads issued within 0.7 s: minutes of simulated disk time
+    const many = join(tmp, 'many.txt');
+    writeFileSync(many, generated(30e6));
+    await upload(page, many);
+    await waitForTrace(page, 'many.txt');
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay.getByRole('button', { name: 'Replay' }).click();
+    await replay.getByRole('button', { name: 'Replaying…' }).waitFor();
+    await replay.getByRole('button', { name: 'Cancel replay' }).click();
+    await expect.poll(() => replay.textContent()).toContain('Replay cancelled.');
+    // the worker was restarted and reads the trace again; then Replay is offered again
+    await expect
+      .poll(() => replay.getByRole('button', { name: 'Replay' }).isEnabled(), { timeout: 60_000 })
+      .toBe(true);
+    expect(await replay.textContent()).not.toContain('Reading the trace again');
+    expect(await page.getByTestId('queued-reads').textContent()).toMatch(/^[\d,]+ \(/);
+    await lab.shot(page, 'trace-replay-cancelled.png');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
   it('brings the last trace back after a reload', async () => {
     const { page, problems } = await lab.openLab();
     const path = sharedPath('traces', 'linux-6.18', 'kyber_seqread_1m_split', 'trace.txt');

@@ -124,9 +124,14 @@ export function ReplayPanel({
             </select>
           </label>
         )}
-        <button type="submit" disabled={state.busy}>
+        <button type="submit" disabled={state.busy || state.preparing}>
           {state.busy ? 'Replaying…' : 'Replay'}
         </button>
+        {state.busy && (
+          <button type="button" onClick={() => void session.cancelReplay()}>
+            Cancel replay
+          </button>
+        )}
       </form>
       <p className="muted small">
         {MODES.find((m) => m.value === mode)?.label}: {MODES.find((m) => m.value === mode)?.what}.
@@ -134,6 +139,12 @@ export function ReplayPanel({
       {state.busy && (
         <p role="status" className="small">
           Replaying {replayDevice} under {scheduler} on {disk} ({mode}) in the worker…
+        </p>
+      )}
+      {state.cancelled && (
+        <p role="status" className="small">
+          Replay cancelled.
+          {state.preparing && ' Reading the trace again for the next replay…'}
         </p>
       )}
       {outcome?.kind === 'error' && (

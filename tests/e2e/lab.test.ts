@@ -246,7 +246,7 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     await lab.shot(page, 'lab-keyboard-compare.png');
     expect(problems).toEqual([]);
     await page.context().close();
-  });
+  }, 120_000);
 
   it('quiz mode stops before each decision with a choice, reveals the rule and keeps score', async () => {
     const { page, problems } = await lab.openLab('?v=1&lesson=ostep-fifo-vs-satf.json&quiz=1');

@@ -333,7 +333,7 @@ function NumberField(props: {
         />
       )}
       <span className="hint" id={`${id}-hint`}>
-        {t.unit !== 'bool' && `${unit} · `}
+        {t.unit !== 'bool' && unit !== '' && `${unit} · `}
         {t.min}–{t.max}
         {changed && ` · lesson: ${lessonText}`} · {t.doc}
       </span>

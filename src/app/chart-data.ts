@@ -262,13 +262,15 @@ export function throughput(runs: readonly ChartRun[]): Throughput {
       if (c > last) last = c;
       bytes[Math.min(nb - 1, Math.floor(c / NS_PER_MS / binMs))]! += b;
     }
-    const perS = 1000 / binMs;
+    // Per second of each bin; the run's last bin may be cut short by its end.
+    const runEndMs = run.log.endNs / NS_PER_MS;
+    const perS = (b: number) => 1000 / Math.max(1e-9, Math.min(binMs, runEndMs - b * binMs));
     const seconds = last / 1e9;
     return {
       run: ri,
       x: ios.map((_, b) => b * binMs),
-      iops: ios.map((v) => v * perS),
-      mbps: bytes.map((v) => (v * perS) / 1e6),
+      iops: ios.map((v, b) => v * perS(b)),
+      mbps: bytes.map((v, b) => (v * perS(b)) / 1e6),
       totalIops: seconds > 0 ? nIos / seconds : 0,
       totalMbps: seconds > 0 ? nBytes / seconds / 1e6 : 0,
       ios: nIos,

@@ -25,8 +25,9 @@ export function timeAxis(endMs: number): { label: string; format: (ms: number) =
 const sig = format('.3~r');
 const whole = format(',.0f');
 
-/** "12.3 ms" / "0.412 ms" / "100 ms" / "1,235 ms" */
+/** "12.3 ms" / "0.412 ms" / "100 ms" / "1,235 ms" / "12.5 s" */
 export function ms(v: number): string {
+  if (v >= 10_000) return `${sig(v / 1000)} s`;
   return v >= 1000 ? `${whole(v)} ms` : `${sig(v)} ms`;
 }
 

@@ -239,7 +239,11 @@ export function App() {
             <button
               type="button"
               aria-pressed={config.quiz}
-              title="Pause before each decision and guess which request goes next"
+              title={
+                comparing
+                  ? 'Quiz mode works on one run: leave compare mode first'
+                  : 'Pause before each decision and guess which request goes next'
+              }
               onClick={() => setConfig((c) => ({ ...c, quiz: !c.quiz }))}
               disabled={comparing}
             >

@@ -86,7 +86,7 @@ export function ReplayPanel({
               <option key={s} value={s}>
                 {s}
                 {s === overview.suggestedScheduler
-                  ? ` (nearest to the traced ${overview.tracedScheduler})`
+                  ? ` (nearest to ${overview.tracedScheduler})`
                   : ''}
               </option>
             ))}

@@ -120,7 +120,7 @@ function choiceCode(
 export function findNextRq<T extends ChoiceInfo & { slot: number }>(
   sortList: readonly number[],
   lastSlot: number,
-  info: (slot: number) => T,
+  info: { rq(slot: number): T },
   head: number,
   backMaxKiB: number,
   penalty: number,
@@ -130,7 +130,7 @@ export function findNextRq<T extends ChoiceInfo & { slot: number }>(
   let nextSlot = successor(list, lastSlot);
   if (nextSlot < 0 && list.length > 0 && list[0] !== lastSlot) nextSlot = list[0]!;
   // The requests themselves, not copies: this runs at every dispatch.
-  const next = nextSlot >= 0 ? info(nextSlot) : null;
-  const prev = prevSlot >= 0 ? info(prevSlot) : null;
+  const next = nextSlot >= 0 ? info.rq(nextSlot) : null;
+  const prev = prevSlot >= 0 ? info.rq(prevSlot) : null;
   return cfqChooseSlot(next, prev, head, backMaxKiB, penalty);
 }

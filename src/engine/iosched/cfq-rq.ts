@@ -22,7 +22,7 @@ function nextAfter(s: CfqState, q: CfqQueue, slot: number, ctx: ElevatorContext)
   return findNextRq(
     q.sortList,
     slot,
-    ctx.rq, // the context's own reader: no closure per call
+    ctx, // requests read through the context: no closure per call
     s.lastPosition,
     t.backSeekMaxKiB,
     t.backSeekPenalty,

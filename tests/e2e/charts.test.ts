@@ -160,6 +160,9 @@ describe.skipIf(!haveChromium)('the charts panel', () => {
         expect(png.d.suggestedFilename()).toBe(`spindle-${id}.png`);
         expect(png.bytes.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
         expect(png.bytes.length).toBeGreaterThan(5000);
+        // Kept for a human to look at: the exported picture itself.
+        if (id === 'latency-over-time' || id === 'positioning-breakdown')
+          await png.d.saveAs(`test-results/e2e/charts-export-${id}.png`);
         const svg = await download(page, () =>
           chart.getByRole('button', { name: /as SVG$/ }).click(),
         );

@@ -119,8 +119,15 @@ describe.skipIf(!haveChromium)('the charts panel', () => {
     expect(await readout.textContent()).toMatch(/Q2C/);
     await lab.shot(page, 'charts-hover.png');
 
-    // Keyboard: Tab into the CDF chart, arrows move the read-out.
-    await panel.getByRole('tab', { name: 'CDF' }).click();
+    // Keyboard: arrows move along the tabs (the clock stays where it is).
+    const clock = await page.getByTestId('clock').textContent();
+    await panel.getByRole('tab', { name: 'Latency / time' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await panel.getByRole('tab', { name: 'CDF' }).getAttribute('aria-selected')).toBe(
+      'true',
+    );
+    expect(await page.getByTestId('clock').textContent()).toBe(clock);
+    // Then into the CDF chart: arrows move the read-out.
     const cdf = panel.getByTestId('chart-latency-cdf').locator('svg').first();
     await cdf.focus();
     await page.keyboard.press('End');

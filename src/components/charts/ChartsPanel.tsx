@@ -143,11 +143,22 @@ export default function ChartsPanel(props: ChartsPanelProps) {
   const visible = tab === 'all' ? TABS.filter((t) => t.chart) : TABS.filter((t) => t.id === tab);
   const drawn = useStaggered(visible.length, `${tab}`, shown);
 
+  /** Left / right arrows move between the tabs (and not the playback clock). */
+  function onTabKey(e: React.KeyboardEvent<HTMLDivElement>) {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    const i = TABS.findIndex((t) => t.id === tab);
+    const next = TABS[(i + (e.key === 'ArrowRight' ? 1 : TABS.length - 1)) % TABS.length]!;
+    setTab(next.id);
+    document.getElementById(`chart-tab-${next.id}`)?.focus();
+    e.preventDefault();
+    e.stopPropagation();
+  }
+
   return (
     <section className="charts" aria-label="Charts" data-testid="charts">
       <div className="charts-head">
         <h2>Charts</h2>
-        <div role="tablist" aria-label="Chart" className="chart-tabs">
+        <div role="tablist" aria-label="Chart" className="chart-tabs" onKeyDown={onTabKey}>
           {TABS.map((t) => (
             <button
               key={t.id}

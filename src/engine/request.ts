@@ -151,6 +151,8 @@ function newBioObject(): Bio {
     queuedNs: -1,
     rq: -1,
     serviceNs: -1,
+    parent: -1,
+    pending: 0,
   };
 }
 
@@ -246,5 +248,7 @@ export function allocBio(
   bio.queuedNs = queuedNs;
   bio.rq = -1;
   bio.serviceNs = -1;
+  bio.parent = -1;
+  bio.pending = 0;
   return bio;
 }

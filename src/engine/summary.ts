@@ -89,8 +89,9 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       iosCompleted: m.iosCompleted,
       backMerges: sim.state.host.backMerges,
       frontMerges: sim.state.host.frontMerges,
-      // btt's #Q/#D over what was dispatched (a backlog left at the end would inflate it)
-      mergeRatio: m.dispatched > 0 ? m.biosDispatched / m.dispatched : 0,
+      // btt's #Q/#D over what was dispatched (a backlog left at the end would inflate it);
+      // a split bio is one Q however many pieces it went down in
+      mergeRatio: m.dispatched > 0 ? (m.biosDispatched - m.splitPieces) / m.dispatched : 0,
       cacheHits: m.cacheHits,
     },
     // I/Os per second as the processes see them (bios completed); MB/s from the device.

@@ -25,5 +25,7 @@ export function testBio(b: {
     queuedNs: b.queuedNs ?? 0,
     rq: -1,
     serviceNs: -1,
+    parent: -1,
+    pending: 0,
   };
 }

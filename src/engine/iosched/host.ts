@@ -16,6 +16,7 @@ import { createMergeHash, hashAdd, hashDel, tryMerge, type MergeHash } from './m
 import { insertAt } from './common';
 import { emitBio, emitPlug, emitRq } from './emit';
 import { requeue } from './requeue';
+import { pieceEnds, submitSplit } from './split';
 import type { Bio, ElevatorType } from './types';
 import './registry';
 
@@ -110,10 +111,16 @@ function queueEmpty(sim: Simulation): boolean {
   return h.dispatchQueue.length === 0 && sim.elevator.queued(h.elevator) === 0;
 }
 
-/** A process submits a bio (Q). */
+/** A process submits a bio (Q); one over max_sectors goes on in pieces (X). */
 export function submitBio(sim: Simulation, bio: Bio, now: number): void {
   noteQueued(sim, bio);
   if (sim.sink) emitBio(sim, 'Q', bio, now);
+  if (bio.nSectors > sim.model.iosched.queue.maxSectors) submitSplit(sim, bio, now, submitPiece);
+  else submitPiece(sim, bio, now);
+}
+
+/** A bio within the queue's limits: merged, or given a request. */
+function submitPiece(sim: Simulation, bio: Bio, now: number): void {
   const e = sim.elevator;
   if (e.passthrough) {
     getRequest(sim, bio, now);
@@ -360,7 +367,9 @@ export function hostComplete(sim: Simulation, rq: IoRequest, now: number): void 
   if (sim.sink) emitRq(sim, 'C', rq, now);
   noteCompleted(sim, rq);
   for (const slot of rq.bios) {
-    const bio = bioAt(sim.state.bios, slot);
+    // a piece of a split bio is freed; the bio itself ends with its last piece
+    const bio = pieceEnds(sim, bioAt(sim.state.bios, slot));
+    if (!bio) continue;
     noteBioCompleted(sim, bio, rq);
     noteBioDone(sim, bio, now);
     freeBio(sim.state.bios, bio);

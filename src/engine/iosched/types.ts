@@ -24,6 +24,10 @@ export interface Bio {
   rq: number;
   /** a trace-timed device serves it in this time (the traced D2C), ns; −1 = the disk model */
   serviceNs: number;
+  /** a piece split off a bio larger than max_sectors (X): the bio it came from (slot), else −1 */
+  parent: number;
+  /** a bio that was split: its pieces not yet completed (it completes with the last one) */
+  pending: number;
 }
 
 /** One tunable, declared once; the UI, the CLI, the loader and the docs all read this. */

@@ -32,9 +32,11 @@ export interface ProcessFigures {
 export interface Collector {
   /** bios queued (Q) */
   queued: number;
-  /** requests dispatched (D), and the bios they carried */
+  /** requests dispatched (D), and the bios they carried (a split bio's pieces each count) */
   dispatched: number;
   biosDispatched: number;
+  /** pieces added by splitting bios over max_sectors (X): a bio in k pieces adds k − 1 */
+  splitPieces: number;
   /** requests completed (C) */
   completed: number;
   /** bios completed: the I/Os processes see finish (stop conditions count these) */
@@ -70,6 +72,7 @@ export function createCollector(model: Model): Collector {
     queued: 0,
     dispatched: 0,
     biosDispatched: 0,
+    splitPieces: 0,
     completed: 0,
     iosCompleted: 0,
     bytes: 0,
@@ -94,14 +97,21 @@ export function createCollector(model: Model): Collector {
 export function noteQueued(sim: Simulation, bio: Bio): void {
   const m = sim.state.metrics;
   m.queued++;
-  setLevel(m.hostDepth, bio.queuedNs, m.queued - m.biosDispatched);
+  setLevel(m.hostDepth, bio.queuedNs, m.queued + m.splitPieces - m.biosDispatched);
+}
+
+/** A bio was split into `pieces` (X): the host holds that many bios instead of one. */
+export function noteSplit(sim: Simulation, bio: Bio, pieces: number): void {
+  const m = sim.state.metrics;
+  m.splitPieces += pieces - 1;
+  setLevel(m.hostDepth, bio.queuedNs, m.queued + m.splitPieces - m.biosDispatched);
 }
 
 export function noteDispatched(sim: Simulation, rq: IoRequest): void {
   const m = sim.state.metrics;
   m.dispatched++;
   m.biosDispatched += rq.bios.length;
-  setLevel(m.hostDepth, rq.dispatchedNs, m.queued - m.biosDispatched);
+  setLevel(m.hostDepth, rq.dispatchedNs, m.queued + m.splitPieces - m.biosDispatched);
   setLevel(m.deviceDepth, rq.dispatchedNs, sim.state.drive.tagsInUse);
 }
 

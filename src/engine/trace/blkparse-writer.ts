@@ -55,8 +55,11 @@ function payload(e: TraceEvent, comm: string): string {
       return `[${comm}] ${e.count ?? e.message ?? '0'}`;
     case 'm':
       return e.message ?? '';
+    case 'X':
+      // a split: where the bio started / where the piece split off it ends
+      return `${e.sector} / ${e.sector + e.nSectors} [${comm}]`;
     default:
-      // Q, G, I, D, M, F, S, X, A: sector + blocks [comm]
+      // Q, G, I, D, M, F, S, A: sector + blocks [comm]
       return `${where}[${comm}]`;
   }
 }

@@ -104,6 +104,16 @@ describe('spindle replay --mode trace-timed', () => {
     expect(r.dispatchAgreement.method).toMatch(/trace-timed/);
   }, 120_000);
 
+  it('splits 1 MiB bios at the traced max_sectors_kb (128) as the kernel did: the same dispatches', async () => {
+    const path = sharedPath('traces/linux-6.18', 'kyber_seqread_1m_split', 'trace.txt');
+    const r = await spindleJson<ReplayReport>(['replay', path, '--mode', 'trace-timed', '--json']);
+    const a = r.dispatchAgreement;
+    expect(r.simulated.dispatched).toBe(a.kernelDispatches); // 384 Qs → 3072 pieces
+    expect(a.matched).toBe(a.kernelDispatches);
+    // kyber is replayed as noop (FIFO): nearly every choice is the kernel's
+    expect(a.fraction).toBeGreaterThan(0.99);
+  }, 120_000);
+
   it('with another scheduler the agreement drops, and says what it compared', async () => {
     const path = sharedPath('traces/linux-6.18', 'bfq_randrw7030_jobs4', 'trace.txt');
     const r = await spindleJson<ReplayReport>(['replay', path, '--mode', 'trace-timed', '--json']);

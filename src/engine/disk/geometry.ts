@@ -80,8 +80,44 @@ function badLbn(g: Geometry, lbn: number): never {
   throw new RangeError(`LBN ${lbn} outside 0…${g.totalLbns - 1}`);
 }
 
+/**
+ * Addresses looked up lately, by LBN (direct-mapped on lbn / 8: 4 KiB-aligned requests
+ * spread over it). A request's first LBN is looked up when the drive accepts it, again when
+ * it starts, and once more when its read-ahead is stopped, so most lookups repeat one.
+ * Typed arrays: no allocation; keyed by the geometry too (several simulations may run).
+ */
+const MEMO = 8;
+const memoLbn = new Float64Array(MEMO).fill(NaN); // NaN: empty (equal to no LBN)
+const memoZone = new Int32Array(MEMO);
+const memoCyl = new Int32Array(MEMO);
+const memoHead = new Int32Array(MEMO);
+const memoSector = new Float64Array(MEMO); // exact, whatever the LBN
+const memoOf: { g: Geometry | null } = { g: null };
+
 /** LBN → physical address, written into `out` (no allocation on the hot path). */
 export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
+  const k = (lbn >>> 3) & (MEMO - 1);
+  if (memoLbn[k] === lbn && memoOf.g === g) {
+    out.zone = memoZone[k]!;
+    out.cylinder = memoCyl[k]!;
+    out.head = memoHead[k]!;
+    out.sector = memoSector[k]!;
+    return out;
+  }
+  lookUp(g, lbn, out);
+  if (memoOf.g !== g) {
+    memoOf.g = g;
+    memoLbn.fill(NaN);
+  }
+  memoLbn[k] = lbn;
+  memoZone[k] = out.zone;
+  memoCyl[k] = out.cylinder;
+  memoHead[k] = out.head;
+  memoSector[k] = out.sector;
+  return out;
+}
+
+function lookUp(g: Geometry, lbn: number, out: PhysAddr): void {
   if (!(lbn >= 0 && lbn < g.totalLbns)) badLbn(g, lbn);
   const z = zoneOfLbn(g, lbn);
   // DiskSim g1_ltop_trackspare: count the empty front, then skip slipped tracks.
@@ -97,7 +133,6 @@ export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
   out.cylinder = z.firstCylinder + Math.floor(track / g.surfaces);
   out.head = track % g.surfaces;
   out.sector = x % spt;
-  return out;
 }
 
 /** Physical address → LBN, or −1 for an empty-front, slipped or spare sector. */

@@ -79,6 +79,8 @@ export class TraceSession {
   private restored = false;
   /** the file of the trace shown (read again after a cancelled replay) */
   private source: { blob: Blob; name: string } | null = null;
+  /** the file the worker holds read (null after the worker was stopped) */
+  private held: Blob | null = null;
   /** the replay whose outcome counts */
   private replayToken = 0;
 
@@ -112,6 +114,12 @@ export class TraceSession {
   async open(blob: Blob, name: string, opts: { keep?: boolean } = {}): Promise<void> {
     const keep = opts.keep ?? true;
     if (this.state.reading !== null) await this.cancel();
+    if (this.state.replay.busy) {
+      // a replay runs to its end inside the worker: stop it rather than wait for it
+      this.replayToken++;
+      this.stopWorker();
+      this.set({ replay: NO_REPLAY });
+    }
     const mine = ++this.token;
     this.set({ reading: { name, read: 0, total: blob.size }, notice: null, viewOpen: true });
     void rememberTraceView(true);
@@ -155,6 +163,7 @@ export class TraceSession {
       replay: NO_REPLAY,
     });
     this.source = { blob, name };
+    this.held = blob;
     if (keep) {
       const kept = await keepTrace(blob, name);
       if (mine !== this.token) return;
@@ -193,6 +202,11 @@ export class TraceSession {
   async replay(request: ReplayRequest): Promise<void> {
     const r = this.state.replay;
     if (r.busy || r.preparing) return;
+    // the worker was stopped (a replay cancelled, an upload that failed after it): read the
+    // trace shown into the new worker first
+    if (this.source !== null && this.held !== this.source.blob) {
+      if (!(await this.readAgain(this.source))) return;
+    }
     const mine = ++this.replayToken;
     this.set({ replay: { ...NO_REPLAY, busy: true, request, outcome: r.outcome } });
     let outcome: ReplayOutcome;
@@ -214,29 +228,44 @@ export class TraceSession {
     if (!this.state.replay.busy || this.source === null) return;
     this.replayToken++;
     const source = this.source;
-    const mine = ++this.token;
+    this.stopWorker();
+    this.set({ replay: { ...NO_REPLAY, cancelled: true } });
+    await this.readAgain(source);
+  }
+
+  private stopWorker(): void {
     this.worker.terminate();
-    this.set({
-      reading: null,
-      replay: { ...NO_REPLAY, cancelled: true, preparing: true },
-    });
+    this.held = null;
+  }
+
+  /** The worker was stopped: read the trace shown into the new one (its summary stays). */
+  private async readAgain(source: { blob: Blob; name: string }): Promise<boolean> {
+    const mine = ++this.token;
+    this.set({ reading: null, replay: { ...this.state.replay, preparing: true } });
     let outcome;
     try {
       outcome = await this.worker.open(source.blob, source.name, () => undefined);
     } catch (e) {
       outcome = { kind: 'error' as const, message: e instanceof Error ? e.message : String(e) };
     }
-    if (mine !== this.token) return; // another file was opened meanwhile
+    if (mine !== this.token) return false; // another file was opened meanwhile
     this.set({ replay: { ...this.state.replay, preparing: false } });
-    if (outcome.kind === 'error')
-      this.set({
-        notice: { kind: 'error', text: `Reading the trace again failed: ${outcome.message}` },
-      });
+    if (outcome.kind === 'ok') {
+      this.held = source.blob;
+      return true;
+    }
+    this.set({
+      notice: {
+        kind: 'error',
+        text: `Reading ${source.name} again failed: ${outcome.kind === 'error' ? outcome.message : 'cancelled'}`,
+      },
+    });
+    return false;
   }
 
   terminate(): void {
     this.token++;
-    this.worker.terminate();
+    this.stopWorker();
   }
 }
 

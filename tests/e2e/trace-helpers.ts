@@ -1,5 +1,44 @@
-// Inputs the trace browser tests build: a sample of the kernel's ftrace blk text, and large
-// generated blkparse text for progress and cancel.
+// The trace browser tests' helpers: driving the trace screen, and the inputs they build (a
+// sample of the kernel's ftrace blk text, large generated blkparse text).
+import { statSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export interface CountKib {
+  count: number;
+  kib: number;
+}
+export interface BlkparseSummary {
+  total: {
+    reads_queued: CountKib;
+    writes_queued: CountKib;
+    reads_completed: CountKib;
+    writes_completed: CountKib;
+  };
+}
+
+export const fmt = (n: number) => new Intl.NumberFormat('en-US').format(n);
+
+/** the page's file input (hidden; Playwright sets files on it directly) */
+export async function upload(page: Page, path: string): Promise<void> {
+  await page.getByLabel('Trace file').setInputFiles(path);
+}
+
+/** the trace screen shows `name`; with `path`, the figures of that very file (several files
+ * share a name: their sizes tell them apart) */
+export async function waitForTrace(page: Page, name: string, path?: string): Promise<void> {
+  await page.getByRole('heading', { name: `Trace: ${name}` }).waitFor({ timeout: 30_000 });
+  await page.getByRole('region', { name: 'Trace summary' }).waitFor();
+  if (path !== undefined)
+    await expect
+      .poll(() => page.getByTestId('trace-facts').textContent(), { timeout: 30_000 })
+      .toContain(`${fmt(statSync(path).size)} bytes`);
+}
+
+export async function closeTrace(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Close the trace view' }).click();
+  await page.getByRole('dialog').waitFor({ state: 'hidden' });
+}
 
 // the kernel's ftrace `blk` tracer text (as tests/trace/formats.test.ts quotes it)
 export const FTRACE = `# tracer: blk

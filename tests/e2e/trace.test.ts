@@ -2,7 +2,7 @@
 // traces from ../shared/traces through the page's file input: the summary's counts equal
 // blkparse's own (summary.json); gzip; bad input gets the engine's message and the page lives
 // on; a large generated input shows progress and cancels without a long main-thread task;
-// replay under deadline shows measured vs simulated; the trace is back after a reload.
+// the trace is back after a reload (replay: trace-replay.test.ts).
 // Any console error fails a test; screenshots go to test-results/e2e/trace-*.png.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -12,7 +12,15 @@ import type { FileChooser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sharedPath } from '../helpers/shared';
 import { haveChromium, requireChromium, useLab, type Opened } from './harness';
-import { FTRACE, generated } from './trace-inputs';
+import {
+  closeTrace,
+  fmt,
+  FTRACE,
+  generated,
+  upload,
+  waitForTrace,
+  type BlkparseSummary,
+} from './trace-helpers';
 
 requireChromium();
 
@@ -23,36 +31,7 @@ const LINUX = [
   'mq-deadline_ext4_smallfiles_fsync',
 ];
 
-interface CountKib {
-  count: number;
-  kib: number;
-}
-interface BlkparseSummary {
-  total: {
-    reads_queued: CountKib;
-    writes_queued: CountKib;
-    reads_completed: CountKib;
-    writes_completed: CountKib;
-  };
-}
-
-const fmt = (n: number) => new Intl.NumberFormat('en-US').format(n);
 const tmp = mkdtempSync(join(tmpdir(), 'spindle-trace-e2e-'));
-
-/** the page's file input (hidden; Playwright sets files on it directly) */
-async function upload(page: Page, path: string): Promise<void> {
-  await page.getByLabel('Trace file').setInputFiles(path);
-}
-
-async function waitForTrace(page: Page, name: string): Promise<void> {
-  await page.getByRole('heading', { name: `Trace: ${name}` }).waitFor({ timeout: 30_000 });
-  await page.getByRole('region', { name: 'Trace summary' }).waitFor();
-}
-
-async function closeTrace(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Close the trace view' }).click();
-  await page.getByRole('dialog').waitFor({ state: 'hidden' });
-}
 
 describe.skipIf(!haveChromium)('traces in the built page', () => {
   const lab = useLab();
@@ -79,8 +58,7 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
         readFileSync(sharedPath('traces', 'linux-6.18', name, 'summary.json'), 'utf8'),
       ) as BlkparseSummary;
       await upload(page, path);
-      await waitForTrace(page, 'trace.txt');
-      // the header names the file; wait until this file's figures are in
+      await waitForTrace(page, 'trace.txt', path);
       const reads = page.getByTestId('queued-reads');
       await expect
         .poll(() => reads.textContent())
@@ -283,60 +261,6 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
       );
     expect(await page.getByTestId('trace-kept').textContent()).toContain('Kept');
     await lab.shot(page, 'trace-bfq.png');
-    expect(problems).toEqual([]);
-    await page.context().close();
-  }, 120_000);
-
-  it('replays a trace under deadline: measured and simulated side by side', async () => {
-    const { page, problems } = await lab.openLab();
-    await upload(page, sharedPath('traces', 'linux-6.18', 'none_randread_4k', 'trace.txt'));
-    await waitForTrace(page, 'trace.txt');
-    const replay = page.getByRole('region', { name: 'Replay' });
-    await replay.getByRole('combobox', { name: 'Scheduler' }).selectOption('deadline');
-    await replay.getByRole('combobox', { name: 'Disk' }).selectOption('sata-7200-500g');
-    await replay.getByRole('combobox', { name: 'Mode' }).selectOption('trace-timed');
-    await replay.getByRole('button', { name: 'Replay' }).click();
-    const result = page.getByTestId('replay-result');
-    await result.waitFor({ timeout: 60_000 });
-    const q2c = page.getByRole('table', { name: /^Q2C/ });
-    expect(await q2c.locator('tbody tr').allTextContents()).toEqual([
-      expect.stringMatching(/^measured/),
-      expect.stringMatching(/^simulated/),
-    ]);
-    // the measured figures are btt's: 8,192 Q2C values, mean 0.197 ms
-    expect(await q2c.locator('tbody tr').first().textContent()).toMatch(
-      /^measured0\.197\d.*8,192$/,
-    );
-    expect(await page.getByRole('table', { name: /^D2C/ }).textContent()).toContain('simulated');
-    expect(await result.textContent()).toContain('under deadline on sata-7200-500g');
-    expect(await page.getByTestId('dispatch-agreement').textContent()).toMatch(
-      /^Dispatch agreement: \d+\.\d% — [\d,]+ of [\d,]+ simulated dispatches/,
-    );
-    await result.scrollIntoViewIfNeeded();
-    await lab.shot(page, 'trace-replay.png');
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
-
-  it('cancels a long replay and can replay again', async () => {
-    const { page, problems } = await lab.openLab();
-    // 140,000 random 4 KiB reads issued within 0.7 s: minutes of simulated disk time
-    const many = join(tmp, 'many.txt');
-    writeFileSync(many, generated(30e6));
-    await upload(page, many);
-    await waitForTrace(page, 'many.txt');
-    const replay = page.getByRole('region', { name: 'Replay' });
-    await replay.getByRole('button', { name: 'Replay' }).click();
-    await replay.getByRole('button', { name: 'Replaying…' }).waitFor();
-    await replay.getByRole('button', { name: 'Cancel replay' }).click();
-    await expect.poll(() => replay.textContent()).toContain('Replay cancelled.');
-    // the worker was restarted and reads the trace again; then Replay is offered again
-    await expect
-      .poll(() => replay.getByRole('button', { name: 'Replay' }).isEnabled(), { timeout: 60_000 })
-      .toBe(true);
-    expect(await replay.textContent()).not.toContain('Reading the trace again');
-    expect(await page.getByTestId('queued-reads').textContent()).toMatch(/^[\d,]+ \(/);
-    await lab.shot(page, 'trace-replay-cancelled.png');
     expect(problems).toEqual([]);
     await page.context().close();
   }, 120_000);

@@ -103,6 +103,9 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
 
     await upload(page, sharedPath('traces', 'public', 'blktrace-doc-2006-kjournald.txt'));
     await waitForTrace(page, 'blktrace-doc-2006-kjournald.txt');
+    await page.getByText('Events by action and processes').click();
+    const procs = page.getByRole('table', { name: 'Processes' });
+    expect(await procs.textContent()).toContain('kjournald');
 
     // two devices (a partition remapped onto its disk): list them, pick one or all
     await upload(page, sharedPath('traces', 'public', 'remap-lines.txt'));

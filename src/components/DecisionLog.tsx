@@ -70,6 +70,7 @@ function DecisionLine({
         {others > 0 && <span className="muted"> (over {others})</span>}
         {d.text && <span className="text">{d.text}</span>}
       </button>
+      {latest && d.ranges && d.ranges.length > 0 && <RangeNote d={d} />}
       {latest && d.candidates.length > 1 && <Candidates d={d} />}
     </li>
   );
@@ -85,9 +86,43 @@ function Candidates({ d }: { d: DecisionRecord }) {
           {c.rq === d.chosen ? '✔' : '·'} #{c.rq}
           {c.estimateNs !== null && ` ${formatNs(c.estimateNs)}`}
           {c.note && ` — ${c.note}`}
+          {!c.note &&
+            c.estimateNs === null &&
+            d.ranges?.some((r) => r.rq === c.rq) &&
+            ' — range write: no block of it could beat the best'}
         </li>
       ))}
       {d.candidates.length > 12 && <li className="muted">+{d.candidates.length - 12} more</li>}
     </ul>
+  );
+}
+
+/** The latest decision's range write (HRS/ECS): its ranges, how much of them the drive
+ * examined, and the block it chose with that block's seek + rotation. */
+function RangeNote({ d }: { d: DecisionRecord }) {
+  const all = d.ranges ?? [];
+  const r = all.find((x) => x.rq === d.chosen) ?? all[0]!;
+  const sectors = r.ranges.reduce((n, x) => n + x.end - x.begin, 0);
+  const examined = r.pieces.filter((p) => !p.pruned).length;
+  const skipped = r.pieces.length - examined + r.unvisited;
+  const best = r.pieces.find((p) => p.sector === r.sector && !p.pruned);
+  const chosen = r.rq === d.chosen && r.sector >= 0;
+  return (
+    <p
+      className="range-note small"
+      data-testid="range-note"
+      style={{ margin: '0.1rem 0 0.3rem 1.2rem' }}
+    >
+      Range write #{r.rq}: {r.ranges.length} range{r.ranges.length === 1 ? '' : 's'} of {sectors}{' '}
+      sectors, {r.pieces.length + r.unvisited} track pieces — {examined} examined, {skipped} pruned
+      or never reached ({r.scheduler.toUpperCase()}){chosen && ` → block at sector ${r.sector}`}
+      {chosen && best && ` (cylinder ${best.cylinder}, head ${best.head})`}
+      {chosen &&
+        best &&
+        best.rotationNs !== null &&
+        `: seek ${formatNs(best.seekNs)} + rotation ${formatNs(best.rotationNs)}`}
+      {all.length > 1 &&
+        ` · ${all.length - 1} other range write${all.length === 2 ? '' : 's'} weighed`}
+    </p>
   );
 }

@@ -10,6 +10,7 @@ import type {
   TraceSink,
 } from '../engine';
 import { createTableRecorder, type ChartTables } from './chart-tables';
+import { createRangePlacer, type LogDecision } from './range-log';
 import {
   lbnToPhys,
   sectorAngle,
@@ -17,6 +18,8 @@ import {
   type Geometry,
   type PhysAddr,
 } from '../engine/disk/geometry';
+
+export type { LogDecision, LogRangePiece, LogRangeRecord, TrackArc } from './range-log';
 
 /** A trace event with the physical place of its first sector (null for queue events). */
 export interface LogEvent extends TraceEvent {
@@ -50,7 +53,7 @@ export interface RunLog {
   geometry: GeometryView;
   events: LogEvent[];
   services: ServiceRecord[];
-  decisions: DecisionRecord[];
+  decisions: LogDecision[];
   /** number of processes named in the workload, with their names, for the legend */
   processes: string[];
   endNs: number;
@@ -70,7 +73,7 @@ export { MAX_COMPLETIONS, MAX_SIM_NS, PLAYED_BOUND } from './bounds';
 export function createLogSink(geometry: Geometry): TraceSink & {
   events: LogEvent[];
   services: ServiceRecord[];
-  decisions: DecisionRecord[];
+  decisions: LogDecision[];
   completions: number;
   /** the simulation it records (call once, right after createSimulation): the chart
    * tables read each completed request's phases from it */
@@ -80,10 +83,11 @@ export function createLogSink(geometry: Geometry): TraceSink & {
 } {
   const addr: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
   const recorder = createTableRecorder();
+  const place = createRangePlacer(geometry);
   const sink = {
     events: [] as LogEvent[],
     services: [] as ServiceRecord[],
-    decisions: [] as DecisionRecord[],
+    decisions: [] as LogDecision[],
     completions: 0,
     bind(sim: Simulation) {
       recorder.bind(sim);
@@ -101,13 +105,17 @@ export function createLogSink(geometry: Geometry): TraceSink & {
         angle = sectorAngle(geometry, addr);
       }
       if (e.action === 'C') sink.completions++;
+      if (e.rq >= 0 && (e.action === 'G' || e.action === 'D')) place.size(e.rq, e.nSectors);
       sink.events.push({ ...e, cylinder, head, angle });
     },
     service(s: ServiceRecord) {
       sink.services.push({ ...s });
     },
     decision(d: DecisionRecord) {
-      sink.decisions.push({ ...d, candidates: d.candidates.map((c) => ({ ...c })) });
+      const { ranges, ...rest } = d;
+      const copy: LogDecision = { ...rest, candidates: d.candidates.map((c) => ({ ...c })) };
+      if (ranges) copy.ranges = ranges.map(place.record);
+      sink.decisions.push(copy);
     },
   };
   return sink;

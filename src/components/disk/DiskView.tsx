@@ -11,6 +11,9 @@ import {
 import { useStore, type Store } from '../../app/store';
 import { PHASE_COLOURS, processColour } from '../colors';
 import { PhaseCaption } from './PhaseCaption';
+import { rangeIndex, rangeSceneAt, type RangeIndex } from './range-index';
+import { PlacedBlock, RangeWriteMarks } from './RangeMarks';
+import { RangeStrip } from './RangeStrip';
 import {
   CX,
   CY,
@@ -40,7 +43,12 @@ export function DiskView({ replay, store }: Props) {
   const mech = mechanismAt(replay, tNs);
   const pending = pendingAt(replay, tNs);
   const targetRq = mech.service?.rq ?? -1;
-  const target = targetRq >= 0 ? replay.requests.get(targetRq) : undefined;
+  const ranges = rangeIndex(replay);
+  const scene = rangeSceneAt(replay, ranges, pending, tNs);
+  // A range write's log entries hold its placeholder until completion: once the drive has
+  // chosen its block, it is where the block is.
+  const target = placedLife(replay.requests.get(targetRq), ranges, tNs);
+  const focus = scene.chosen ?? scene.weighed[0] ?? null;
   const w = trackWidth(g);
   const headR = cylinderRadius(g, mech.cylinder);
   const [hx, hy] = polar(headR, 0);
@@ -68,16 +76,60 @@ export function DiskView({ replay, store }: Props) {
               opacity={0.18}
             />
           )}
-          {pending.map((q) => (
-            <RequestMark
-              key={q.rq}
-              q={q}
-              g={replay.log.geometry}
+          {scene.waiting.map((r) => (
+            <RangeWriteMarks
+              key={`w${r.rq}`}
+              record={r}
+              role="waiting"
+              proc={replay.requests.get(r.rq)?.proc ?? 0}
+              g={g}
               activeHead={mech.head}
-              isTarget={q.rq === targetRq}
-              transferring={q.rq === targetRq && mech.phase === 'transfer'}
+              transferring={false}
             />
           ))}
+          {scene.weighed.map((r) => (
+            <RangeWriteMarks
+              key={`l${r.rq}`}
+              record={r}
+              role="weighed"
+              proc={replay.requests.get(r.rq)?.proc ?? 0}
+              g={g}
+              activeHead={mech.head}
+              transferring={false}
+            />
+          ))}
+          {scene.placed.map((b) => (
+            <PlacedBlock
+              key={`p${b.rq}`}
+              rq={b.rq}
+              block={b.block}
+              g={g}
+              proc={replay.requests.get(b.rq)?.proc ?? 0}
+              activeHead={mech.head}
+            />
+          ))}
+          {scene.chosen && (
+            <RangeWriteMarks
+              record={scene.chosen}
+              role="chosen"
+              proc={replay.requests.get(scene.chosen.rq)?.proc ?? 0}
+              g={g}
+              activeHead={mech.head}
+              transferring={scene.chosen.rq === targetRq && mech.phase === 'transfer'}
+            />
+          )}
+          {pending.map((q) =>
+            ranges.first.has(q.rq) ? null : (
+              <RequestMark
+                key={q.rq}
+                q={q}
+                g={replay.log.geometry}
+                activeHead={mech.head}
+                isTarget={q.rq === targetRq}
+                transferring={q.rq === targetRq && mech.phase === 'transfer'}
+              />
+            ),
+          )}
         </g>
         {/* The rotary arm: pivot off the platter, head over the current cylinder at angle 0. */}
         <line
@@ -107,6 +159,17 @@ export function DiskView({ replay, store }: Props) {
           cylinder 0 outermost · {g.cylinders} cylinders · {Number(g.rpm.toFixed(1))} RPM
         </text>
       </svg>
+      {focus && (
+        <RangeStrip
+          record={focus}
+          chosen={focus === scene.chosen}
+          proc={replay.requests.get(focus.rq)?.proc ?? 0}
+          g={g}
+          p={p}
+          armCylinder={mech.cylinder}
+          others={(scene.decision?.ranges?.length ?? 1) - 1}
+        />
+      )}
       <PhaseCaption
         mech={mech}
         target={target}
@@ -115,6 +178,24 @@ export function DiskView({ replay, store }: Props) {
       />
     </figure>
   );
+}
+
+/** A request as drawn: a range write the drive has placed takes its chosen block's place. */
+function placedLife(
+  q: RequestLife | undefined,
+  ranges: RangeIndex,
+  tNs: number,
+): RequestLife | undefined {
+  const p = q && ranges.placed.get(q.rq);
+  if (!q || !p || p.tNs > tNs) return q;
+  const { block } = p;
+  return {
+    ...q,
+    sector: p.record.sector,
+    cylinder: block.cylinder,
+    head: block.head,
+    angle: block.startAngle,
+  };
 }
 
 function RequestMark(props: {

@@ -16,7 +16,8 @@ const lessonTitle = (page: Page) =>
 
 /** Pause, then step decision by decision until the drive's range decision is on screen. */
 async function stepToRangeDecision(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Pause' }).click();
+  const pause = page.getByRole('button', { name: 'Pause' });
+  if ((await pause.count()) > 0) await pause.click();
   const next = page.getByRole('button', { name: 'Step to the next decision' });
   for (let i = 0; i < 12; i++) {
     await next.click();
@@ -73,7 +74,7 @@ describe.skipIf(!haveChromium)('range writes on the platter', () => {
     expect(await page.getByTestId('decision-list').locator('li').first().textContent()).toContain(
       'HRS',
     );
-    await lab.shot(page, 'range-small-files.png');
+    await lab.shot(page, 'range-small-files.png', true);
     await page
       .locator('.disk-view')
       .screenshot({ path: resolve(shotsDir, 'range-small-files-disk.png') });
@@ -92,10 +93,26 @@ describe.skipIf(!haveChromium)('range writes on the platter', () => {
     await expect
       .poll(() => page.getByTestId('range-note').textContent())
       .toContain('Range write #');
-    // Step on through the seek and rotation: the chosen block stays drawn until the write completes.
-    await page.getByRole('button', { name: 'Step to the next event' }).click();
-    expect(await page.getByTestId('range-chosen').count()).toBe(1);
-    await lab.shot(page, 'range-journal.png');
+    // Step on through the seek and rotation: the chosen block stays drawn, filled with the
+    // transfer colour while it is written; once the write completes its candidates are gone.
+    const nextEvent = page.getByRole('button', { name: 'Step to the next event' });
+    const sentence = page.getByTestId('phase-sentence');
+    for (let i = 0; i < 8 && !(await sentence.textContent())?.startsWith('Transfer'); i++) {
+      await nextEvent.click();
+      expect(await page.getByTestId('range-chosen').count()).toBe(1);
+    }
+    expect(await sentence.textContent()).toMatch(/^Transfer: .*sector \d+/);
+    await lab.shot(page, 'range-journal.png', true);
+    await page
+      .locator('.disk-view')
+      .screenshot({ path: resolve(shotsDir, 'range-journal-transfer-disk.png') });
+    for (let i = 0; i < 8 && (await page.getByTestId('range-chosen').count()) > 0; i++) {
+      await nextEvent.click();
+    }
+    expect(await page.getByTestId('range-chosen').count()).toBe(0);
+    expect(await page.getByTestId('range-candidates').count()).toBe(0);
+    expect(await page.getByTestId('range-strip').count()).toBe(0);
+    await stepToRangeDecision(page);
     await page
       .locator('.disk-view')
       .screenshot({ path: resolve(shotsDir, 'range-journal-disk.png') });

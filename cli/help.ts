@@ -98,8 +98,10 @@ after its [comm]), each request with its traced sector, size, direction and sync
 skipped and counted. Prints the measured figures (btt's Q2C/D2C, with percentiles from
 btt's per-request values, and throughput) beside the simulated ones, throughput over
 time for both in fixed windows, and the dispatch-order agreement (its definition is in
-the output). --mode trace-timed serves every request in its traced D2C, so only the
-scheduler's choices differ from the kernel's: the fairest agreement figure. A meta.json beside the trace
+the output). --mode trace-timed replays the kernel's requests (its bios merged as the
+kernel merged them), each issued when it was allocated (G) and served in its traced D2C,
+so only the scheduler's choices differ from the kernel's: the fairest agreement figure.
+A meta.json beside the trace
 (the shared corpus's) gives the traced scheduler, whether the device rotates, and
 max_sectors_kb.
 
@@ -109,8 +111,8 @@ max_sectors_kb.
   --disk PRESET     the simulated disk (default sata-7200-500g, or ssd for a
                     non-rotating device)
   --mode M          open: issue at the traced Q times (default); closed: each process
-                    waits its traced think time after a completion; trace-timed: issue
-                    at the traced times and serve each in its traced D2C
+                    waits its traced think time after a completion; trace-timed: the
+                    kernel's requests, at their traced G times, each in its traced D2C
   --queue-depth N   the drive's queue depth, 1 to 64 (default: the trace's most
                     requests in flight, capped at 64)
   --device MAJ,MIN  the device to replay (default: the only one with Qs)

@@ -114,6 +114,31 @@ describe('spindle replay --mode trace-timed', () => {
     expect(a.fraction).toBeGreaterThan(0.99);
   }, 120_000);
 
+  it('replays the kernel’s requests (merged as traced): mq-deadline agrees, CFQ does not', async () => {
+    const path = sharedPath('traces/linux-6.18', 'mq-deadline_ext4_smallfiles_fsync', 'trace.txt');
+    const [mq, cfq] = await Promise.all(
+      ['mq-deadline', 'cfq'].map((s) =>
+        spindleJson<ReplayReport>([
+          'replay',
+          path,
+          '--mode',
+          'trace-timed',
+          '--scheduler',
+          s,
+          '--json',
+        ]),
+      ),
+    );
+    // 11,934 Qs, merged by the kernel into 3,963 requests with data: those are replayed
+    expect(mq!.requests.units).toBe('requests');
+    expect(mq!.requests.replayed).toBe(3963);
+    expect(mq!.dispatchAgreement.kernelDispatches).toBe(3963);
+    expect(mq!.dispatchAgreement.matched).toBe(3963);
+    expect(mq!.dispatchAgreement.fraction).toBeGreaterThan(0.75);
+    // CFQ idles and reorders: it seldom picks what mq-deadline picked
+    expect(cfq!.dispatchAgreement.fraction).toBeLessThan(0.1);
+  }, 120_000);
+
   it('with another scheduler the agreement drops, and says what it compared', async () => {
     const path = sharedPath('traces/linux-6.18', 'bfq_randrw7030_jobs4', 'trace.txt');
     const r = await spindleJson<ReplayReport>(['replay', path, '--mode', 'trace-timed', '--json']);

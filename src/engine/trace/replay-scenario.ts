@@ -4,7 +4,12 @@
 import { getPreset } from '../disk/presets';
 import { loadScenario } from '../scenario/load';
 import type { Scenario } from '../scenario/types';
-import { isSyncRwbs, type DeviceTrace, type TraceReading } from './replay-source';
+import {
+  isSyncRwbs,
+  type DeviceTrace,
+  type TraceReading,
+  type TracedRequest,
+} from './replay-source';
 
 export type ReplayMode = 'open' | 'closed' | 'trace-timed';
 
@@ -153,12 +158,71 @@ function processName(comm: string, pid: number): string {
 interface BuiltWorkload {
   processes: Array<{ spec: Record<string, unknown>; info: ReplayProcess }>;
   syncMismatched: number;
-  /** trace-timed mode: Qs with no traced D and C, left to the disk model */
+  /** trace-timed mode: requests with no traced C, left to the disk model */
   untimed: number;
+  /** what became the workload's requests: the trace's Qs, or (trace-timed) its requests */
+  units: 'Qs' | 'requests';
+  /** how many were replayed */
+  replayed: number;
 }
 
-/** The device's replayable Qs as one process per pid (in order of first Q). */
+/**
+ * Trace-timed mode replays the kernel's requests, not its Qs: each request as the kernel
+ * built it (its bios merged, in the plug or the scheduler, to the extent D printed), issued
+ * when it was allocated (G), served in its traced D2C. So the simulated scheduler chooses
+ * among the requests the kernel's chose among, and the dispatch agreement compares choices
+ * — not the 2.6 block layer's merging and plugging against a modern kernel's per-task plug.
+ * Requests never dispatched in the trace (merged into another) are not replayed.
+ */
+function buildTimedWorkload(dev: DeviceTrace): BuiltWorkload {
+  const t0 = firstQNs(dev);
+  const byPid = new Map<number, TracedRequest[]>();
+  let replayed = 0;
+  let untimed = 0;
+  for (const rq of dev.requests) {
+    if (rq.dispatchedNs < 0) continue;
+    let list = byPid.get(rq.pid);
+    if (list === undefined) byPid.set(rq.pid, (list = []));
+    list.push(rq);
+    replayed++;
+  }
+  const processes: BuiltWorkload['processes'] = [];
+  for (const [pid, rqs] of byPid) {
+    rqs.sort((a, b) => a.tNs - b.tNs);
+    const comm = rqs.find((r) => r.comm !== '')?.comm ?? '';
+    const writes = rqs.filter((r) => r.write).length;
+    const requests = rqs.map((r) => {
+      const timed = r.doneNs >= r.dispatchedNs;
+      if (!timed) untimed++;
+      return {
+        sector: r.sector,
+        sizeKiB: r.nSectors / 2,
+        op: r.write ? 'write' : 'read',
+        atMs: (r.tNs - t0) / 1e6,
+        serviceMs: timed ? (r.doneNs - r.dispatchedNs) / 1e6 : null,
+        sync: isSyncRwbs(r.rwbs, r.write),
+      };
+    });
+    const name = processName(comm, pid);
+    processes.push({
+      spec: { name, sync: null, requests },
+      info: {
+        pid,
+        comm,
+        name,
+        requests: rqs.length,
+        reads: rqs.length - writes,
+        writes,
+        sync: null,
+      },
+    });
+  }
+  return { processes, syncMismatched: 0, untimed, units: 'requests', replayed };
+}
+
+/** The device's replayable Qs (trace-timed: its requests) as one process per pid. */
 export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload {
+  if (mode === 'trace-timed') return buildTimedWorkload(dev);
   const t0 = firstQNs(dev);
   const byPid = new Map<number, DeviceTrace['qs']>();
   for (const q of dev.qs) {
@@ -167,7 +231,6 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
     list.push(q);
   }
   let syncMismatched = 0;
-  let untimed = 0;
   const processes: BuiltWorkload['processes'] = [];
   for (const [pid, qs] of byPid) {
     // a pid's Qs can come from several CPUs: issue them in time order (the sort is stable)
@@ -184,13 +247,6 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
     const requests = qs.map((q, i) => {
       const atMs = (q.tNs - t0) / 1e6;
       const base = { sector: q.sector, sizeKiB: q.nSectors / 2, op: q.write ? 'write' : 'read' };
-      if (mode === 'trace-timed') {
-        // The device serves it in its traced D2C; its own sync flag from RWBS.
-        const timed = q.dispatchedNs >= 0 && q.doneNs >= q.dispatchedNs;
-        if (!timed) untimed++;
-        const serviceMs = timed ? (q.doneNs - q.dispatchedNs) / 1e6 : null;
-        return { ...base, atMs, serviceMs, sync: isSyncRwbs(q.rwbs, q.write) };
-      }
       if (mode === 'open' || i === 0) return { ...base, atMs };
       return { ...base, thinkTimeMs: thinkTimeMs(qs, i) };
     });
@@ -208,7 +264,7 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
       },
     });
   }
-  return { processes, syncMismatched, untimed };
+  return { processes, syncMismatched, untimed: 0, units: 'Qs', replayed: dev.qs.length };
 }
 
 export function firstQNs(dev: DeviceTrace): number {
@@ -274,6 +330,11 @@ export function buildScenario(
   const queue: Record<string, number> = {};
   const msk = opts.meta?.maxSectorsKb;
   if (msk !== undefined && msk >= 4 && msk <= 32768) queue.max_sectors_kb = msk;
+  if (mode === 'trace-timed') {
+    // the requests arrive merged as the kernel merged them, and go to the scheduler at once
+    queue.nomerges = 1;
+    queue.unplug_thresh = 1;
+  }
   const json = {
     name: 'replay',
     title: `replay of ${dev.dev} (${mode})`,

@@ -24,6 +24,23 @@ export interface TracedQ {
   dispatchedNs: number;
 }
 
+/** One request as the kernel built it: allocated at G for its first bio (just after that
+ * bio's Q), grown by merges (M, F), dispatched at D with its final extent, completed at C. */
+export interface TracedRequest {
+  pid: number;
+  comm: string;
+  /** G */
+  tNs: number;
+  sector: number;
+  nSectors: number;
+  write: boolean;
+  rwbs: string;
+  /** the first D (−1: never dispatched in the trace, e.g. merged into another request) */
+  dispatchedNs: number;
+  /** its C (−1: none traced) */
+  doneNs: number;
+}
+
 /** Why a Q is not replayed. */
 export interface SkippedQs {
   /** no data: an empty flush (`FN`, `FWS` with no sectors) */
@@ -44,6 +61,8 @@ export interface DeviceTrace {
   dispatches: Array<{ tNs: number; sector: number; nSectors: number }>;
   /** completions with data, in trace order (throughput over time) */
   completions: Array<{ tNs: number; nSectors: number }>;
+  /** the kernel's requests with data, in G order (trace-timed replay issues these) */
+  requests: TracedRequest[];
   /** btt's per-request Q2C and D2C values, ns (their mean is btt's AVG) */
   q2cNs: number[];
   d2cNs: number[];
@@ -52,6 +71,9 @@ export interface DeviceTrace {
 class DeviceCollector {
   readonly out: DeviceTrace;
   readonly btt: BttDevice;
+  /** requests allocated (G) and not yet dispatched; dispatched and not yet completed */
+  private building: TracedRequest[] = [];
+  private inFlight: TracedRequest[] = [];
   /** Qs not yet wholly completed, sorted by start sector, with sectors still to complete */
   private open: Array<{ q: TracedQ; left: number }> = [];
 
@@ -63,6 +85,7 @@ class DeviceCollector {
       flushFuaWithData: 0,
       dispatches: [],
       completions: [],
+      requests: [],
       q2cNs: [],
       d2cNs: [],
     };
@@ -85,16 +108,25 @@ class DeviceCollector {
       case 'Q':
         this.queued(e);
         return;
+      case 'G':
+        this.allocated(e);
+        return;
+      case 'M':
+      case 'F':
+        this.merged(e);
+        return;
       case 'D':
         if (e.nSectors > 0 && e.sector >= 0) {
           this.out.dispatches.push({ tNs: e.tNs, sector: e.sector, nSectors: e.nSectors });
           this.dispatched(e.sector, e.sector + e.nSectors, e.tNs);
+          this.requestDispatched(e);
         }
         return;
       case 'C':
         if (e.nSectors > 0 && e.sector >= 0) {
           this.out.completions.push({ tNs: e.tNs, nSectors: e.nSectors });
           this.completed(e.sector, e.sector + e.nSectors, e.tNs);
+          this.requestCompleted(e);
         }
         return;
       default:
@@ -128,6 +160,57 @@ class DeviceCollector {
     this.out.qs.push(q);
     const k = this.firstAtOrAfter(q.sector);
     this.open.splice(k, 0, { q, left: q.nSectors });
+  }
+
+  /** G: a request with data (not a discard) is allocated for a bio */
+  private allocated(e: ParsedEvent): void {
+    if (e.nSectors === 0 || e.sector < 0 || mainLetter(e.rwbs) === 'D') return;
+    const rq: TracedRequest = {
+      pid: e.pid,
+      comm: e.comm ?? '',
+      tNs: e.tNs,
+      sector: e.sector,
+      nSectors: e.nSectors,
+      write: e.write,
+      rwbs: e.rwbs,
+      dispatchedNs: -1,
+      doneNs: -1,
+    };
+    this.out.requests.push(rq);
+    this.building.push(rq);
+  }
+
+  /** M joins a bio at a request's end, F at its front (in the plug or the scheduler) */
+  private merged(e: ParsedEvent): void {
+    if (e.nSectors === 0 || e.sector < 0) return;
+    const front = e.action === 'F';
+    const end = e.sector + e.nSectors;
+    const rq = this.building.find(
+      (r) => r.write === e.write && (front ? r.sector === end : r.sector + r.nSectors === e.sector),
+    );
+    if (rq === undefined) return;
+    if (front) rq.sector = e.sector;
+    rq.nSectors += e.nSectors;
+  }
+
+  /** D: the request starting there leaves with the extent D prints (its first D counts) */
+  private requestDispatched(e: ParsedEvent): void {
+    const b = this.building;
+    const i = b.findIndex((r) => r.write === e.write && r.sector === e.sector);
+    if (i < 0) return;
+    const rq = b[i]!;
+    b.splice(i, 1);
+    rq.nSectors = e.nSectors;
+    rq.dispatchedNs = e.tNs;
+    this.inFlight.push(rq);
+  }
+
+  private requestCompleted(e: ParsedEvent): void {
+    const f = this.inFlight;
+    const i = f.findIndex((r) => r.write === e.write && r.sector === e.sector);
+    if (i < 0) return;
+    f[i]!.doneNs = e.tNs;
+    f.splice(i, 1);
   }
 
   /** a D covering [start, end): open Qs it overlaps were dispatched then (the first D counts) */

@@ -61,6 +61,8 @@ export interface ReplayReport {
   requests: {
     /** every Q event of the device */
     tracedQ: number;
+    /** what was replayed: the trace's Qs (open, closed) or the kernel's requests (trace-timed) */
+    units: 'Qs' | 'requests';
     replayed: number;
     skipped: { flush: number; discard: number; zeroSize: number; total: number };
     /** replayed Qs that also carried a preflush/FUA (replayed as plain writes) */
@@ -200,7 +202,8 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     schedulerMapping: mapping,
     requests: {
       tracedQ: dev.qs.length + sk.flush + sk.discard + sk.zeroSize,
-      replayed: dev.qs.length,
+      units: workload.units,
+      replayed: workload.replayed,
       skipped: { ...sk, total: sk.flush + sk.discard + sk.zeroSize },
       flushFuaWithData: dev.flushFuaWithData,
       reads,

@@ -119,4 +119,17 @@ describe.skipIf(!haveChromium)('range writes on the platter', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+  it('dark theme: the candidate tracks and the unrolled strip stay legible', async () => {
+    const { page, problems } = await lab.openLab(
+      '?v=1&lesson=range-writes-journal.json&theme=dark',
+    );
+    await expect.poll(() => lessonTitle(page), { timeout: 60_000 }).toContain('journal commits');
+    await stepToRangeDecision(page);
+    await page.getByTestId('range-strip').waitFor();
+    await page
+      .locator('.disk-view')
+      .screenshot({ path: resolve(shotsDir, 'range-journal-dark-disk.png') });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

@@ -6,7 +6,7 @@
 // hover), the pruned and never-reached ones (dimmed), each piece's best start, and the chosen
 // block (ringed) — with the seek to each cylinder beside its rows.
 import type { GeometryView, LogRangePiece, LogRangeRecord } from '../../worker/log';
-import { processColour } from '../colors';
+import { PHASE_COLOURS, processColour } from '../colors';
 import { formatNs } from '../format';
 import { pieceTitle, type PieceState } from './RangeMarks';
 
@@ -71,7 +71,7 @@ export function RangeStrip(props: {
       role="img"
       aria-label={`Range write ${r.rq}: ${tracks.length} candidate tracks unrolled, by how far each must turn to reach the head`}
     >
-      <text x={4} y={16} className="svg-small" fill="#343a40">
+      <text x={4} y={16} className="svg-small" style={{ fill: 'var(--ink)' }}>
         Range write #{r.rq}
         {chosen ? ` — the drive chose sector ${r.sector}` : ' — weighed, not chosen'}
         {others > 0 ? ` (${others} other range write${others === 1 ? '' : 's'} weighed)` : ''}
@@ -83,14 +83,16 @@ export function RangeStrip(props: {
             y={TOP + gr.first * rowH}
             width={PLOT}
             height={gr.rows * rowH}
-            fill={i % 2 ? '#f1f3f5' : '#e9ecef'}
+            style={{ fill: i % 2 ? 'var(--hover)' : 'var(--line)' }}
           />
           <text
             x={LEFT - 6}
             y={TOP + (gr.first + gr.rows / 2) * rowH + 4}
             textAnchor="end"
             className="svg-small"
-            fill={Math.round(armCylinder) === gr.cylinder ? '#d9480f' : '#495057'}
+            style={{
+              fill: Math.round(armCylinder) === gr.cylinder ? PHASE_COLOURS.seek : 'var(--heading)',
+            }}
           >
             {Math.round(armCylinder) === gr.cylinder ? '▶ ' : ''}cyl {gr.cylinder}
             {gr.seekNs !== null ? ` · seek ${formatNs(gr.seekNs)}` : ''}
@@ -148,7 +150,7 @@ export function RangeStrip(props: {
               width={len * PLOT + 4}
               height={Math.max(rowH, 6) + 3}
               fill="none"
-              stroke="#111"
+              style={{ stroke: 'var(--ink)' }}
               strokeWidth={2}
               data-testid="range-strip-chosen"
             >
@@ -156,7 +158,14 @@ export function RangeStrip(props: {
             </rect>
           ));
         })()}
-      <line x1={LEFT} x2={LEFT} y1={TOP - 4} y2={H - 30} stroke="#d9480f" strokeWidth={2} />
+      <line
+        x1={LEFT}
+        x2={LEFT}
+        y1={TOP - 4}
+        y2={H - 30}
+        stroke={PHASE_COLOURS.seek}
+        strokeWidth={2}
+      />
       {[0, 0.25, 0.5, 0.75, 1].map((u) => (
         <text
           key={u}
@@ -164,12 +173,18 @@ export function RangeStrip(props: {
           y={H - 16}
           textAnchor={u === 0 ? 'start' : u === 1 ? 'end' : 'middle'}
           className="svg-small"
-          fill="#495057"
+          style={{ fill: 'var(--heading)' }}
         >
           {u === 0 ? '0' : `${(u * revMs).toFixed(1)} ms`}
         </text>
       ))}
-      <text x={x(0.5)} y={H - 2} textAnchor="middle" className="svg-small" fill="#868e96">
+      <text
+        x={x(0.5)}
+        y={H - 2}
+        textAnchor="middle"
+        className="svg-small"
+        style={{ fill: 'var(--muted)' }}
+      >
         rotation until under the head (a revolution is {revMs.toFixed(1)} ms); a row per track
       </text>
     </svg>

@@ -132,4 +132,16 @@ describe.skipIf(!haveChromium)('range writes on the platter', () => {
     expect(problems).toEqual([]);
     await page.context().close();
   });
+  it('compare mode: each column draws its own range decision (SPTF with HRS vs FCFS)', async () => {
+    const { page, problems } = await lab.openLab(
+      '?v=1&lesson=range-writes-small-files.json&cmp=2&c1.dsched=sptf&c2.dsched=fcfs',
+    );
+    await expect.poll(() => page.locator('.compare-col').count(), { timeout: 60_000 }).toBe(2);
+    await expect
+      .poll(() => page.getByTestId('range-candidates').count(), { timeout: 60_000 })
+      .toBeGreaterThan(0);
+    await lab.shot(page, 'range-compare.png', true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
 });

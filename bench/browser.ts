@@ -24,10 +24,17 @@ export interface BrowserResults {
 const SECTION_START = '<!-- browser figures: tests/e2e/perf-page.test.ts -->';
 const SECTION_END = '<!-- end of browser figures -->';
 
+/** A figure as the table prints it: whole units from 100 up, else one decimal. */
+function shown(value: number): number {
+  return value >= 100 ? Math.round(value) : Math.round(value * 10) / 10;
+}
+
 function row(f: BrowserFigure): string {
   const v = f.value >= 100 ? Math.round(f.value).toLocaleString('en-US') : f.value.toFixed(1);
   const target = f.target === null ? '—' : `≤ ${f.target.toLocaleString('en-US')}`;
-  const met = f.target === null ? '' : f.value <= f.target ? 'met' : 'MISSED';
+  // Compared as printed, at the target's own precision: a 60 Hz frame is 16.67 ms and its
+  // requestAnimationFrame timestamps jitter by microseconds, so "≤ 16.7 ms" means 60 fps.
+  const met = f.target === null ? '' : shown(f.value) <= f.target ? 'met' : 'MISSED';
   return `| ${f.name} | ${v} ${f.unit} | ${target} | ${met} | ${f.note} |`;
 }
 
@@ -41,7 +48,8 @@ export function browserSection(path = BROWSER_RESULTS): string {
 Measured by \`tests/e2e/perf-page.test.ts\` on the built page (\`vite build\`) served under a
 sub-path, in headless Chromium (software rendering, no GPU); recorded in
 \`bench/browser-results.json\`. These are wall-clock figures: on a loaded machine (see its
-load average) a task is stretched by the time the renderer waits for a core.
+load average) a task is stretched by the time the renderer waits for a core. A figure is
+compared with its target as printed (0.1 ms): a 60 Hz display's frame is 16.67 ms.
 
 - Run: ${r.run}
 - Machine: ${r.machine}; ${r.browser}

@@ -155,13 +155,21 @@ export function dirOf(rq: IoRequest): Dir {
   return rq.write ? WRITE : READ;
 }
 
-function tunable(values: Record<string, number>, name: string): number {
-  const spec = DEADLINE_TUNABLES.find((t) => t.name === name)!;
+/** STORE_FUNCTION: a sysfs write as an integer, clamped to the attribute's limits (mq-deadline
+ * stores its attributes the same way). */
+export function storeTunable(
+  specs: readonly TunableSpec[],
+  values: Record<string, number>,
+  name: string,
+): number {
+  const spec = specs.find((t) => t.name === name)!;
   const v = values[name];
-  // STORE_FUNCTION: an integer (simple_strtol), clamped to the attribute's limits.
   const n = v === undefined || !Number.isFinite(v) ? spec.default : Math.trunc(v);
   return Math.min(spec.max, Math.max(spec.min, n));
 }
+
+const tunable = (values: Record<string, number>, name: string) =>
+  storeTunable(DEADLINE_TUNABLES, values, name);
 
 /** deadline_del_rq_rb: leave the sort list; a next_rq pointing here moves to its successor. */
 function delRb(s: DeadlineState, rq: IoRequest): void {

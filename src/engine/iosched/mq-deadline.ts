@@ -27,7 +27,15 @@ import {
   successor,
   type SortList,
 } from './common';
-import { READ, WRITE, dirOf, type Dir, type FifoEntry } from './deadline';
+import {
+  DEADLINE_RULES,
+  READ,
+  WRITE,
+  dirOf,
+  type DeadlineRule,
+  type Dir,
+  type FifoEntry,
+} from './deadline';
 import { explainDispatch, explainWait, type Pick } from './mq-deadline-explain';
 import { MQ_DEADLINE_TUNABLES, tunable } from './mq-deadline-tunables';
 import type { Bio, ElevatorContext, ElevatorType } from './types';
@@ -45,32 +53,18 @@ export function prioOf(ioprioClass: number): Prio {
   return ioprioClass === 1 ? RT : ioprioClass === 3 ? IDLE : BE;
 }
 
-/** Why a request left, or why none did. A new batch gives two records, as in deadline.ts. */
+/** Why a request left, or why none did: deadline's rules (per class; no alias rule; a FIFO
+ * head expires at jiffies ≥ its deadline) and two of mq-deadline's own. A new batch gives
+ * two records, as in deadline.ts. */
 export type MqDeadlineRule =
-  /** a request at or above latest_pos in last_dir, and batching < fifo_batch */
-  | 'continue-batch'
-  | 'new-batch-read'
-  | 'new-batch-write-starved'
-  | 'new-batch-write-only'
-  /** the direction's FIFO head has jiffies ≥ its deadline: start there */
-  | 'fifo-expired'
-  /** nothing at or above latest_pos in this class and direction: start at the FIFO head */
-  | 'sweep-ended-fifo-head'
-  | 'sweep-continues'
+  | Exclude<DeadlineRule, 'alias'>
   /** two or more classes busy and a lower-class request inserted ≥ prio_aging_expire ago */
   | 'prio-aged'
-  /** a refusal: the classes with requests wait while a higher class has some queued or on
-   * the device (dd_queued), or the chosen request is newer than the aging limit */
+  /** a refusal: lower classes wait while a higher class has requests on the device */
   | 'wait-higher-prio';
 
 export const MQ_DEADLINE_RULES: readonly MqDeadlineRule[] = [
-  'continue-batch',
-  'new-batch-read',
-  'new-batch-write-starved',
-  'new-batch-write-only',
-  'fifo-expired',
-  'sweep-ended-fifo-head',
-  'sweep-continues',
+  ...DEADLINE_RULES.filter((r): r is Exclude<DeadlineRule, 'alias'> => r !== 'alias'),
   'prio-aged',
   'wait-higher-prio',
 ];

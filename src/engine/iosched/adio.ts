@@ -13,6 +13,7 @@ import {
   setOwnTimer,
   switching,
   switchingHooks,
+  switchView,
   type SwitchCore,
 } from './switcher-core';
 
@@ -189,15 +190,7 @@ export const adio: ElevatorType<AdioState> = {
   queued: hooks.queued!,
   inspect(s, ctx) {
     return {
-      elevator: activeName(s),
-      switching: switching(s)
-        ? {
-            from: s.old?.name,
-            to: s.target,
-            sinceMs: (ctx.now - s.switchStartNs) / MS,
-            elvpriv: s.oldPriv,
-          }
-        : null,
+      ...switchView(s, ctx),
       periods: s.periods,
       last: s.last,
       period: {

@@ -159,6 +159,21 @@ export const switching = (core: SwitchCore): boolean => core.switchStartNs >= 0;
 /** The name of the elevator in charge (during a switch: the one being switched to). */
 export const activeName = (core: SwitchCore): string => (core.cur ? core.cur.name : core.target);
 
+/** The inspection view's common part: the scheduler running, and a switch under way. */
+export function switchView(core: SwitchCore, ctx: ElevatorContext) {
+  return {
+    elevator: activeName(core),
+    switching: switching(core)
+      ? {
+          from: core.old?.name,
+          to: core.target,
+          sinceMs: (ctx.now - core.switchStartNs) / 1e6,
+          elvpriv: core.oldPriv,
+        }
+      : null,
+  };
+}
+
 /**
  * Begin elevator_switch to `name`. Returns true when it completed at once (nothing held
  * the old elevator's private data); else the drain runs and `pollSwitch` finishes it.

@@ -16,6 +16,7 @@ import {
   setOwnTimer,
   switching,
   switchingHooks,
+  switchView,
   type SwitchCore,
 } from './switcher-core';
 
@@ -207,15 +208,7 @@ export const switcher: ElevatorType<SwitcherState> = {
   queued: hooks.queued!,
   inspect(s, ctx) {
     return {
-      elevator: activeName(s),
-      switching: switching(s)
-        ? {
-            from: s.old?.name,
-            to: s.target,
-            sinceMs: (ctx.now - s.switchStartNs) / MS,
-            elvpriv: s.oldPriv,
-          }
-        : null,
+      ...switchView(s, ctx),
       samples: s.samples,
       last: s.last,
       emaKiB: { read: s.ema[READ], write: s.ema[WRITE] },

@@ -32,8 +32,7 @@ function shown(value: number): number {
 function row(f: BrowserFigure): string {
   const v = f.value >= 100 ? Math.round(f.value).toLocaleString('en-US') : f.value.toFixed(1);
   const target = f.target === null ? '—' : `≤ ${f.target.toLocaleString('en-US')}`;
-  // Compared as printed, at the target's own precision: a 60 Hz frame is 16.67 ms and its
-  // requestAnimationFrame timestamps jitter by microseconds, so "≤ 16.7 ms" means 60 fps.
+  // Compared as printed, at the target's own precision (a 60 Hz frame, 16.67 ms, is ≤ 16.7).
   const met = f.target === null ? '' : shown(f.value) <= f.target ? 'met' : 'MISSED';
   return `| ${f.name} | ${v} ${f.unit} | ${target} | ${met} | ${f.note} |`;
 }
@@ -49,7 +48,9 @@ Measured by \`tests/e2e/perf-page.test.ts\` on the built page (\`vite build\`) s
 sub-path, in headless Chromium (software rendering, no GPU); recorded in
 \`bench/browser-results.json\`. These are wall-clock figures: on a loaded machine (see its
 load average) a task is stretched by the time the renderer waits for a core. A figure is
-compared with its target as printed (0.1 ms): a 60 Hz display's frame is 16.67 ms.
+compared with its target as printed (0.1 ms). Frame times are counted in display refreshes
+(16.67 ms at 60 Hz; a frame that misses its refresh counts 33.3 ms), the raw p95 of the
+requestAnimationFrame deltas beside them.
 
 - Run: ${r.run}
 - Machine: ${r.machine}; ${r.browser}

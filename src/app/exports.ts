@@ -48,8 +48,13 @@ export async function pngBlob(svg: SVGSVGElement, scale = 2): Promise<Blob> {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000)
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  img.src = `data:image/svg+xml;base64,${btoa(binary)}`;
-  await img.decode();
+  // onload, not img.decode(): Chromium's decode() of a large SVG image rejects at times
+  // ("cannot be decoded") though the same image loads and draws
+  await new Promise<void>((resolve, reject) => {
+    img.onload = () => resolve();
+    img.onerror = () => reject(new Error('the chart could not be drawn as an image'));
+    img.src = `data:image/svg+xml;base64,${btoa(binary)}`;
+  });
   const canvas = document.createElement('canvas');
   canvas.width = Math.round(box.width * scale);
   canvas.height = Math.round(box.height * scale);

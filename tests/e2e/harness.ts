@@ -105,7 +105,8 @@ export function useLab(): Lab {
     async openLab(suffix = '') {
       const opened = await openPage();
       await opened.page.goto(server.url + suffix);
-      await opened.page.getByTestId('platter').waitFor({ timeout: 30_000 });
+      // compare mode draws a platter per column: wait for the first
+      await opened.page.getByTestId('platter').first().waitFor({ timeout: 30_000 });
       return opened;
     },
     async shot(page, name, fullPage = false) {

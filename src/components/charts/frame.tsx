@@ -224,6 +224,7 @@ export function ChartFrame(props: ChartFrameProps) {
   const svgRef = useRef<SVGSVGElement>(null);
   const [at, setAt] = useState<Readout | null>(null);
   const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
   const noteId = useId();
   const readoutFrom = (px: number, py: number | null = null) =>
     setAt(props.readout(Math.min(lay.width, Math.max(0, px)), py));
@@ -253,9 +254,15 @@ export function ChartFrame(props: ChartFrameProps) {
   async function save(kind: 'png' | 'svg') {
     if (!svgRef.current) return;
     setBusy(true);
+    setFailed(null);
     try {
       if (kind === 'svg') downloadSvg(svgRef.current, `spindle-${id}.svg`);
       else await downloadPng(svgRef.current, `spindle-${id}.png`);
+    } catch (err) {
+      // say so beside the buttons; the chart and the run stay as they are
+      setFailed(
+        `${kind.toUpperCase()} export failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
     } finally {
       setBusy(false);
     }
@@ -284,6 +291,11 @@ export function ChartFrame(props: ChartFrameProps) {
         >
           SVG
         </button>
+        {failed && (
+          <span role="alert" className="chart-export-failed">
+            {failed}
+          </span>
+        )}
       </div>
       <div className="chart-plot">
         <svg

@@ -263,7 +263,7 @@ export function App() {
           {show('theme') && (
             <ThemeToggle theme={theme} onChange={(t) => setConfig((c) => ({ ...c, theme: t }))} />
           )}
-          <TraceEntry />
+          <TraceEntry lab={store} />
           {loading && <span className="muted">running…</span>}
         </header>
       )}

@@ -2,14 +2,20 @@
 // anywhere on the page), a "Reopen" button for the trace kept from the last visit, and the
 // trace screen itself — a modal <dialog> over the lab with the summary, the LBA picture and
 // replay (UI.md "Traces"). Reading runs in the trace worker; see src/app/trace-session.ts.
+import type { Store } from '../../app/store';
 import { useEffect, useRef, useState } from 'react';
 import { formatBytes, TraceSession, useTraceSession } from '../../app/trace-session';
 import { TraceScreen } from './TraceScreen';
 import './trace.css';
 
-export function TraceEntry() {
+/** `lab`: the lab's playback, paused while the trace view covers it. */
+export function TraceEntry({ lab }: { lab?: Store } = {}) {
   const [session] = useState(() => new TraceSession());
   const state = useTraceSession(session);
+
+  useEffect(() => {
+    if (state.viewOpen) lab?.set({ playing: false });
+  }, [state.viewOpen, lab]);
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
 

@@ -6,16 +6,13 @@
 import type { ElevatorContext, ElevatorType, TunableSpec } from './types';
 import {
   activeName,
-  beginSwitch,
   createCore,
   inspectInner,
-  pollSwitch,
   setOwnTimer,
-  switching,
   switchingHooks,
   switchView,
-  type SwitchCore,
 } from './switcher-core';
+import { periodicHooks, switchTo, type PeriodicCore } from './switcher-periodic';
 
 const MS = 1e6;
 
@@ -64,8 +61,7 @@ export const ADIO_RULES = {
 } as const;
 export type AdioRule = keyof typeof ADIO_RULES;
 
-export interface AdioState extends SwitchCore {
-  periodNs: number;
+export interface AdioState extends PeriodicCore {
   boundNs: number;
   minMissers: number;
   backPct: number;
@@ -75,8 +71,6 @@ export interface AdioState extends SwitchCore {
   maxLatNs: number;
   periods: number;
   last: { missers: number[]; maxLatencyMs: number; completed: number } | null;
-  /** the period timer runs (it stops after a period without completions) */
-  sampling: boolean;
 }
 
 function record(ctx: ElevatorContext, rule: AdioRule, text: string): void {
@@ -118,10 +112,7 @@ function adapt(s: AdioState, ctx: ElevatorContext): void {
       ? `${facts} ≥ ${s.minMissers} missers → deadline`
       : `${facts} < ${s.backPct}% of the bound → cfq`,
   );
-  if (beginSwitch(s, want, ctx)) {
-    record(ctx, 'switch-done', `elevator switch to ${want}: nothing held the old elevator`);
-    setOwnTimer(s, ctx.now + s.periodNs, ctx);
-  }
+  switchTo(s, want, ctx, record);
 }
 
 const hooks = switchingHooks<AdioState>({
@@ -131,33 +122,7 @@ const hooks = switchingHooks<AdioState>({
     if (lat > s.maxLatNs) s.maxLatNs = lat;
     if (lat > s.boundNs) s.missed[rq.pid] = true;
   },
-  ownTimer(s, ctx) {
-    if (!switching(s)) {
-      adapt(s, ctx);
-      return;
-    }
-    const from = s.old!.name;
-    const startedNs = s.switchStartNs;
-    if (pollSwitch(s, ctx)) {
-      record(
-        ctx,
-        'switch-done',
-        `elevator switch ${from} → ${s.cur!.name} took ${((ctx.now - startedNs) / MS).toFixed(1)} ms`,
-      );
-      setOwnTimer(s, ctx.now + s.periodNs, ctx);
-    } else {
-      record(
-        ctx,
-        'switch-drain-wait',
-        `elevator switch: ${s.oldPriv} request(s) still hold ${from}'s data`,
-      );
-    }
-  },
-  noteActivity(s, ctx) {
-    if (s.sampling || switching(s)) return;
-    s.sampling = true;
-    setOwnTimer(s, ctx.now + s.periodNs, ctx);
-  },
+  ...periodicHooks(adapt, record),
 });
 
 export const adio: ElevatorType<AdioState> = {

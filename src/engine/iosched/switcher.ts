@@ -9,16 +9,13 @@ import type { ElevatorContext, ElevatorType, TunableSpec } from './types';
 import type { IoRequest } from '../request';
 import {
   activeName,
-  beginSwitch,
   createCore,
   inspectInner,
-  pollSwitch,
   setOwnTimer,
-  switching,
   switchingHooks,
   switchView,
-  type SwitchCore,
 } from './switcher-core';
+import { periodicHooks, switchTo, type PeriodicCore } from './switcher-periodic';
 
 const MS = 1e6;
 
@@ -79,8 +76,7 @@ const READ = 0;
 const WRITE = 1;
 const OPS = ['read', 'write'] as const;
 
-export interface SwitcherState extends SwitchCore {
-  periodNs: number;
+export interface SwitcherState extends PeriodicCore {
   /** the EMA's weight of the old value per sample: e^(−period/window) */
   decay: number;
   decisionPoint: number;
@@ -94,8 +90,6 @@ export interface SwitcherState extends SwitchCore {
   samples: number;
   /** the last sample's figures, for inspection */
   last: { dominant: string; avgKiB: number; emaKiB: number; peakKiB: number; sr: number } | null;
-  /** the sampling timer runs (it stops when a period saw no I/O, so a run can end) */
-  sampling: boolean;
 }
 
 function record(ctx: ElevatorContext, rule: SwitcherRule, text: string): void {
@@ -137,10 +131,7 @@ function sample(s: SwitcherState, ctx: ElevatorContext): void {
     return;
   }
   record(ctx, sequential ? 'switch-to-anticipatory' : 'switch-to-cfq', why);
-  if (beginSwitch(s, want, ctx)) {
-    record(ctx, 'switch-done', `elevator switch to ${want}: nothing held the old elevator`);
-    setOwnTimer(s, ctx.now + s.periodNs, ctx);
-  }
+  switchTo(s, want, ctx, record);
 }
 
 const hooks = switchingHooks<SwitcherState>({
@@ -149,33 +140,7 @@ const hooks = switchingHooks<SwitcherState>({
     s.ios[op]++;
     s.sectors[op] += rq.nSectors;
   },
-  ownTimer(s, ctx) {
-    if (!switching(s)) {
-      sample(s, ctx);
-      return;
-    }
-    const from = s.old!.name;
-    const startedNs = s.switchStartNs;
-    if (pollSwitch(s, ctx)) {
-      record(
-        ctx,
-        'switch-done',
-        `elevator switch ${from} → ${s.cur!.name} took ${((ctx.now - startedNs) / MS).toFixed(1)} ms`,
-      );
-      setOwnTimer(s, ctx.now + s.periodNs, ctx); // the sampler's write to sysfs returns
-    } else {
-      record(
-        ctx,
-        'switch-drain-wait',
-        `elevator switch: ${s.oldPriv} request(s) still hold ${from}'s data`,
-      );
-    }
-  },
-  noteActivity(s, ctx) {
-    if (s.sampling || switching(s)) return;
-    s.sampling = true;
-    setOwnTimer(s, ctx.now + s.periodNs, ctx);
-  },
+  ...periodicHooks(sample, record),
 });
 
 export const switcher: ElevatorType<SwitcherState> = {

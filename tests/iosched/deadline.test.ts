@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { DecisionRecord, TraceEvent, TraceSink } from '../../src/engine/events';
+import type { TraceEvent } from '../../src/engine/events';
 import { jiffiesToMs } from '../../src/engine/iosched/common';
 import {
   deadline,
@@ -18,30 +18,17 @@ import {
 import { ensureRegistered } from '../../src/engine/iosched/elevator';
 import type { Bio } from '../../src/engine/iosched/types';
 import { buildModel } from '../../src/engine/model';
-import { runScenario } from '../../src/engine/run';
 import type { FixedRequest, ProcessSpec } from '../../src/engine/scenario/types';
 import { createSimulation, peekTime, step, type Simulation } from '../../src/engine/sim/simulation';
 import { proc, scenario } from '../helpers/scenario';
 import { testBio } from '../helpers/bio';
+import { BUSY, rd, tracedRun, wr, type TracedRun } from '../helpers/traced-run';
 
 ensureRegistered(deadline);
 
 const INT_MAX = 2147483647;
 const MS = 1e6;
 
-const rd = (sector: number, atMs: number, sizeKiB = 4): FixedRequest => ({
-  sector,
-  sizeKiB,
-  op: 'read',
-  atMs,
-  thinkTimeMs: null,
-});
-const wr = (sector: number, atMs: number, sizeKiB = 4): FixedRequest => ({
-  ...rd(sector, atMs, sizeKiB),
-  op: 'write',
-});
-/** Keeps the disk busy for ~60 ms from t = 0 while the test's requests arrive. */
-const BUSY = rd(1_500_000, 0, 64);
 const reads = (...requests: FixedRequest[]) => proc({ name: 'r', requests });
 const syncWrites = (...requests: FixedRequest[]) => proc({ name: 'w', sync: true, requests });
 
@@ -56,28 +43,10 @@ function sc(processes: ProcessSpec[], tunables: Record<string, number> = {}, sto
   });
 }
 
-interface Run {
-  trace: TraceEvent[];
-  /** the D events, in order */
-  d: TraceEvent[];
-  /** the I/O scheduler's decision records */
-  decisions: DecisionRecord[];
-  sim: Simulation;
-}
+type Run = TracedRun;
 
 function run(processes: ProcessSpec[], tunables: Record<string, number> = {}, stopMs?: number) {
-  const trace: TraceEvent[] = [];
-  const decisions: DecisionRecord[] = [];
-  const sink: TraceSink = {
-    trace: (e) => trace.push(e),
-    service: () => {},
-    decision: (d) => {
-      if (d.layer === 'iosched') decisions.push(d);
-    },
-  };
-  const { simulation } = runScenario(sc(processes, tunables, stopMs), { sink });
-  const d = trace.filter((e) => e.action === 'D');
-  return { trace, d, decisions, sim: simulation } satisfies Run;
+  return tracedRun(sc(processes, tunables, stopMs));
 }
 
 /** "R1000", "W2000" per dispatched request, in D order, without BUSY. */

@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { DecisionRecord, TraceEvent, TraceSink } from '../../src/engine/events';
 import { ensureRegistered } from '../../src/engine/iosched/elevator';
 import {
   mqDeadline,
@@ -14,29 +13,16 @@ import {
   type MqDeadlineView,
 } from '../../src/engine/iosched/mq-deadline';
 import { buildModel } from '../../src/engine/model';
-import { runScenario } from '../../src/engine/run';
 import type { FixedRequest, ProcessSpec } from '../../src/engine/scenario/types';
 import { createSimulation, peekTime, step, type Simulation } from '../../src/engine/sim/simulation';
 import { proc, scenario } from '../helpers/scenario';
+import { BUSY, rd, tracedRun, wr, type TracedRun } from '../helpers/traced-run';
 
 ensureRegistered(mqDeadline);
 
 const MS = 1e6;
 const INT_MAX = 2147483647;
 
-const rd = (sector: number, atMs: number, sizeKiB = 4): FixedRequest => ({
-  sector,
-  sizeKiB,
-  op: 'read',
-  atMs,
-  thinkTimeMs: null,
-});
-const wr = (sector: number, atMs: number, sizeKiB = 4): FixedRequest => ({
-  ...rd(sector, atMs, sizeKiB),
-  op: 'write',
-});
-/** Keeps the C2247A busy for ~60 ms from t = 0 while the test's requests arrive. */
-const BUSY = rd(1_500_000, 0, 64);
 const reads = (...requests: FixedRequest[]) => proc({ name: 'r', requests });
 const klass = (cls: 'rt' | 'be' | 'idle', name: string, ...requests: FixedRequest[]) =>
   proc({ name, sync: true, ioprio: { class: cls, level: 4 }, requests });
@@ -61,26 +47,8 @@ function sc(processes: ProcessSpec[], o: Setup = {}) {
   });
 }
 
-interface Run {
-  trace: TraceEvent[];
-  d: TraceEvent[];
-  decisions: DecisionRecord[];
-  sim: Simulation;
-}
-
-function run(processes: ProcessSpec[], o: Setup = {}): Run {
-  const trace: TraceEvent[] = [];
-  const decisions: DecisionRecord[] = [];
-  const sink: TraceSink = {
-    trace: (e) => trace.push(e),
-    service: () => {},
-    decision: (d) => {
-      if (d.layer === 'iosched') decisions.push(d);
-    },
-  };
-  const { simulation } = runScenario(sc(processes, o), { sink });
-  return { trace, d: trace.filter((e) => e.action === 'D'), decisions, sim: simulation };
-}
+type Run = TracedRun;
+const run = (processes: ProcessSpec[], o: Setup = {}): Run => tracedRun(sc(processes, o));
 
 const order = (r: Run, skip = BUSY.sector) =>
   r.d.filter((e) => e.sector !== skip).map((e) => `${e.write ? 'W' : 'R'}${e.sector}`);

@@ -194,12 +194,14 @@ export function TraceSummary({ overview, device }: { overview: TraceOverview; de
           </tfoot>
         </table>
       </div>
-      {(f.btt.unmatchedQ > 0 || f.timeReversals > 0) && (
+      {(f.btt.unmatchedQ > 0 || f.timeReversals > 0 || r.reordered > 0) && (
         <p className="muted small">
           {f.btt.unmatchedQ > 0 &&
             `${count(f.btt.unmatchedQ)} ${f.btt.unmatchedQ === 1 ? 'Q' : 'Qs'} never completed as a whole (btt leaves them out of Q2C, e.g. split bios). `}
           {f.timeReversals > 0 &&
-            `${count(f.timeReversals)} ${f.timeReversals === 1 ? 'event is' : 'events are'} time-stamped earlier than the one before ${f.timeReversals === 1 ? 'it' : 'them'}.`}
+            `${count(f.timeReversals)} ${f.timeReversals === 1 ? 'event is' : 'events are'} time-stamped earlier than the one before ${f.timeReversals === 1 ? 'it' : 'them'}, later than Spindle's time-order window could repair. `}
+          {r.reordered > 0 &&
+            `${count(r.reordered)} ${r.reordered === 1 ? 'event' : 'events'} arrived out of time order and ${r.reordered === 1 ? 'was' : 'were'} put back in place.`}
         </p>
       )}
 

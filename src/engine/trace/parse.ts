@@ -3,18 +3,22 @@
 // (gunzipped by Node's zlib), the browser's worker feeds it a DecompressionStream's text.
 import { TraceFeeder, type FeedStats } from './stream';
 import { TraceSummary, type ParseReport, type SummaryOptions } from './summary';
+import { TimeOrder } from './time-order';
 
 export type { ParseReport } from './summary';
 export type { ParsedEvent } from './parse-line';
 
 export class TraceParser {
   private readonly summary: TraceSummary;
+  private readonly order: TimeOrder;
   private readonly feeder: TraceFeeder;
 
   constructor(opts: SummaryOptions & { maxLineLength?: number } = {}) {
     this.summary = new TraceSummary(opts);
-    // the summary keeps nothing of an event: one event object serves every line
-    this.feeder = new TraceFeeder(this.summary, opts.maxLineLength, true);
+    // the summary keeps nothing of an event: one event object serves every line, and the
+    // time-order window holds copies
+    this.order = new TimeOrder(this.summary, true);
+    this.feeder = new TraceFeeder(this.order, opts.maxLineLength, true);
   }
 
   feed(chunk: string): void {
@@ -28,7 +32,9 @@ export class TraceParser {
 
   end(): { report: ParseReport; fatal: string | null; stats: FeedStats } {
     const stats = this.feeder.end();
-    return { report: this.summary.report(stats), fatal: stats.fatal, stats };
+    this.order.flush();
+    const report = this.summary.report(stats, this.order.stats.reordered);
+    return { report, fatal: stats.fatal, stats };
   }
 }
 

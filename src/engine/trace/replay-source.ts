@@ -8,6 +8,7 @@ import { BttDevice, BttGlobal } from './btt';
 import type { ParsedEvent, SummaryLine } from './parse-line';
 import { TraceFeeder, type FeedStats, type TraceSink } from './stream';
 import { TraceSummary, type ParseReport } from './summary';
+import { TimeOrder } from './time-order';
 
 /** One Q of the trace as it will be replayed. */
 export interface TracedQ {
@@ -279,6 +280,8 @@ export interface TraceReading {
 export class ReplayReader {
   private readonly summary = new TraceSummary();
   private readonly feeder: TraceFeeder;
+  /** each device's events in time order (the collector keeps the event objects: no copies) */
+  private readonly order: TimeOrder;
   private readonly devs = new Map<string, DeviceCollector>();
   private readonly g = new BttGlobal();
   private messageScheduler: string | null = null;
@@ -301,7 +304,8 @@ export class ReplayReader {
       },
       summary: (s: SummaryLine): void => this.summary.summary(s),
     };
-    this.feeder = new TraceFeeder(tee);
+    this.order = new TimeOrder(tee, false);
+    this.feeder = new TraceFeeder(this.order);
   }
 
   feed(chunk: string): void {
@@ -314,10 +318,11 @@ export class ReplayReader {
 
   end(): TraceReading {
     const stats = this.feeder.end();
+    this.order.flush();
     const devices = new Map<string, DeviceTrace>();
     for (const [dev, d] of this.devs) devices.set(dev, d.out);
     return {
-      report: this.summary.report(stats),
+      report: this.summary.report(stats, this.order.stats.reordered),
       stats,
       fatal: stats.fatal,
       devices,

@@ -133,7 +133,10 @@ export interface ParseReport {
   perDevice: Record<string, DeviceFigures>;
   processes: ProcessFigures[];
   printedSummary: Record<string, PrintedSummary>;
+  /** events still out of time order on their device (later than the reorder window) */
   timeReversals: number;
+  /** events that arrived out of time order and were put back in place (time-order.ts) */
+  reordered: number;
 }
 
 class DeviceState {
@@ -426,7 +429,8 @@ export class TraceSummary implements TraceSink {
     }
   }
 
-  report(feed: FeedStats): ParseReport {
+  /** `reordered`: how many events the time-order window moved back into place */
+  report(feed: FeedStats, reordered = 0): ParseReport {
     const devices = [...this.seen].sort(devOrder);
     const perDevice: Record<string, DeviceFigures> = {};
     const all = new IoStats();
@@ -500,6 +504,7 @@ export class TraceSummary implements TraceSink {
       processes,
       printedSummary: this.printed,
       timeReversals: reversals,
+      reordered,
     };
     if (totals.pc) report.pc = totals.pc;
     return report;

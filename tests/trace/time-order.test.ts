@@ -114,11 +114,13 @@ describe('time order per device', () => {
     order.event(ev('8,0', 3, 4));
     order.summary({} as never, 5);
     order.event(ev('8,0', 6, 6));
+    order.event(ev('8,0', 2, 7)); // after a summary block a pasted trace starts afresh
+    order.event(ev('8,0', 1, 8));
     order.flush();
     const dev0 = out.filter(([d]) => d === '8,0').map(([, , line]) => line);
-    expect(dev0).toEqual([4, 1, 3, 6]);
+    expect(dev0).toEqual([4, 1, 3, 8, 7, 6]);
     expect(out.findIndex(([d]) => d === 'summary')).toBe(4);
-    expect(order.stats).toEqual({ reordered: 1, late: 0 });
+    expect(order.stats).toEqual({ reordered: 3, late: 0 });
   });
 
   it('copies carry every field of an event (a field added to ParsedEvent must be copied too)', () => {

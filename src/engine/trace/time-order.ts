@@ -4,7 +4,7 @@
 // window (the last `hold` events) and released in time order, so an event that arrives up
 // to `hold` events late is put back in its place; one later than that is passed on as it
 // came and counted (the summary reports it as a time reversal). Events with equal times
-// keep their order of arrival. Summary lines flush every window first.
+// keep their order of arrival. Summary lines flush every window first (see flush).
 import { newEvent, type ParsedEvent, type SummaryLine } from './parse-line';
 import type { TraceSink } from './stream';
 
@@ -81,9 +81,14 @@ export class TimeOrder implements TraceSink {
     this.out.summary(s, line);
   }
 
-  /** Releases everything held (at the end of the input). */
+  /** Releases everything held (at a summary block, at the end of the input). What follows
+   * is ordered afresh: after a summary block comes another trace, pasted on, whose clock
+   * starts again — its events are not late, only the trace's first is a time reversal. */
   flush(): void {
-    for (const w of this.windows.values()) while (w.size > 0) this.release(w);
+    for (const w of this.windows.values()) {
+      while (w.size > 0) this.release(w);
+      w.released = -Infinity;
+    }
   }
 
   private release(w: Window): void {

@@ -8,6 +8,11 @@
 //
 // An override left undefined means "as the lesson says": a link carries only what differs.
 
+import { applyGenerators, type GeneratorInfo } from './workload-config';
+
+export type { GeneratorInfo } from './workload-config';
+export { lessonGenerators } from './workload-config';
+
 /** One tunable as the settings panel shows it: the engine's TunableSpec made plain data
  * (its HZ-dependent default resolved for each HZ). */
 export interface TunableInfo {
@@ -36,6 +41,8 @@ export interface Catalog {
   hz: number[];
   presets: PresetInfo[];
   diskSchedulers: string[];
+  /** the generators' named variants (engine GENERATOR_CHOICES) */
+  generators: GeneratorInfo[];
 }
 
 /** What one run changes on top of its lesson; undefined = the lesson's own value. */
@@ -54,6 +61,9 @@ export interface RunOverrides {
   qd?: number;
   /** disk.scheduler: the drive's own scheduler */
   dsched?: string;
+  /** workload generators' keys, "kind.key" → value (e.g. "ffsb.profile" → "rand-read"),
+   * applied to every process whose generator is of that kind */
+  gen: Record<string, string>;
 }
 
 export type Theme = 'light' | 'dark';
@@ -100,7 +110,7 @@ export const MIN_COLUMNS = 2;
 export const MAX_COLUMNS = 4;
 
 export function emptyOverrides(): RunOverrides {
-  return { tunables: {}, queue: {} };
+  return { tunables: {}, queue: {}, gen: {} };
 }
 
 export function defaultConfig(): LabConfig {
@@ -124,7 +134,8 @@ export function isEmptyOverrides(o: RunOverrides): boolean {
     o.qd === undefined &&
     o.dsched === undefined &&
     Object.keys(o.tunables).length === 0 &&
-    Object.keys(o.queue).length === 0
+    Object.keys(o.queue).length === 0 &&
+    Object.keys(o.gen).length === 0
   );
 }
 
@@ -165,6 +176,7 @@ export function applyOverrides(raw: unknown, o: RunOverrides, seed?: number): un
   if (o.dsched !== undefined) disk.scheduler = o.dsched;
   scenario.disk = disk;
   scenario.iosched = iosched;
+  if (Object.keys(o.gen).length > 0) applyGenerators(scenario, o.gen);
   if (seed !== undefined) scenario.seed = seed;
   return scenario;
 }
@@ -244,7 +256,7 @@ export function sanitizeOverrides(
 ): { overrides: RunOverrides; problems: Problem[] } {
   const problems: Problem[] = [];
   const at = (w: string) => (label ? `${label}: ${w}` : w);
-  const out: RunOverrides = { tunables: {}, queue: {} };
+  const out: RunOverrides = emptyOverrides();
   if (o.sched !== undefined) {
     if (catalog.schedulers.some((s) => s.name === o.sched)) out.sched = o.sched;
     else
@@ -318,6 +330,13 @@ export function sanitizeOverrides(
     const bad = t ? checkTunable(t, value) : `the request queue has no setting ${name}`;
     if (bad || !t) problems.push({ where: at(name), message: bad ?? '' });
     else out.queue[name] = value;
+  }
+  for (const [name, value] of Object.entries(o.gen)) {
+    const g = catalog.generators.find((x) => `${x.kind}.${x.key}` === name);
+    if (!g) problems.push({ where: at(name), message: `no workload generator has a key ${name}` });
+    else if (!g.choices.includes(value))
+      problems.push({ where: at(name), message: `must be one of ${g.choices.join(', ')}` });
+    else out.gen[name] = value;
   }
   return { overrides: out, problems };
 }

@@ -7,6 +7,7 @@
 //    &sched=deadline&t.read_expire=250&t.fifo_batch=8      I/O scheduler and its tunables
 //    &q.nr_requests=64&kernel=2.6.16&hz=1000                queue settings, kernel era, HZ
 //    &disk=cheetah-15k4-146g&qd=16&dsched=sptf             disk preset, depth, drive's scheduler
+//    &w.ffsb.profile=rand-read&w.postmark.fs=xfs            workload generators' variants
 //    &cmp=2&c1.sched=noop&c2.sched=deadline&c2.t.read_expire=100    compare mode: 2–4 columns
 //    &_hide=seed,speed&present=1&embed=1&quiz=1&theme=dark&at=1500000  hidden controls, modes, time
 //
@@ -42,7 +43,10 @@ const LESSON = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}\.json$/;
 const TUNABLE = /^[a-z][a-z0-9_]{0,39}$/;
 const NUMBER = /^-?\d{1,12}(\.\d{1,9})?$/;
 const UINT = /^\d{1,12}$/;
+/** a simulated time in ns: up to 15 digits (11 days; 12 digits would stop at 16 minutes) */
+const TIME_NS = /^\d{1,15}$/;
 const COLUMN_KEY = /^c([1-9])\.(.*)$/s;
+const GEN_KEY = /^[a-z]{1,20}\.[a-zA-Z]{1,20}$/;
 
 export interface ParsedUrl {
   config: LabConfig;
@@ -84,6 +88,13 @@ function setRunKey(o: RunOverrides, key: string, value: string): string | null |
   if (dot < 0) return undefined;
   const table = key.slice(0, dot);
   const tunable = key.slice(dot + 1);
+  if (table === 'w') {
+    if (!GEN_KEY.test(tunable)) return `${shown(key)} is not a generator's key`;
+    const n = name();
+    if (n === null) return `${tunable}: ${shown(value)} is not a name`;
+    o.gen[tunable] = n;
+    return null;
+  }
   if (table !== 't' && table !== 'q') return undefined;
   if (!TUNABLE.test(tunable)) return `${shown(key)} is not a tunable's name`;
   const n = num();
@@ -179,7 +190,7 @@ export function parseUrlState(search: string): ParsedUrl {
         else bad('theme', `${shown(value)}: use light or dark`);
         continue;
       case 'at':
-        if (UINT.test(value)) config.atNs = Number(value);
+        if (TIME_NS.test(value)) config.atNs = Number(value);
         else bad('at', `${shown(value)} is not a time in whole nanoseconds`);
         continue;
     }
@@ -199,7 +210,14 @@ export function parseUrlState(search: string): ParsedUrl {
     const r = setRunKey(config.run, key, value);
     if (r === undefined) bad('link', `${shown(key)} is not a setting this page knows`);
     else if (r !== null)
-      bad(key.split('.')[0] === 't' || key.split('.')[0] === 'q' ? 'tunable' : key, r);
+      bad(
+        ['t', 'q'].includes(key.split('.')[0]!)
+          ? 'tunable'
+          : key.startsWith('w.')
+            ? 'workload'
+            : key,
+        r,
+      );
   }
   if (colUsed > 0 && columns === 0) {
     bad('compare', 'the link sets compare columns but not how many (cmp=2…4); compare is off');
@@ -226,6 +244,7 @@ function writeRun(out: [string, string][], o: RunOverrides, prefix: string): voi
   put('disk', o.disk);
   put('qd', o.qd);
   put('dsched', o.dsched);
+  for (const k of Object.keys(o.gen).sort()) put(`w.${k}`, o.gen[k]);
 }
 
 /** The configuration as a query string ("?v=1&…"), canonical: the same configuration

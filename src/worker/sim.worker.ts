@@ -30,6 +30,7 @@ import { hostView } from '../engine/iosched/inspect';
 import { HZ_VALUES, KERNELS, QUEUE_SETTINGS } from '../engine/iosched/queue-settings';
 import { defaultAt, type TunableSpec } from '../engine/iosched/types';
 import { summarize } from '../engine/summary';
+import { GENERATOR_CHOICES } from '../engine/workload/generators';
 import { chartMethods } from './chart-tables';
 import { createLogSink, trackStarts, MAX_COMPLETIONS, MAX_SIM_NS, type RunLog } from './log';
 
@@ -178,6 +179,7 @@ const api = {
           : [];
       }),
       diskSchedulers: [...DISK_SCHEDULERS],
+      generators: GENERATOR_CHOICES.map((g) => ({ ...g, choices: [...g.choices] })),
     };
   },
 };

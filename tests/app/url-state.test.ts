@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import {
   applyOverrides,
   defaultConfig,
+  emptyOverrides,
   HIDEABLE,
+  lessonGenerators,
   sanitizeConfig,
   type Catalog,
   type LabConfig,
@@ -31,8 +33,9 @@ const overrides: fc.Arbitrary<RunOverrides> = fc.record(
     disk: name,
     qd: fc.integer({ min: 0, max: 100000 }),
     dsched: name,
+    gen: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}\.[a-zA-Z]{1,8}$/), name, { maxKeys: 2 }),
   },
-  { requiredKeys: ['tunables', 'queue'] },
+  { requiredKeys: ['tunables', 'queue', 'gen'] },
 );
 
 const config: fc.Arbitrary<LabConfig> = fc.record(
@@ -48,7 +51,7 @@ const config: fc.Arbitrary<LabConfig> = fc.record(
     embed: fc.boolean(),
     quiz: fc.boolean(),
     theme: fc.constantFrom('light' as const, 'dark' as const),
-    atNs: fc.integer({ min: 0, max: 1e12 }),
+    atNs: fc.integer({ min: 0, max: 1e15 - 1 }),
   },
   { requiredKeys: ['lesson', 'run', 'compare', 'hide', 'present', 'embed', 'quiz'] },
 );
@@ -84,6 +87,12 @@ const catalog: Catalog = {
   hz: [100, 250, 1000],
   presets: [{ name: 'hp-c2247a', title: 'HP', maxQueueDepth: 8, ssd: false }],
   diskSchedulers: ['fcfs', 'sptf'],
+  generators: [
+    { kind: 'ffsb', key: 'profile', choices: ['mixed', 'rand-read'], defaultValue: null, doc: '' },
+    { kind: 'postmark', key: 'fs', choices: ['ext3', 'xfs'], defaultValue: 'ext3', doc: '' },
+    { kind: 'fio', key: 'job', choices: ['oltp', 'seq-read'], defaultValue: null, doc: '' },
+    { kind: 'kbuild', key: 'builds', choices: ['2', '4'], defaultValue: null, doc: '' },
+  ],
 };
 
 describe('URL state', () => {
@@ -203,15 +212,55 @@ describe('configuration checks and overrides', () => {
       disk: 'hp-c2247a',
       dsched: 'sptf',
       hz: 300,
+      gen: { 'ffsb.profile': 'rand-read', 'ffsb.nosuch': 'x', 'postmark.fs': 'ntfs' },
     };
     const { config: out, problems } = sanitizeConfig(c, catalog, ['seek-rotate-transfer.json']);
-    expect(out.run).toEqual({ tunables: {}, queue: {}, disk: 'hp-c2247a', dsched: 'sptf' });
+    expect(out.run).toEqual({
+      tunables: {},
+      queue: {},
+      gen: { 'ffsb.profile': 'rand-read' },
+      disk: 'hp-c2247a',
+      dsched: 'sptf',
+    });
     const text = problems.map((p) => `${p.where}: ${p.message}`).join('\n');
     expect(text).toContain('there is no I/O scheduler "nosuch"');
     expect(text).toContain('read_expire must be from 0 to 100000 ms');
     expect(text).toContain('nr_requests must be from 4 to 8192');
     expect(text).toContain('queue depth: must be a whole number from 1 to 8');
     expect(text).toContain('HZ: must be one of 100, 250, 1000');
+    expect(text).toContain('ffsb.nosuch: no workload generator has a key ffsb.nosuch');
+    expect(text).toContain('postmark.fs: must be one of ext3, xfs');
+  });
+
+  it('workload: a generator key applies to every process of its kind; a lesson offers the keys its processes agree on', () => {
+    const proc = (generator: Record<string, unknown>) => ({ name: 'p', generator });
+    const lesson = {
+      workload: {
+        processes: [
+          proc({ kind: 'fio', job: 'oltp' }),
+          proc({ kind: 'fio', job: 'seq-read' }),
+          proc({ kind: 'postmark', config: 'SS' }),
+          proc({ kind: 'kbuild', builds: 2 }),
+        ],
+      },
+    };
+    const offered = lessonGenerators(lesson, catalog).map((g) => [g.kind, g.key, g.lessonValue]);
+    // two fio jobs differ: no "job"; postmark's fs is left out: its default
+    expect(offered).toEqual([
+      ['postmark', 'fs', 'ext3'],
+      ['kbuild', 'builds', '2'],
+    ]);
+    const out = applyOverrides(lesson, {
+      ...emptyOverrides(),
+      gen: { 'postmark.fs': 'xfs', 'kbuild.builds': '4' },
+    }) as typeof lesson;
+    expect(out.workload.processes.map((p) => p.generator)).toEqual([
+      { kind: 'fio', job: 'oltp' },
+      { kind: 'fio', job: 'seq-read' },
+      { kind: 'postmark', config: 'SS', fs: 'xfs' },
+      { kind: 'kbuild', builds: 4 },
+    ]);
+    expect(lesson.workload.processes[2]!.generator).toEqual({ kind: 'postmark', config: 'SS' });
   });
 
   it('applies overrides to a copy; another scheduler drops the lesson tunables', () => {
@@ -222,13 +271,17 @@ describe('configuration checks and overrides', () => {
       iosched: { name: 'deadline', tunables: { fifo_batch: 4 } },
     };
     const frozen = structuredClone(lesson);
-    const same = applyOverrides(lesson, { tunables: { read_expire: 100 }, queue: {} }, 9) as {
+    const same = applyOverrides(
+      lesson,
+      { ...emptyOverrides(), tunables: { read_expire: 100 } },
+      9,
+    ) as {
       seed: number;
       iosched: { tunables: Record<string, number> };
     };
     expect(same.iosched.tunables).toEqual({ fifo_batch: 4, read_expire: 100 });
     expect(same.seed).toBe(9);
-    const other = applyOverrides(lesson, { sched: 'noop', tunables: {}, queue: {}, qd: 4 }) as {
+    const other = applyOverrides(lesson, { ...emptyOverrides(), sched: 'noop', qd: 4 }) as {
       iosched: { name: string; tunables?: unknown };
       disk: { queueDepth: number };
     };

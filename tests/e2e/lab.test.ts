@@ -51,6 +51,29 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     await page.context().close();
   });
 
+  it('picks a workload generator’s variant (two kernel builds → four) from the settings', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=kernel-builds.json');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Settings' });
+    const builds = form.getByLabel('kbuild builds');
+    expect(await builds.inputValue()).toBe('2');
+    await builds.selectOption('4');
+    await form.getByRole('button', { name: 'Run with these settings' }).click();
+    await expect.poll(() => query(page)).toContain('w.kbuild.builds=4');
+    await expect
+      .poll(() => page.getByTestId('changed-note').textContent(), { timeout: 30_000 })
+      .toContain('kbuild builds 4');
+    // the run on screen has four builds: the breakdown chart has a bar for each
+    const charts = page.getByRole('region', { name: 'Charts' });
+    await charts.getByRole('tab', { name: 'Breakdown' }).click();
+    await expect
+      .poll(() => charts.getByText(/^make-?3$/).count(), { timeout: 30_000 })
+      .toBeGreaterThan(0);
+    await lab.shot(page, 'lab-settings-workload.png', true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('reproduces a shared link exactly, including disk, depth, drive scheduler and time', async () => {
     const first = await lab.openLab('?v=1&lesson=sptf-vs-fcfs.json');
     await first.page.getByRole('button', { name: 'Settings' }).click();

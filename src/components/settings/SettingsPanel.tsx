@@ -1,7 +1,8 @@
 // The settings panel, generated from the engine's tables (the Catalog the worker sends): the
 // I/O scheduler and its tunables by their Linux sysfs names, units and ranges, the request
 // queue's settings, the kernel era and HZ, the disk preset, its queue depth and the drive's
-// own scheduler. Edits are a draft until "Run with these settings"; a value out of range
+// own scheduler, and the workload generators' variants the lesson's processes use (FFSB's
+// profile, Postmark's configuration and file system, …). Edits are a draft until "Run with these settings"; a value out of range
 // gets a sentence under its field and blocks the run. Only what differs from the lesson
 // becomes an override (so a shared link says what was changed).
 import { useId, useState, type FormEvent } from 'react';
@@ -9,8 +10,10 @@ import {
   checkTunable,
   effective,
   emptyOverrides,
+  lessonGenerators,
   unitWord,
   type Catalog,
+  type GeneratorInfo,
   type RunOverrides,
   type TunableInfo,
 } from '../../app/config';
@@ -47,6 +50,10 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
   const preset = catalog.presets.find((p) => p.name === disk);
   const maxQd = preset?.maxQueueDepth ?? 64;
   const table = catalog.schedulers.find((s) => s.name === sched)?.tunables ?? [];
+  const gens = lessonGenerators(lesson, catalog);
+  const genName = (g: GeneratorInfo) => `${g.kind}.${g.key}`;
+  const genValue = (g: (typeof gens)[number]) =>
+    draft[`w.${genName(g)}`] ?? overrides.gen[genName(g)] ?? g.lessonValue;
 
   /** the value a tunable has before this draft: the run's own when its scheduler runs */
   const tunableNow = (t: TunableInfo) =>
@@ -106,6 +113,7 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
       const v = Number(qText(t));
       if (v !== queueBase(t)) o.queue[t.name] = v;
     }
+    for (const g of gens) if (genValue(g) !== g.lessonValue) o.gen[genName(g)] = genValue(g);
     setDraft({});
     onApply(o);
   }
@@ -237,6 +245,23 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
           onChange={(v) => set('dsched', v)}
         />
       </fieldset>
+      {gens.length > 0 && (
+        <fieldset>
+          <legend>Workload</legend>
+          {gens.map((g) => (
+            <Choice
+              key={genName(g)}
+              id={field(`w-${g.kind}-${g.key}`).id}
+              label={`${g.kind} ${g.key}`}
+              hint={g.doc}
+              value={genValue(g)}
+              options={g.choices}
+              lessonValue={g.lessonValue}
+              onChange={(v) => set(`w.${genName(g)}`, v)}
+            />
+          ))}
+        </fieldset>
+      )}
       <div className="settings-actions">
         <button type="submit" className="primary">
           Run with these settings

@@ -5,13 +5,15 @@ import { ffsb, FFSB_PROFILES, type FfsbSpec } from './ffsb';
 import { postmark, POSTMARK_CONFIGS, type PostmarkSpec } from './postmark';
 import { kbuild, type KbuildSpec } from './kbuild';
 import { tpcb, type TpcbSpec } from './tpcb';
+import { smallfiles, type SmallFilesSpec } from './smallfiles';
 import { FS_NAMES } from './fs';
 import type { GenFamily } from './types';
 
-export type GeneratorSpec = FioSpec | FfsbSpec | PostmarkSpec | KbuildSpec | TpcbSpec;
+export type GeneratorSpec =
+  FioSpec | FfsbSpec | PostmarkSpec | KbuildSpec | TpcbSpec | SmallFilesSpec;
 export type GeneratorKind = GeneratorSpec['kind'];
 
-export const GENERATOR_KINDS = ['fio', 'ffsb', 'postmark', 'kbuild', 'tpcb'] as const;
+export const GENERATOR_KINDS = ['fio', 'ffsb', 'postmark', 'kbuild', 'tpcb', 'smallfiles'] as const;
 export { FIO_JOBS, FFSB_PROFILES, POSTMARK_CONFIGS, FS_NAMES };
 
 const FAMILIES: Record<GeneratorKind, GenFamily<never, unknown>> = {
@@ -20,6 +22,7 @@ const FAMILIES: Record<GeneratorKind, GenFamily<never, unknown>> = {
   postmark: postmark as GenFamily<never, unknown>,
   kbuild: kbuild as GenFamily<never, unknown>,
   tpcb: tpcb as GenFamily<never, unknown>,
+  smallfiles: smallfiles as GenFamily<never, unknown>,
 };
 
 export function generatorFamily(spec: GeneratorSpec): GenFamily<GeneratorSpec, unknown> {
@@ -34,9 +37,55 @@ export const GENERATOR_DEFAULTS = {
   postmark: { fs: 'ext3', scale: 1 },
   kbuild: { interarrivalMs: null },
   tpcb: { thinkMs: 0 },
+  smallfiles: { pids: 1, fullness: 0, rangeWrites: false },
 } as const;
 
 /** Threads when the process gives no count. */
 export function generatorThreads(spec: GeneratorSpec): number {
   return generatorFamily(spec).defaultThreads(spec);
 }
+
+/** The generators' named variants a user may pick instead of a lesson's (the page's
+ * "Workload" settings): plain data, from the same tables the scenario schema checks. */
+export interface GeneratorChoice {
+  kind: GeneratorKind;
+  /** the generator key, as in a scenario file */
+  key: string;
+  /** the values, as text (numbers written out) */
+  choices: string[];
+  /** the value when a scenario leaves the key out; null = the key is required */
+  defaultValue: string | null;
+  doc: string;
+}
+
+export const GENERATOR_CHOICES: readonly GeneratorChoice[] = [
+  {
+    kind: 'ffsb',
+    key: 'profile',
+    choices: [...FFSB_PROFILES],
+    defaultValue: null,
+    doc: "FFSB's profile (Heger & Quinn's five)",
+  },
+  {
+    kind: 'postmark',
+    key: 'config',
+    choices: [...POSTMARK_CONFIGS],
+    defaultValue: null,
+    doc: 'small or large files × small or large working set',
+  },
+  {
+    kind: 'postmark',
+    key: 'fs',
+    choices: [...FS_NAMES],
+    defaultValue: GENERATOR_DEFAULTS.postmark.fs,
+    doc: 'the file system shaping the writes',
+  },
+  { kind: 'fio', key: 'job', choices: [...FIO_JOBS], defaultValue: null, doc: 'the fio job' },
+  {
+    kind: 'kbuild',
+    key: 'builds',
+    choices: ['2', '4'],
+    defaultValue: null,
+    doc: 'concurrent kernel builds',
+  },
+];

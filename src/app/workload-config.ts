@@ -1,0 +1,52 @@
+// The workload part of a run's overrides: which named generator variants (FFSB's profile,
+// Postmark's configuration and file system, fio's job, the number of kernel builds) a
+// lesson lets the user change, and how a change is written into the scenario.
+import type { Catalog } from './config';
+
+type Json = Record<string, unknown>;
+
+function asObject(v: unknown): Json {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
+}
+
+/** One generator key a user may change: the engine's GeneratorChoice as plain data. */
+export interface GeneratorInfo {
+  kind: string;
+  key: string;
+  choices: string[];
+  defaultValue: string | null;
+  doc: string;
+}
+
+/** Each process's generator with the overridden keys of its kind (numbers as numbers). */
+export function applyGenerators(scenario: Json, gen: Record<string, string>): void {
+  const workload = asObject(scenario.workload);
+  if (!Array.isArray(workload.processes)) return;
+  for (const p of workload.processes as unknown[]) {
+    const g = asObject(asObject(p).generator);
+    for (const [name, value] of Object.entries(gen)) {
+      const [kind, key] = name.split('.');
+      if (g.kind === kind && key) g[key] = /^\d+$/.test(value) ? Number(value) : value;
+    }
+  }
+}
+
+/** The generator keys a lesson lets the user change: those of the catalog whose kind the
+ * lesson's processes use and on whose value they all agree (fio-switcher's six different
+ * jobs offer no "job"), with the lesson's value. */
+export function lessonGenerators(
+  lesson: unknown,
+  catalog: Catalog,
+): Array<GeneratorInfo & { lessonValue: string }> {
+  const procs = asObject(asObject(lesson).workload).processes;
+  const gens = Array.isArray(procs) ? procs.map((p) => asObject(asObject(p).generator)) : [];
+  return catalog.generators.flatMap((info) => {
+    const values = new Set(
+      gens
+        .filter((g) => g.kind === info.kind)
+        .map((g) => (g[info.key] === undefined ? info.defaultValue : String(g[info.key]))),
+    );
+    const [only] = [...values];
+    return values.size === 1 && typeof only === 'string' ? [{ ...info, lessonValue: only }] : [];
+  });
+}

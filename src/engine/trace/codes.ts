@@ -179,6 +179,10 @@ export function readTime(b: Codes, i: number, n: number): number {
 const INTERN_SLOTS = 512;
 const INTERN_MAX = 40;
 const interned: string[] = new Array<string>(INTERN_SLOTS).fill('');
+/** each slot's string as codes (INTERN_MAX per slot) and its length, −1 when empty: a hit is
+ * checked byte against byte, without reading the string */
+const internedCodes = new Uint8Array(INTERN_SLOTS * INTERN_MAX);
+const internedLen = new Int32Array(INTERN_SLOTS).fill(-1);
 
 export function intern(s: string, b: Codes, i: number, j: number): string {
   const len = j - i;
@@ -187,16 +191,23 @@ export function intern(s: string, b: Codes, i: number, j: number): string {
   // a cheap hash (length, first, middle and last character): a collision costs only a miss
   const h = len ^ (b[i]! << 2) ^ (b[(i + j) >> 1]! << 4) ^ (b[j - 1]! << 6);
   const slot = (h ^ (h >>> 9)) & (INTERN_SLOTS - 1);
-  const hit = interned[slot]!;
-  if (hit.length === len && sameText(hit, b, i)) return hit;
+  const at = slot * INTERN_MAX;
+  if (internedLen[slot] === len) {
+    let k = 0;
+    while (k < len && internedCodes[at + k] === b[i + k]) k++;
+    if (k === len) return interned[slot]!;
+  }
   // concatenating then slicing makes a fresh flat string: a plain slice of ≥ 13 characters
   // would be a view into the chunk and keep all of it alive while cached
   const copy = (' ' + s.slice(i, j)).slice(1);
+  // a text with a non-ASCII character is not cached: its codes (128) would match another's
+  let ascii = true;
+  for (let k = 0; k < len; k++) {
+    const c = b[i + k]!;
+    if (c >= 128) ascii = false;
+    internedCodes[at + k] = c;
+  }
+  internedLen[slot] = ascii ? len : -1;
   interned[slot] = copy;
   return copy;
-}
-
-function sameText(a: string, b: Codes, i: number): boolean {
-  for (let k = 0; k < a.length; k++) if (a.charCodeAt(k) !== b[i + k]!) return false;
-  return true;
 }

@@ -144,69 +144,22 @@ const MAX_SECTORS = 0xffffffff / 512;
  * one, wherever it is (as blkparse's own reader takes it), and the search stops here. */
 let lineStart = 0;
 
+/** the one-letter action codes by character code */
+const ACTION_OF = new Array<ParsedAction | null>(256).fill(null);
+for (const a of ACTIONS) if (a.length === 1) ACTION_OF[a.charCodeAt(0)] = a;
+
 /** the action code of s[i, j) as one of the ACTIONS strings, or null */
 function actionAt(b: Codes, i: number, j: number): ParsedAction | null {
-  if (j - i === 2) return b[i]! === 85 && b[i + 1]! === 84 ? 'UT' : null;
-  if (j - i !== 1) return null;
-  switch (b[i]!) {
-    case 81:
-      return 'Q';
-    case 71:
-      return 'G';
-    case 73:
-      return 'I';
-    case 68:
-      return 'D';
-    case 67:
-      return 'C';
-    case 77:
-      return 'M';
-    case 70:
-      return 'F';
-    case 80:
-      return 'P';
-    case 85:
-      return 'U';
-    case 88:
-      return 'X';
-    case 65:
-      return 'A';
-    case 82:
-      return 'R';
-    case 83:
-      return 'S';
-    case 66:
-      return 'B';
-    case 109:
-      return 'm';
-    default:
-      return null;
-  }
+  if (j - i === 1) return ACTION_OF[b[i]!]!;
+  return j - i === 2 && b[i]! === 85 && b[i + 1]! === 84 ? 'UT' : null;
 }
 
 /** the RWBS letters of every era (§6.3): F flush/FUA, D discard, W, R, N, A ahead, S sync,
- * M meta, B barrier (pre-2.6.36), E secure erase (ftrace's DE) */
-function validRwbs(b: Codes, i: number, j: number): boolean {
-  if (i >= j || j - i > 8) return false;
-  for (let k = i; k < j; k++) {
-    switch (b[k]!) {
-      case 70: // F
-      case 68: // D
-      case 87: // W
-      case 82: // R
-      case 78: // N
-      case 65: // A
-      case 83: // S
-      case 77: // M
-      case 66: // B
-      case 69: // E
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
+ * M meta, B barrier (pre-2.6.36), E secure erase (ftrace's DE) — 1 by character code */
+const RWBS_LETTER = new Uint8Array(256);
+for (const c of 'FDWRNASMBE') RWBS_LETTER[c.charCodeAt(0)] = 1;
+/** no RWBS is longer */
+const RWBS_MAX = 8;
 
 /** blkparse's direction: the main letter (after an optional leading F = flush) is W, or D
  * (discard is a write op); everything else (R, N: plug lines, empty flushes FN) reads. */
@@ -232,6 +185,8 @@ export function parseLine(s: string, line: number): LineResult {
  * (blank, comment, ftrace's layout, the summary block: parseLine reads those).
  * With `into`, that object is refilled and returned instead of a new one (for a consumer
  * that keeps nothing of an event beyond its call).
+ * b[to] must be the line's terminator (LF, or CR before it) or the 0 that fillCodes puts
+ * after a text: never a digit or a blank, so the scans for those stop there unbounded.
  */
 export function parseEventLine(
   s: string,
@@ -244,35 +199,45 @@ export function parseEventLine(
   const i = skipWs(b, from, to);
   if (i >= to || !isDigit(b[i]!)) return null;
   lineStart = from;
-  const e1 = tokenEnd(b, i, to);
-  if (devComma(b, i, e1) < 0) return 'does not start with a device "major,minor"';
-  return eventLine(s, b, i, e1, to, line, into);
+  return eventLine(s, b, i, to, line, into);
 }
 
+/** The columns of a blkparse line from the device (a digit at i0) to the action. One pass,
+ * numbers read as their digits go by. */
 function eventLine(
   s: string,
   b: Codes,
   i0: number,
-  e0: number,
   n: number,
   line: number,
   into: ParsedEvent | null,
 ): ParsedEvent | string {
-  const dev = intern(s, b, i0, e0);
-  // the columns between the device and the action: cpu [seq] time pid [cgroup]
-  let i = skipWs(b, e0, n);
-  const cpu = readUint(b, i, n);
-  if (cpu < 0) return 'no CPU column after the device';
-  i = skipWs(b, tokEnd, n);
+  // "maj,min": digits, a comma, digits, then a blank or the line's end
+  let i = i0 + 1;
+  while (isDigit(b[i]!)) i++;
+  if (b[i] !== 44 || !isDigit(b[i + 1]!)) return NOT_A_DEVICE;
+  i += 2;
+  while (isDigit(b[i]!)) i++;
+  if (i < n && !isSpace(b[i]!)) return NOT_A_DEVICE;
+  const dev = intern(s, b, i0, i);
+  // the CPU
+  i = skipWs(b, i, n);
+  let k = i;
+  let cpu = 0;
+  for (let c = b[k]!; isDigit(c); c = b[++k]!) cpu = cpu * 10 + (c - 48);
+  if (k === i || (k < n && !isSpace(b[k]!)) || cpu > MAX_EXACT)
+    return 'no CPU column after the device';
   // blkparse prints a sequence number (all digits), then the time; ftrace's blk_classic only
   // the time ("sec.frac")
-  let seq = readUint(b, i, n);
+  i = skipWs(b, k, n);
+  let seq = 0;
+  k = i;
+  for (let c = b[k]!; isDigit(c); c = b[++k]!) seq = seq * 10 + (c - 48);
   let format: LineFormat = 'blkparse';
   let tNs: number;
-  if (seq !== -1) {
-    if (seq < 0) return 'no sequence number or time after the CPU';
-    i = skipWs(b, tokEnd, n);
-    tNs = readTime(b, i, n);
+  if (k > i && (k === n || isSpace(b[k]!))) {
+    if (seq > MAX_EXACT) return 'no sequence number or time after the CPU';
+    tNs = readTime(b, skipWs(b, k, n), n);
   } else {
     seq = -1;
     format = 'ftrace-classic';
@@ -281,10 +246,15 @@ function eventLine(
   }
   if (tNs === -2) return 'time stamp too large';
   if (tNs < 0) return 'no time stamp "seconds.nanoseconds"';
+  // the PID
   i = skipWs(b, tokEnd, n);
-  const pid = readUint(b, i, n);
-  if (pid < 0) return 'no PID after the time stamp';
-  i = skipWs(b, tokEnd, n);
+  k = i;
+  let pid = 0;
+  for (let c = b[k]!; isDigit(c); c = b[++k]!) pid = pid * 10 + (c - 48);
+  if (k === i || (k < n && !isSpace(b[k]!)) || pid > MAX_EXACT)
+    return 'no PID after the time stamp';
+  // newer blkparse's cgroup column "ino,gen", then the action
+  i = skipWs(b, k, n);
   let j = tokenEnd(b, i, n);
   let cgroup: string | undefined;
   if (hasComma(b, i, j)) {
@@ -298,6 +268,8 @@ function eventLine(
       : refill(into, line, format, dev, cpu, seq, tNs, pid, cgroup);
   return actionAndPayload(s, b, i, j, n, ev);
 }
+
+const NOT_A_DEVICE = 'does not start with a device "major,minor"';
 
 /** newEvent's values, written into an existing event (every field, in the same order) */
 function refill(
@@ -388,9 +360,12 @@ function actionAndPayload(
       ? `unknown action "${s.slice(i, j).slice(0, 12)}"`
       : 'the line ends before the action';
   }
+  // RWBS: 1 to RWBS_MAX letters, then a blank or the line's end
   i = skipWs(b, j, n);
-  j = tokenEnd(b, i, n);
-  if (!validRwbs(b, i, j)) {
+  j = i;
+  while (RWBS_LETTER[b[j]!] === 1) j++;
+  if (j === i || j - i > RWBS_MAX || (j < n && !isSpace(b[j]!))) {
+    j = tokenEnd(b, i, n);
     return j > i ? `bad RWBS "${s.slice(i, Math.min(j, i + 12))}"` : 'no RWBS after the action';
   }
   ev.action = action;
@@ -476,6 +451,7 @@ function payload(s: string, b: Codes, p: number, n: number, ev: ParsedEvent): st
         } else ev.pc = { bytes: 0, cdb: '' };
         return bracketComm(s, b, i, n, ev, true);
       }
+      if (sizedBracket(s, b, i, n, ev, true)) return null;
       const r = sectorPlus(b, i, n, ev);
       if (typeof r === 'string') return r;
       return elapsedThenBracket(s, b, skipWs(b, r, n), n, ev, true);
@@ -487,12 +463,49 @@ function payload(s: string, b: Codes, p: number, n: number, ev: ParsedEvent): st
       const c = b[i]!;
       if (c === 91) return bracketComm(s, b, i, n, ev, false);
       if (c === 40) return elapsedThenBracket(s, b, i, n, ev, false);
+      if (sizedBracket(s, b, i, n, ev, false)) return null;
       const r = sectorPlus(b, i, n, ev);
       if (typeof r === 'string') return r;
       if (ev.nSectors === 0 && ev.sector >= 0) return passThrough(s, b, r, n, ev);
       return elapsedThenBracket(s, b, skipWs(b, r, n), n, ev, false);
     }
   }
+}
+
+/** The common payload `sector + n [comm]` (`[error]` when `error`) at i, read in one pass:
+ * true when the line is just that and sound; false leaves the line to the general reader
+ * (sectorPlus and what follows it), which reads it again from i and says what is wrong. */
+function sizedBracket(
+  s: string,
+  b: Codes,
+  i: number,
+  n: number,
+  ev: ParsedEvent,
+  error: boolean,
+): boolean {
+  let c = b[i]!;
+  if (!isDigit(c)) return false;
+  let sector = 0;
+  do {
+    sector = sector * 10 + (c - 48);
+    c = b[++i]!;
+  } while (isDigit(c));
+  if (c !== 32 || b[i + 1] !== 43 /* + */ || b[i + 2] !== 32) return false;
+  i += 3;
+  c = b[i]!;
+  if (!isDigit(c)) return false;
+  let size = 0;
+  do {
+    size = size * 10 + (c - 48);
+    c = b[++i]!;
+  } while (isDigit(c));
+  // a size of 0 is a pass-through request's; overflows are the general reader's to report
+  if (size === 0 || size > MAX_SECTORS || sector + size > MAX_EXACT) return false;
+  if (c !== 32 || b[i + 1] !== 91 /* [ */) return false;
+  if (bracketComm(s, b, i + 1, n, ev, error) !== null) return false;
+  ev.sector = sector;
+  ev.nSectors = size;
+  return true;
 }
 
 /** `bytes (cdb ..) [comm]` or `bytes [comm]`: a SCSI pass-through request (the number read

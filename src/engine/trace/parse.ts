@@ -15,8 +15,8 @@ export class TraceParser {
 
   constructor(opts: SummaryOptions & { maxLineLength?: number } = {}) {
     this.summary = new TraceSummary(opts);
-    // the summary keeps nothing of an event: one event object serves every line, and the
-    // time-order window holds copies
+    // the summary keeps nothing of an event and the time-order window trades the one it
+    // keeps for a spare: a handful of event objects serve every line
     this.order = new TimeOrder(this.summary, true);
     this.feeder = new TraceFeeder(this.order, opts.maxLineLength, true);
   }

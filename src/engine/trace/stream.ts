@@ -14,7 +14,9 @@ import {
 } from './parse-line';
 
 export interface TraceSink {
-  event(e: ParsedEvent): void;
+  /** With reuseEvents, a sink that keeps the event it is handed returns another object
+   * (one it no longer needs) for the feeder to fill next; otherwise it returns nothing. */
+  event(e: ParsedEvent): ParsedEvent | void;
   summary(s: SummaryLine, line: number): void;
 }
 
@@ -69,10 +71,11 @@ export class TraceFeeder {
   private codes: Codes = new Uint8Array(0);
 
   /** the one event refilled line after line, when the sink keeps no event (else null) */
-  private readonly scratch: ParsedEvent | null;
+  private scratch: ParsedEvent | null;
 
-  /** `reuseEvents`: the sink keeps nothing of an event beyond its call (TraceSummary), so one
-   * event object is refilled for every line instead of a new one each (less garbage). */
+  /** `reuseEvents`: the sink keeps nothing of an event beyond its call (TraceSummary) or
+   * hands back a spare for the one it keeps (TimeOrder), so one event object is refilled
+   * for every line instead of a new one each (less garbage). */
   constructor(
     private readonly sink: TraceSink,
     private readonly maxLineLength = DEFAULT_MAX_LINE,
@@ -196,7 +199,8 @@ export class TraceFeeder {
     else if (typeof ev === 'string') this.bad(buf.slice(from, to), ev);
     else {
       this.stats.events++;
-      this.sink.event(ev);
+      const spare = this.sink.event(ev);
+      if (spare) this.scratch = spare;
     }
   }
 

@@ -8,8 +8,8 @@
 import { newEvent, type ParsedEvent, type SummaryLine } from './parse-line';
 import type { TraceSink } from './stream';
 
-/** how many events of one device are held back: far more than the few microseconds by
- * which per-CPU buffers disagree, small enough to stay in the processor's cache */
+/** how many events of one device are held back (a power of two): far more than the few
+ * microseconds by which per-CPU buffers disagree, small enough to stay in cache */
 export const DEFAULT_HOLD = 1024;
 
 export interface TimeOrderStats {
@@ -19,14 +19,20 @@ export interface TimeOrderStats {
   late: number;
 }
 
-/** The events held for one device, oldest first (from `head`). */
+/** The events held for one device: a ring, oldest at `head`. */
 class Window {
-  events: ParsedEvent[] = [];
+  readonly ring: (ParsedEvent | undefined)[];
+  readonly mask: number;
   head = 0;
+  size = 0;
   /** the time of the last event released */
   released = -Infinity;
-  get size(): number {
-    return this.events.length - this.head;
+  constructor(capacity: number) {
+    this.ring = new Array<ParsedEvent | undefined>(capacity).fill(undefined);
+    this.mask = capacity - 1;
+  }
+  at(k: number): ParsedEvent {
+    return this.ring[(this.head + k) & this.mask]!;
   }
 }
 
@@ -35,45 +41,39 @@ export class TimeOrder implements TraceSink {
   private readonly windows = new Map<string, Window>();
   private lastDev = '';
   private last: Window | null = null;
-  /** copies of events, when the upstream refills one event object for every line */
-  private readonly pool: ParsedEvent[] = [];
+  private readonly hold: number;
 
-  /** `copy`: the feeder reuses its event object (TraceFeeder's reuseEvents), so each held
-   * event is copied into an object of this class's own pool; `out` must then keep nothing
-   * of an event beyond its call, as with reuseEvents. */
+  /** `reuse`: the feeder refills one event object line after line (TraceFeeder's
+   * reuseEvents): this window keeps the object it is handed and gives the feeder the one
+   * it released (or a new one while it fills), and `out` must keep nothing of an event
+   * beyond its call. */
   constructor(
     private readonly out: TraceSink,
-    private readonly copy: boolean,
-    private readonly hold = DEFAULT_HOLD,
-  ) {}
+    private readonly reuse: boolean,
+    hold = DEFAULT_HOLD,
+  ) {
+    this.hold = 2 ** Math.ceil(Math.log2(Math.max(1, hold)));
+  }
 
-  event(e: ParsedEvent): void {
+  event(e: ParsedEvent): ParsedEvent | void {
     let w = this.last;
-    if (w === null || this.lastDev !== e.dev) {
-      w = this.windows.get(e.dev) ?? null;
-      if (w === null) {
-        w = new Window();
-        this.windows.set(e.dev, w);
-      }
-      this.last = w;
-      this.lastDev = e.dev;
-    }
+    if (w === null || this.lastDev !== e.dev) w = this.window(e.dev);
     const t = e.tNs;
+    // a full window releases its oldest; in reuse mode that object goes back to the feeder
+    const spare = w.size === this.hold && t >= w.released ? this.release(w) : undefined;
     if (t < w.released) {
-      // too late to put back: its place was released already
+      // too late to put back: its place was released already (not kept: the feeder may
+      // refill it)
       this.stats.late++;
       this.out.event(e);
-      return;
+      return this.reuse ? spare : undefined;
     }
-    const held = w.events;
-    const ev = this.copy ? this.copyOf(e) : e;
-    const n = held.length;
-    if (n === w.head || held[n - 1]!.tNs <= t) held.push(ev);
-    else {
-      this.stats.reordered++;
-      held.splice(upperBound(held, w.head, n, t), 0, ev);
-    }
-    if (n + 1 - w.head > this.hold) this.release(w);
+    const ring = w.ring;
+    const tail = (w.head + w.size) & w.mask;
+    if (w.size === 0 || ring[(tail - 1) & w.mask]!.tNs <= t) ring[tail] = e;
+    else this.insert(w, e);
+    w.size++;
+    if (this.reuse) return spare ?? newEvent(0, 'blkparse', '', 0, 0, 0, 0, undefined);
   }
 
   summary(s: SummaryLine, line: number): void {
@@ -91,61 +91,40 @@ export class TimeOrder implements TraceSink {
     }
   }
 
-  private release(w: Window): void {
-    const ev = w.events[w.head]!;
-    w.events[w.head++] = undefined as unknown as ParsedEvent;
-    if (w.head === w.events.length) {
-      w.events.length = 0;
-      w.head = 0;
-    } else if (w.head >= this.hold) {
-      w.events.splice(0, w.head);
-      w.head = 0;
+  private window(dev: string): Window {
+    let w = this.windows.get(dev);
+    if (w === undefined) {
+      w = new Window(this.hold);
+      this.windows.set(dev, w);
     }
+    this.last = w;
+    this.lastDev = dev;
+    return w;
+  }
+
+  /** An event earlier than the newest held: after every held event of its time or before. */
+  private insert(w: Window, e: ParsedEvent): void {
+    this.stats.reordered++;
+    let lo = 0;
+    let hi = w.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (w.at(mid).tNs <= e.tNs) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = w.size; k > lo; k--) w.ring[(w.head + k) & w.mask] = w.at(k - 1);
+    w.ring[(w.head + lo) & w.mask] = e;
+  }
+
+  /** Passes the oldest held event on; returns it (the sink is done with it). */
+  private release(w: Window): ParsedEvent {
+    const i = w.head;
+    const ev = w.ring[i]!;
+    w.ring[i] = undefined;
+    w.head = (i + 1) & w.mask;
+    w.size--;
     w.released = ev.tNs;
     this.out.event(ev);
-    if (this.copy) this.pool.push(ev);
+    return ev;
   }
-
-  private copyOf(e: ParsedEvent): ParsedEvent {
-    // newEvent's object shape: the sink sees one shape whichever object it is handed
-    const c = this.pool.pop() ?? newEvent(0, 'blkparse', '', 0, 0, 0, 0, undefined);
-    copyEvent(c, e);
-    return c;
-  }
-}
-
-/** the first index in [lo, hi) whose time is later than t (after every equal time) */
-function upperBound(a: ParsedEvent[], lo: number, hi: number, t: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]!.tNs <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Every field of ParsedEvent (tests/trace/time-order.test.ts checks none is missed). */
-export function copyEvent(to: ParsedEvent, from: ParsedEvent): void {
-  to.line = from.line;
-  to.format = from.format;
-  to.dev = from.dev;
-  to.cpu = from.cpu;
-  to.seq = from.seq;
-  to.tNs = from.tNs;
-  to.pid = from.pid;
-  to.action = from.action;
-  to.rwbs = from.rwbs;
-  to.write = from.write;
-  to.sector = from.sector;
-  to.nSectors = from.nSectors;
-  to.cgroup = from.cgroup;
-  to.comm = from.comm;
-  to.error = from.error;
-  to.count = from.count;
-  to.message = from.message;
-  to.splitSector = from.splitSector;
-  to.remapDev = from.remapDev;
-  to.remapSector = from.remapSector;
-  to.pc = from.pc;
-  to.elapsedNs = from.elapsedNs;
 }

@@ -27,7 +27,8 @@ export interface IoRequest {
   fifoNs: number;
   /** may still take bios (cleared when a merge would break max_sectors, or once started) */
   mergeable: boolean;
-  /** a number the scheduler attaches (CFQ: its queue's id), −1 if none */
+  /** a number the scheduler attaches (CFQ: its queue's id), −1 if none; on a drive-internal
+   * write-back destage, the buffer segment it belongs to */
   sched: number;
   /** the request-pool class it was counted in: 1 sync (or read), 0 async (or write) */
   poolClass: number;

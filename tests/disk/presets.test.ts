@@ -147,6 +147,9 @@ describe.each(presetNames())('preset %s', (name) => {
     expect(c.readAheadSectors).toBeLessThanOrEqual(c.segmentSectors);
     if (c.writePolicy === 'write-back') expect(c.writeBufferSectors).toBeGreaterThan(0);
     expect(c.writeBufferSectors).toBeLessThanOrEqual(c.segments * c.segmentSectors);
+    // dirty segments come out of the buffer's own (DiskSim: 1 ≤ write segments ≤ segments)
+    if (c.writePolicy === 'write-back') expect(c.writeSegments).toBeGreaterThan(0);
+    expect(c.writeSegments).toBeLessThanOrEqual(c.segments);
   });
 });
 
@@ -162,6 +165,8 @@ describe('the issue’s figures', () => {
       1200,
       'write-back',
     ]);
+    // DiskSim's "Maximum number of write segments = 11"
+    expect(p.cache.writeSegments).toBe(11);
     expect(p.maxQueueDepth).toBe(64);
   });
 

@@ -91,10 +91,14 @@ describe('SPTF inside the drive', () => {
 });
 
 describe('write-back vs write-through', () => {
+  // The C2247A's buffer has one write segment (DiskSim's model; the real drive writes
+  // through), so here it is given 32 segments that may all hold written data: its
+  // 256-sector buffer then holds 32 random 4 KiB writes.
   const run = (cache: 'write-back' | 'write-through', requests: number) =>
     runScenario(
       scenario({
         cache,
+        overrides: { cache: { segments: 32, writeSegments: 32 } },
         scheduler: 'sptf',
         processes: [proc({ op: 'write', span: { startSector: 0, sectors: 32768 } })],
         stopRequests: requests,
@@ -137,6 +141,7 @@ describe('the write-back buffer fills, visibly', () => {
     for (let i = 0; i < 5000 && step(sim); i++) {
       const v = inspectDrive(sim);
       expect(v.writeBuffer.usedSectors).toBeLessThanOrEqual(v.writeBuffer.sizeSectors);
+      expect(v.writeBuffer.dirtySegments).toBeLessThanOrEqual(v.writeBuffer.segments);
       if (v.writeBuffer.full) sawFull = true;
     }
     expect(sawFull).toBe(true);

@@ -22,8 +22,16 @@ interface Sweep {
 const pick = (sweep: Sweep, want: Record<string, string>) =>
   sweep.runs.find((r) => Object.entries(want).every(([k, v]) => r.settings[k] === v))!.summary;
 
-/** A run's decision records, through the engine (the CLI's JSON carries none). */
-function decisions(file: string, edit: (raw: Record<string, unknown>) => void = () => {}) {
+/**
+ * A run's decision records whose rule `keep` accepts, through the engine (the CLI's JSON
+ * carries none). Only those are kept: a long run makes millions of the drive's and the base
+ * schedulers' own.
+ */
+function decisions(
+  file: string,
+  keep: (rule: string) => boolean,
+  edit: (raw: Record<string, unknown>) => void = () => {},
+) {
   const raw = JSON.parse(readFileSync(`${SCENARIOS}/${file}`, 'utf8')) as Record<string, unknown>;
   edit(raw);
   const out: DecisionRecord[] = [];
@@ -31,7 +39,7 @@ function decisions(file: string, edit: (raw: Record<string, unknown>) => void = 
     trace: () => {},
     service: () => {},
     decision: (d) => {
-      out.push(d);
+      if (keep(d.rule)) out.push(d);
     },
   };
   const r = runScenario(loadScenario(raw, file), { sink });
@@ -70,7 +78,7 @@ describe('lesson: six fio jobs back to back under the switcher (Bautista et al.)
   });
 
   it('it stays on CFQ through the random jobs and moves to anticipatory within ten 1 s samples of seq-read’s start', () => {
-    const { decisions: d } = decisions('fio-switcher.json');
+    const { decisions: d } = decisions('fio-switcher.json', (r) => r.startsWith('switch'));
     const switches = d.filter(
       (x) => x.rule === 'switch-to-anticipatory' || x.rule === 'switch-to-cfq',
     );
@@ -106,20 +114,23 @@ describe('lesson: six fio jobs back to back under the switcher (Bautista et al.)
       expect(alone(job, 'cfq')).toBeGreaterThan(alone(job, 'anticipatory'));
   });
 
-  // Does not reproduce (seed 1, sata-7200-500g, 4 threads × 1 GiB files, 30 s phases; MB/s):
-  //   AS       0.96 1.07 0.62 0.84 10.52 15.31   whole run 4.89
-  //   CFQ      1.65 1.27 0.69 0.70 14.19 23.86   whole run 7.06
-  //   switcher 1.65 1.27 0.69 0.70  5.54 15.26   whole run 4.18
-  // CFQ is at least as fast as AS in every job but rand-write, and the switches in seq-read
-  // land in the backlog of rand-write's buffered writes (alone, seq-read does 72.4 MB/s under
-  // AS and 71.0 under CFQ; after rand-write, 14.6 under CFQ, its writes waiting up to 32 s).
+  // Seed 1, sata-7200-500g, 4 threads × 1 GiB files, 30 s phases; MB/s:
+  //   AS       0.98 1.09 0.62 0.70 61.39 15.31   whole run 13.35
+  //   CFQ      1.65 1.26 0.69 0.52 70.51 15.89   whole run 15.09
+  //   switcher 1.65 1.26 0.69 0.52 66.01 24.99   whole run 15.85
+  // Per phase it does not reproduce: on rand-write the switcher is on CFQ, as the paper's rule
+  // says for a random job, and AS is 35% ahead there; in seq-read the switch lands six
+  // samples in and the drain costs (94% of CFQ). Over the whole run it does.
+  // (Until the drive's write-back buffer held at most its 16 segments of random writes it
+  // held 2048, destaged first come first served for half a minute after rand-write: seq-read
+  // fell to 5–14 MB/s, and neither claim held.)
   it.fails('paper: the switcher is within 5% of the better of AS and CFQ in every phase', () => {
     const { as, cfq, sw } = runs();
     const [a, c, s] = [phases(as), phases(cfq), phases(sw)];
     for (let i = 0; i < JOBS.length; i++)
       expect(s[i]!).toBeGreaterThanOrEqual(0.95 * Math.max(a[i]!, c[i]!));
   });
-  it.fails('paper: over the whole run the switcher beats both AS and CFQ', () => {
+  it('paper: over the whole run the switcher beats both AS and CFQ', () => {
     const { as, cfq, sw } = runs();
     expect(sw.throughput.mbps).toBeGreaterThan(Math.max(as.throughput.mbps, cfq.throughput.mbps));
   });
@@ -150,9 +161,13 @@ describe('lesson: FFSB mixed under CFQ and CFQ-ANN (Heger & Quinn)', () => {
   });
 
   it('its extra computation is reported: each proposal’s multiply-adds, and the total in its inspection', () => {
-    const { decisions: d, simulation } = decisions('ffsb-cfq-ann.json', (raw) => {
-      raw.stop = { timeMs: 30000 };
-    });
+    const { decisions: d, simulation } = decisions(
+      'ffsb-cfq-ann.json',
+      (r) => r.startsWith('quantum'),
+      (raw) => {
+        raw.stop = { timeMs: 30000 };
+      },
+    );
     const proposals = d.filter((x) => x.rule === 'quantum-proposed');
     expect(proposals.length).toBeGreaterThan(50);
     let ops = 0;
@@ -214,16 +229,17 @@ describe('lesson: Postmark on four file systems (Riska et al.)', () => {
       const best = Math.max(mbps('deadline'), mbps('anticipatory'), mbps('cfq'));
       expect(mbps('noop') - mbps('none')).toBeGreaterThan(best - mbps('noop'));
       expect(mbps('noop')).toBeGreaterThan(1.03 * mbps('none'));
-      // on XFS, which sends large writes, no merging at all costs under 3%
-      expect(get('none', 'xfs', config).throughput.mbps).toBeGreaterThan(
-        0.97 * get('noop', 'xfs', config).throughput.mbps,
-      );
+      // on XFS, which sends large writes, no merging at all costs less than half of what it
+      // costs on ext3 (SS: 1.2% against 6.9%; LL: 3.3% against 7.4%)
+      const loss = (fs: string) =>
+        1 - get('none', fs, config).throughput.mbps / get('noop', fs, config).throughput.mbps;
+      expect(loss('xfs')).toBeLessThan(loss('ext3') / 2);
     }
   });
 
   // Does not reproduce (cheetah-15k4-146g, QD 4, SPTF in the drive, 30 s; MB/s on SS/ext3):
-  // none 6.49, noop 6.79, deadline 6.84, anticipatory 6.83, cfq 6.78 — the seek-based
-  // schedulers within 1% of noop. One Postmark process keeps few requests queued.
+  // none 4.45, noop 4.78, deadline 4.84, anticipatory 4.81, cfq 4.97 — the seek-based
+  // schedulers within 4% of noop. One Postmark process keeps few requests queued.
   it.fails(
     'study: seek-based schedulers well ahead (≥ 10%) of noop on small random files at queue depth 4',
     () => {
@@ -258,6 +274,11 @@ describe('lesson: write-back against write-through as the disk queue deepens (Ri
   it('write-back’s effective queue is longer than it advertises: far ahead at depth 1, until its buffer fills and QUEUE FULL pushes back', () => {
     const wb1 = at('write-back', 1);
     expect(wb1.throughput.iops).toBeGreaterThan(2 * at('write-through', 1).throughput.iops);
+    // its effective queue is its 16 write segments: at depth 1 it does what write-through
+    // does at depth 16
+    const wt16 = at('write-through', 16).throughput.iops;
+    expect(wb1.throughput.iops).toBeGreaterThan(0.95 * wt16);
+    expect(wb1.throughput.iops).toBeLessThan(1.05 * wt16);
     expect(wb1.drive.bufferFullMs).toBeGreaterThan(0);
     expect(wb1.drive.queueFullRefusals).toBeGreaterThan(0);
     for (const qd of DEPTHS) expect(at('write-through', qd).drive.queueFullRefusals).toBe(0);
@@ -279,9 +300,14 @@ describe('lesson: write-back against write-through as the disk queue deepens (Ri
     );
   });
 
-  // Does not reproduce (seed 1, cheetah-15k4-146g, 64 sync random 4 KiB writers, noop, SPTF):
-  // write-through 161, 219, 323, 447 IOPS at depth 1, 4, 16, 64; write-back 680–684 at all.
-  it.fails('study: with deep queues write-through comes close (within 10%) to write-back', () => {
+  // Reproduces (seed 1, cheetah-15k4-146g, 64 sync random 4 KiB writers, noop, SPTF):
+  // write-through 160, 218, 320, 446 IOPS at depth 1, 4, 16, 64; write-back 321, 322, 319,
+  // 319. The drive's buffer holds at most 16 runs of written data (its segments; DiskSim's
+  // "Maximum number of write segments"), so write-back's effective queue is 16 writes deep
+  // whatever the depth, and write-through at depth 64 chooses among more (QUEUE FULL sends
+  // write-back's surplus back to the host). Before the segment rule the buffer counted only
+  // sectors — 512 random writes in 4096 — and write-back stayed at 680 (write-through 447).
+  it('study: with deep queues write-through comes close (within 10%) to write-back', () => {
     expect(at('write-through', 64).throughput.iops).toBeGreaterThan(
       0.9 * at('write-back', 64).throughput.iops,
     );

@@ -25,6 +25,13 @@ export interface DriveState {
   prefetchSpare: Prefetch | null;
   /** sectors of write-back data not yet on the media */
   writeBufferUsed: number;
+  /** write-back's segments (cache.writeSegments of them): where each one's run of written
+   * data ends (a write starting there joins it), −1 when the segment is clean */
+  dirtyEnd: number[];
+  /** each segment's writes not yet on the media (its destages carry the index in `sched`) */
+  dirtyWrites: number[];
+  /** segments holding data not yet on the media */
+  dirtySegments: number;
   /** writes waiting for room in the write-back buffer ("buffer full") */
   /** writes refused with QUEUE FULL because the write-back buffer had no room */
   queueFullRefusals: number;
@@ -57,6 +64,9 @@ export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
     prefetch: null,
     prefetchSpare: null,
     writeBufferUsed: 0,
+    dirtyEnd: new Array<number>(p.cache.writeSegments).fill(-1),
+    dirtyWrites: new Array<number>(p.cache.writeSegments).fill(0),
+    dirtySegments: 0,
     queueFullRefusals: 0,
     bufferFullNs: 0,
     bufferFullSinceNs: -1,

@@ -51,8 +51,10 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
     rq.write &&
     !d.params.ssd &&
     sim.model.writePolicy === 'write-back' &&
-    rq.nSectors <= d.params.cache.writeBufferSectors;
-  if (buffered && !fitsWriteBuffer(sim, rq)) {
+    rq.nSectors <= d.params.cache.writeBufferSectors &&
+    d.params.cache.writeSegments > 0;
+  const segment = buffered ? writeBufferSegment(sim, rq) : -1;
+  if (buffered && segment < 0) {
     drive.queueFullRefusals++;
     if (drive.bufferFullSinceNs < 0) drive.bufferFullSinceNs = now;
     return false;
@@ -95,7 +97,7 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
   // Sector i's data is in the buffer at dataReadyNs + i·(bus time per sector).
   rq.dataReadyNs = rq.eligibleNs + d.dataPrepNs + d.busWriteNsPerSector;
   if (buffered) {
-    bufferWrite(sim, rq, now);
+    bufferWrite(sim, rq, now, segment);
     return true;
   }
   rq.overheadNs = d.writeCmdNs + d.reselectNs + d.writeCompleteNs;
@@ -110,13 +112,26 @@ export function driveRelease(sim: Simulation): void {
   sim.state.drive.tagsInUse--;
 }
 
-function fitsWriteBuffer(sim: Simulation, rq: IoRequest): boolean {
-  const size = sim.model.disk.params.cache.writeBufferSectors;
-  return sim.state.drive.writeBufferUsed + rq.nSectors <= size;
+/**
+ * The write-back segment a write goes into, or −1 if it must wait: its sectors must fit in
+ * the buffer, and it needs a segment — the dirty one whose run it continues, else a clean
+ * one (DiskSim: at most "Maximum number of write segments" dirty; a random 4 KiB write
+ * takes a whole segment).
+ */
+function writeBufferSegment(sim: Simulation, rq: IoRequest): number {
+  const drive = sim.state.drive;
+  if (drive.writeBufferUsed + rq.nSectors > sim.model.disk.params.cache.writeBufferSectors)
+    return -1;
+  let clean = -1;
+  for (let i = 0; i < drive.dirtyEnd.length; i++) {
+    if (drive.dirtyEnd[i] === rq.sector) return i;
+    if (clean < 0 && drive.dirtyWrites[i] === 0) clean = i;
+  }
+  return clean;
 }
 
-/** Write-back: take the data into the buffer, report completion, destage later. */
-function bufferWrite(sim: Simulation, rq: IoRequest, now: number): void {
+/** Write-back: take the data into `segment`, report completion, destage later. */
+function bufferWrite(sim: Simulation, rq: IoRequest, now: number, segment: number): void {
   const d = sim.model.disk;
   const drive = sim.state.drive;
   // All of the data in the buffer: the host hears "done", the drive destages later.
@@ -125,6 +140,9 @@ function bufferWrite(sim: Simulation, rq: IoRequest, now: number): void {
     now + d.dataPrepNs + rq.busNs,
   );
   drive.writeBufferUsed += rq.nSectors;
+  if (drive.dirtyWrites[segment] === 0) drive.dirtySegments++;
+  drive.dirtyWrites[segment]!++;
+  drive.dirtyEnd[segment] = rq.sector + rq.nSectors;
   rq.cacheHit = true;
   rq.overheadNs = d.writeCmdNs + d.writeCompleteNs;
   pushEvent(
@@ -149,6 +167,7 @@ function bufferWrite(sim: Simulation, rq: IoRequest, now: number): void {
     true,
   );
   destage.dispatchedNs = now;
+  destage.sched = segment;
   destage.eligibleNs = dataReady;
   destage.dataReadyNs = dataReady;
   locate(sim.model.disk, destage);
@@ -350,6 +369,11 @@ export function onMechanismFree(sim: Simulation, slot: number, now: number): voi
   if (drive.ranges !== null && rq.write) releaseToUsed(drive.ranges, rq.slot);
   if (rq.internal) {
     drive.writeBufferUsed -= rq.nSectors;
+    // the segment is clean once its last write is on the media
+    if (--drive.dirtyWrites[rq.sched]! === 0) {
+      drive.dirtyEnd[rq.sched] = -1;
+      drive.dirtySegments--;
+    }
     freeRequest(st.requests, rq);
     bufferSpaceFreed(sim, now);
   } else if (!rq.write && drive.segments.length > 0) {

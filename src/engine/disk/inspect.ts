@@ -18,7 +18,15 @@ export interface DriveView {
   mechanismBusy: boolean;
   arm: { cylinder: number; head: number };
   readAhead: { fromLbn: number; toLbn: number } | null;
-  writeBuffer: { usedSectors: number; sizeSectors: number; full: boolean; refusals: number };
+  writeBuffer: {
+    usedSectors: number;
+    sizeSectors: number;
+    /** segments holding data not yet on the media, of at most `segments` */
+    dirtySegments: number;
+    segments: number;
+    full: boolean;
+    refusals: number;
+  };
 }
 
 export function inspectDrive(sim: Simulation): DriveView {
@@ -46,6 +54,8 @@ export function inspectDrive(sim: Simulation): DriveView {
     writeBuffer: {
       usedSectors: d.writeBufferUsed,
       sizeSectors: size,
+      dirtySegments: d.dirtySegments,
+      segments: sim.model.disk.params.cache.writeSegments,
       full: d.bufferFullSinceNs >= 0,
       refusals: d.queueFullRefusals,
     },

@@ -74,6 +74,11 @@ export interface CacheSpec {
   writePolicy: WritePolicy;
   /** write-back buffer size; a write that does not fit waits ("buffer full") */
   writeBufferSectors: number;
+  /** write-back: at most this many segments hold data not yet on the media (DiskSim's
+   * "Maximum number of write segments"). A segment holds one contiguous run: a write that
+   * starts where a dirty segment's run ends joins it ("Combine seq writes"), any other write
+   * needs a segment of its own, or waits ("buffer full") as when its sectors do not fit */
+  writeSegments: number;
 }
 
 /** A solid-state device: no positioning, a fixed latency plus transfer at a given bandwidth. */

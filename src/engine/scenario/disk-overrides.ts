@@ -115,6 +115,7 @@ export const diskParamsSchema = obj({
     readAheadSectors: sectors(),
     writePolicy: oneOf(['write-through', 'write-back']),
     writeBufferSectors: sectors(),
+    writeSegments: intIn(0, 1024),
   }),
   maxQueueDepth: intIn(1, 64),
   ssd: obj({

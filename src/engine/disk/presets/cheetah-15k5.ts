@@ -15,7 +15,8 @@ export const cheetah15k5: DiskParams = {
   provenance: [
     'DiskSim, read from bootbool/disksim valid/Seagate-Cheetah15k5.diskspecs and .parv: 286,749,487 blocks;',
     'cache 32 segments × 1200 blocks, no separate write segment, at most 11 write segments',
-    '(→ write buffer 13,200 sectors), Fast write level 2 (write-back), maximum read-ahead 0;',
+    '(→ writeSegments 11: eleven runs of written data, whatever their size, and a write buffer',
+    'of 11 × 1200 = 13,200 sectors), Fast write level 2 (write-back), maximum read-ahead 0;',
     'overheads: read hit after read 0.162 ms, read miss after read 0, write miss after write',
     '0.22798 ms (the other variants: read hit after write 0.158, read miss after write 0.105657,',
     'write miss after read 0.62867, write hit 0.276/0.456), completion, data preparation and',
@@ -96,6 +97,7 @@ export const cheetah15k5: DiskParams = {
     readAheadSectors: 0,
     writePolicy: 'write-back',
     writeBufferSectors: 13200,
+    writeSegments: 11,
   },
   maxQueueDepth: 64,
   ssd: null,

@@ -58,6 +58,7 @@ export const hpC2247a: DiskParams = {
     readAheadSectors: 128,
     writePolicy: 'write-through',
     writeBufferSectors: 256,
+    writeSegments: 1,
   },
   maxQueueDepth: 64,
   ssd: null,

@@ -20,5 +20,6 @@ export const IDEAL_CONTROLLER: Pick<DiskParams, 'overheads' | 'bus' | 'cache'> =
     readAheadSectors: 0,
     writePolicy: 'write-through',
     writeBufferSectors: 0,
+    writeSegments: 0,
   },
 };

@@ -26,6 +26,9 @@ export const ULTRA320_8MB: Pick<
     readAheadSectors: 512,
     writePolicy: 'write-back',
     writeBufferSectors: 4096,
+    // a dirty segment holds one run of written data: at most all 16 (DiskSim's upper bound;
+    // the one extracted Cheetah, the 15K.5, allows 11 of its 32)
+    writeSegments: 16,
   },
   maxQueueDepth: 64,
   ssd: null,

@@ -103,7 +103,9 @@ kernel merged them), each issued when it was allocated (G) and served in its tra
 so only the scheduler's choices differ from the kernel's: the fairest agreement figure.
 A meta.json beside the trace
 (the shared corpus's) gives the traced scheduler, whether the device rotates, and
-max_sectors_kb.
+max_sectors_kb. A trace from a disk larger than the simulated one is packed onto it: the
+regions it touches (1 GiB, or smaller until they fit) keep their order and each request
+its offset in its region ("addresses" in the output says how).
 
   --scheduler S     the Spindle scheduler; default: the nearest to the traced one
                     (mq-deadline → mq-deadline, bfq → cfq, kyber → noop, none → none),
@@ -132,8 +134,10 @@ Sweeps:
   reads       reads mixed in (0…100%) at depths 1 and 16, 100-block ranges vs none
   same-track  rewrites within one track: ECS with 1, 2, 4, 8 and all targets, HRS, none
   hrs-ecs     S = T: HRS vs full ECS (mean time and estimates), 4 KiB and sector blocks
+  small-files the file-system case study: 4 KiB files into a 128 MiB ext2 block group
+              by 1 and by 16 processes, 0…90% full, with and without ranges (depth 16)
 
-  --requests N        completed requests per run (default 3000)
+  --requests N        completed requests per run (default 3000; small-files: 1000 files)
   --queue-depths L    the depths for qd, track and group (default 1,2,4,8,16,32,64)
   --json              print the rows as one JSON document`,
 };

@@ -177,6 +177,11 @@ function ReplayResult({ report: r }: { report: ReplayReport }) {
         {rq.untimed > 0 &&
           ` ${count(rq.untimed)} requests had no traced D and C and were served by the disk model.`}
       </p>
+      {r.addresses.packed && (
+        <p className="small muted" data-testid="replay-addresses">
+          Addresses: {r.addresses.note}.
+        </p>
+      )}
 
       <div className="replay-grid">
         <LatencyTable

@@ -1,6 +1,7 @@
 // Trace replay, the scenario half: the traced device's Qs as a Spindle scenario (one process
 // per pid, fixed request lists for open or closed replay), and the traced scheduler mapped to
 // the nearest Spindle one. replay.ts runs it and compares; the modes are described there.
+import { buildGeometry } from '../disk/geometry';
 import { getPreset } from '../disk/presets';
 import { loadScenario } from '../scenario/load';
 import type { Scenario } from '../scenario/types';
@@ -10,6 +11,7 @@ import {
   type TraceReading,
   type TracedRequest,
 } from './replay-source';
+import { mapSector, packAddresses, type AddressMap } from './replay-addresses';
 
 export type ReplayMode = 'open' | 'closed' | 'trace-timed';
 
@@ -155,8 +157,18 @@ function processName(comm: string, pid: number): string {
   return base.slice(0, 32 - suffix.length) + suffix;
 }
 
+/** One request of a replayed process's fixed list (the scenario's `requests` entries). */
+interface ReplayRequest {
+  sector: number;
+  sizeKiB: number;
+  [key: string]: unknown;
+}
+
 interface BuiltWorkload {
-  processes: Array<{ spec: Record<string, unknown>; info: ReplayProcess }>;
+  processes: Array<{
+    spec: { name: string; sync: boolean | null; requests: ReplayRequest[] };
+    info: ReplayProcess;
+  }>;
   syncMismatched: number;
   /** trace-timed mode: requests with no traced C, left to the disk model */
   untimed: number;
@@ -296,6 +308,7 @@ export function buildScenario(
   workload: BuiltWorkload;
   disk: DiskChoice;
   queueDepth: DepthChoice;
+  addresses: AddressMap;
 } {
   const dev = chooseDevice(reading, opts.device);
   const mode = opts.mode ?? 'open';
@@ -314,6 +327,7 @@ export function buildScenario(
                 ? 'default for a rotating device (meta.json rotational=1)'
                 : 'default (the trace does not say whether the device rotates)',
           };
+  const addresses = fitAddresses(workload, disk.preset);
   const depth = reading.report.perDevice[dev.dev]?.depth ?? { read: 1, write: 1 };
   const traced = Math.max(depth.read, depth.write, 1);
   const driveMax = Math.min(
@@ -348,5 +362,22 @@ export function buildScenario(
     (json.disk as Record<string, unknown>).scheduler = mapping.simulated;
   }
   const scenario = loadScenario(json, 'replay');
-  return { scenario, dev, mapping, workload, disk, queueDepth };
+  return { scenario, dev, mapping, workload, disk, queueDepth, addresses };
+}
+
+/** The workload's sectors packed onto the disk when the trace addresses more than it holds
+ * (replay-addresses.ts); an unknown preset is left for loadScenario to report. */
+function fitAddresses(workload: BuiltWorkload, preset: string): AddressMap {
+  const p = getPreset(preset);
+  const diskSectors = p
+    ? buildGeometry(p.surfaces, p.cylinders, p.zones).totalLbns
+    : Number.MAX_SAFE_INTEGER;
+  const requests = workload.processes.flatMap((x) => x.spec.requests);
+  const map = packAddresses(
+    requests.map((r) => ({ sector: r.sector, nSectors: r.sizeKiB * 2 })),
+    diskSectors,
+  );
+  if (typeof map === 'string') throw new Error(map);
+  if (map.packed) for (const r of requests) r.sector = mapSector(map, r.sector);
+  return map;
 }

@@ -19,6 +19,7 @@ import { runScenario } from '../run';
 import type { RunSummary } from '../summary';
 import type { TraceEvent, TraceSink as SimSink } from '../events';
 import { dispatchAgreement, type DispatchAgreement } from './replay-agreement';
+import { unmapSector, type AddressMap } from './replay-addresses';
 import type { TraceReading } from './replay-source';
 import {
   buildScenario,
@@ -56,6 +57,8 @@ export interface ReplayReport {
   devices: string[];
   mode: ReplayMode;
   disk: DiskChoice;
+  /** a trace from a larger disk: how its addresses were packed onto this one */
+  addresses: Omit<AddressMap, 'regions'> & { regions: number };
   queueDepth: DepthChoice;
   schedulerMapping: SchedulerMapping;
   requests: {
@@ -153,13 +156,22 @@ function series(
 
 export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): ReplayReport {
   const mode = opts.mode ?? 'open';
-  const { scenario, dev, mapping, workload, disk, queueDepth } = buildScenario(reading, opts);
+  const { scenario, dev, mapping, workload, disk, queueDepth, addresses } = buildScenario(
+    reading,
+    opts,
+  );
   const simDispatches: Array<{ tNs: number; sector: number; nSectors: number; rq: number }> = [];
   const simCompletions: Array<{ tNs: number; nSectors: number }> = [];
   const sink: SimSink = {
     trace(e: TraceEvent): void {
       if (e.action === 'D' && e.nSectors > 0)
-        simDispatches.push({ tNs: e.tNs, sector: e.sector, nSectors: e.nSectors, rq: e.rq });
+        simDispatches.push({
+          tNs: e.tNs,
+          // in the trace's addresses, to compare with the kernel's dispatches
+          sector: unmapSector(addresses, e.sector),
+          nSectors: e.nSectors,
+          rq: e.rq,
+        });
       else if (e.action === 'R') {
         // the drive refused it (no free tag): it is dispatched again later, count that one
         for (let k = simDispatches.length - 1; k >= 0; k--)
@@ -198,6 +210,7 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     devices: reading.report.devices,
     mode,
     disk,
+    addresses: { ...addresses, regions: addresses.regions.length },
     queueDepth,
     schedulerMapping: mapping,
     requests: {

@@ -48,6 +48,24 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     await page.context().close();
   });
 
+  it('replays a 2 TB disk’s trace on the 500 GB disk, saying how its addresses were packed', async () => {
+    const { page, problems } = await lab.openLab();
+    await upload(page, sharedPath('traces', 'public', 'modern-fio-sde.txt'));
+    await waitForTrace(page, 'modern-fio-sde.txt');
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay.getByRole('combobox', { name: 'Scheduler' }).selectOption('deadline');
+    await replay.getByRole('combobox', { name: 'Disk' }).selectOption('sata-7200-500g');
+    await replay.getByRole('button', { name: 'Replay' }).click();
+    await page.getByTestId('replay-result').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('replay-addresses').textContent()).toMatch(
+      /the trace addresses 1862\.1 GiB, the disk holds 465\.8 GiB: the 2 regions of 1024 MiB/,
+    );
+    await page.getByTestId('replay-result').scrollIntoViewIfNeeded();
+    await lab.shot(page, 'trace-replay-packed.png');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('cancels a long replay and can replay again', async () => {
     const { page, problems } = await lab.openLab();
     // 140,000 random 4 KiB reads issued within 0.7 s: minutes of simulated disk time

@@ -49,8 +49,15 @@ export interface RunSummary {
   latencyMs: { q2c: LatencyFigures; q2d: LatencyFigures; d2c: LatencyFigures };
   positioningMs: { seek: number; rotation: number; transfer: number; overhead: number };
   processes: ProcessSummary[];
-  /** positioning estimates (SPTF, HRS, ECS) over the drive's decisions: work per decision */
-  work: { positioningEstimates: number; decisions: number; events: number };
+  /** positioning estimates (SPTF, HRS, ECS) over the drive's decisions: work per decision;
+   * the I/O scheduler's own computation beyond the kernel's (cfq-ann's network; 0 for the
+   * others) */
+  work: {
+    positioningEstimates: number;
+    decisions: number;
+    events: number;
+    iosched: { multiplyAdds: number };
+  };
   /** time the write-back buffer was full, with host writes waiting for room */
   drive: { bufferFullMs: number; queueFullRefusals: number };
 }
@@ -120,6 +127,7 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       positioningEstimates: sim.state.drive.positioningEstimates,
       decisions: sim.state.drive.decisions,
       events: sim.state.steps,
+      iosched: { multiplyAdds: sim.elevator.multiplyAdds?.(sim.state.host.elevator) ?? 0 },
     },
     drive: {
       bufferFullMs: bufferFullNs(sim) / NS_PER_MS,

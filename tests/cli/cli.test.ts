@@ -31,6 +31,7 @@ const SHAPE: Array<[string, 'string' | 'number']> = [
     'number',
   ]),
   ['work.positioningEstimates', 'number'],
+  ['work.iosched.multiplyAdds', 'number'],
 ];
 const PROCESS_SHAPE: Array<[string, 'string' | 'number']> = [
   ['name', 'string'],
@@ -119,6 +120,24 @@ describe('spindle run --json', () => {
     expect(drive.diskScheduler).toBe('sstf');
     const host = await spindleJson<RunSummary>(['run', OSTEP, '--scheduler', 'none', '--json']);
     expect(host.iosched).toBe('none');
+  });
+
+  it('reports CFQ-ANN’s extra computation: its network’s multiply-adds, none for CFQ', async () => {
+    const run = (...set: string[]) =>
+      spindleJson<RunSummary>([
+        'run',
+        `${SCENARIOS}/ffsb-cfq-ann.json`,
+        '--set',
+        'stop.timeMs=10000',
+        ...set,
+        '--json',
+      ]);
+    const [ann, cfq] = await Promise.all([run(), run('--set', 'iosched={"name":"cfq"}')]);
+    expect(ann.iosched).toBe('cfq-ann');
+    // learning and recall over up to 16 queues' 32 neurons: thousands in ten seconds
+    expect(ann.work.iosched.multiplyAdds).toBeGreaterThan(1000);
+    expect(cfq.iosched).toBe('cfq');
+    expect(cfq.work.iosched.multiplyAdds).toBe(0);
   });
 
   it('without --json prints a readable summary', async () => {

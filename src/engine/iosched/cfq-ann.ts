@@ -260,6 +260,7 @@ export const cfqAnn: ElevatorType<CfqAnnState> = {
   putRequest: (s, rq, ctx) => cfq.putRequest!(s.cfq, rq, ctx),
   timer: (s, ctx) => cfq.timer!(s.cfq, ctx),
   queued: (s) => cfq.queued(s.cfq),
+  multiplyAdds: (s) => s.net.ops,
   inspect(s, ctx) {
     return {
       ...cfq.inspect(s.cfq, ctx),

@@ -144,4 +144,8 @@ export interface ElevatorType<S> {
   queued(s: S): number;
   /** a read-only view of its internals for the UI, named as the kernel names them */
   inspect(s: S, ctx: ElevatorContext): Record<string, unknown>;
+  /** multiply-adds spent on computation the kernel's schedulers do not do (cfq-ann's
+   * network), so far; `spindle run --json` reports it as work.iosched.multiplyAdds.
+   * Absent: none (0) */
+  multiplyAdds?(s: S): number;
 }

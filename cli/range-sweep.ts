@@ -1,6 +1,12 @@
 // `spindle range-sweep <sweep>`: the range-writes paper's simulations on hp-c2247a
 // (src/engine/disk/range-experiments.ts), one row per run.
-import { QUEUE_DEPTHS, SWEEPS, sweep, type SweepName } from '../src/engine/disk/range-experiments';
+import {
+  QUEUE_DEPTHS,
+  SWEEP_REQUESTS,
+  SWEEPS,
+  sweep,
+  type SweepName,
+} from '../src/engine/disk/range-experiments';
 import { flag, parseArgs, single } from './args';
 import { UsageError } from './errors';
 import { num, table } from './format';
@@ -14,7 +20,11 @@ export function rangeSweepCommand(argv: readonly string[], print: (text: string)
   const name = a.positionals[0];
   if (a.positionals.length !== 1 || !(SWEEPS as readonly string[]).includes(name!))
     throw new UsageError(`range-sweep takes one sweep: ${SWEEPS.join(', ')}`);
-  const requests = intOption(single(a, 'requests'), 'requests', 3000);
+  const requests = intOption(
+    single(a, 'requests'),
+    'requests',
+    SWEEP_REQUESTS[name as SweepName] ?? 3000,
+  );
   const depths = (single(a, 'queue-depths') ?? QUEUE_DEPTHS.join(','))
     .split(',')
     .map((s) => intOption(s, 'queue-depths', 1));

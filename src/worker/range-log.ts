@@ -57,10 +57,17 @@ export function createRangePlacer(g: Geometry) {
     const share = Math.min(Math.max(n, 1), spt - addr.sector) / spt;
     return { cylinder: addr.cylinder, head: addr.head, startAngle, endAngle: startAngle + share };
   };
+  // the engine's records share a write's own list of ranges: known lists by identity first
+  const tracksOfList = new WeakMap<object, TrackArc[]>();
   const tracks = (ranges: RangeDecisionRecord['ranges']): TrackArc[] => {
-    const key = ranges.map((r) => `${r.begin}-${r.end}`).join(',');
-    let out = tracksOf.get(key);
+    let out = tracksOfList.get(ranges);
     if (out) return out;
+    const key = ranges.map((r) => `${r.begin}-${r.end}`).join(',');
+    out = tracksOf.get(key);
+    if (out) {
+      tracksOfList.set(ranges, out);
+      return out;
+    }
     out = [];
     for (const r of ranges) {
       for (let s = Math.max(0, r.begin); s < r.end && out.length < MAX_TRACKS;) {
@@ -73,6 +80,7 @@ export function createRangePlacer(g: Geometry) {
     }
     if (tracksOf.size > 2048) tracksOf.clear();
     tracksOf.set(key, out);
+    tracksOfList.set(ranges, out);
     return out;
   };
   /** the start angle of lbn on its known track (cylinder, head): no lookup of the track,

@@ -53,6 +53,32 @@ describe('track-sized ranges remove rotational latency', () => {
       expect(saved(1)).toBeGreaterThan(saved(64));
     });
   }
+  // A real track's worth of 4 KiB blocks (88 sectors: 11 blocks) is not the 100-block range:
+  // it leaves 11.7% of the rotation (0.67 of 5.69 ms) where 100 blocks leave 1.7%. Inherent,
+  // not a model defect (hrs-ecs.test.ts checks both effects on single placements):
+  //  - a write starts on a 4 KiB boundary, every 8 sectors: wherever the head lands, the
+  //    next boundary is on average half a block away — 4 of 88 sectors, 0.51 ms, 8.9% of
+  //    the no-range rotation — even for a range that is exactly one track;
+  //  - a range drawn at a random 4 KiB start begins mid-track 10 times in 11: its two
+  //    pieces (the end of one track, the start of the next) miss an arc as wide as the
+  //    next track's skew (13 sectors; 29 at a cylinder boundary), where the head waits.
+  // With sector starts the alignment part goes (3.6% left, the skew part); a 100-block
+  // range spans about ten tracks whose block boundaries sit at different angles, so one of
+  // them has a boundary just ahead of the head. The paper's "track-sized ranges eliminate
+  // all rotational cost" fits a disk that may start a write at any sector (DiskSim's unit).
+  it('group, one track’s worth (88 sectors) at depth 1: 4 KiB starts leave 9–15% of the rotation; sector starts under 10%', () => {
+    const none = run({ queueDepth: 1, span: 'group', range: null });
+    const blocks = run({ queueDepth: 1, span: 'group', range: { sizeSectors: TRACK_SECTORS } });
+    const sectors = run({
+      queueDepth: 1,
+      span: 'group',
+      range: { sizeSectors: TRACK_SECTORS, alignSectors: 1 },
+    });
+    const share = (f: RangeFigures): number => f.rotationMs / none.rotationMs;
+    expect(share(blocks)).toBeGreaterThan(0.09);
+    expect(share(blocks)).toBeLessThan(0.15);
+    expect(share(sectors)).toBeLessThan(0.1);
+  });
   it('group, one track’s worth (88 sectors): positioning roughly halved at depth 1', () => {
     const none = run({ queueDepth: 1, span: 'group', range: null });
     const ranged = run({ queueDepth: 1, span: 'group', range: { sizeSectors: TRACK_SECTORS } });
@@ -131,9 +157,29 @@ describe('HRS vs ECS with S = T (track-sized ranges)', () => {
     for (const qd of [1, 16, 64])
       expect(f(1, qd, 'hrs').estimates).toBeLessThanOrEqual(0.1 * f(1, qd, 'ecs').estimates);
   });
-  it('4 KiB blocks (11 a track): HRS makes fewer estimates than ECS, a tenth from depth 16', () => {
-    expect(f(8, 1, 'hrs').estimates).toBeLessThan(f(8, 1, 'ecs').estimates);
+  it('4 KiB blocks (11 a track): HRS makes at most a tenth of ECS’s estimates from depth 16', () => {
     for (const qd of [16, 64])
       expect(f(8, qd, 'hrs').estimates).toBeLessThanOrEqual(0.1 * f(8, qd, 'ecs').estimates);
   });
+  // At depth 1 with 4 KiB blocks HRS makes 1.90 estimates a write, ECS 11: 0.173, not a
+  // tenth. HRS does no needless work there: it makes one estimate per track the range lies
+  // on (records.test.ts and hrs-ecs.test.ts check that), and nothing can prune the second
+  // track — it is on the same cylinder or the next, its seek is no worse than the first's,
+  // and with one write in the drive there is no other command to beat. The ratio is set by
+  // the unit: a track holds 11 blocks, so ECS expands S = 11 starts, while a track-sized
+  // range at a random 4 KiB start straddles two tracks 10 times in 11 (1 + 10/11 = 1.91
+  // tracks). W_HR = ⌈S/T⌉·Q assumes a range that starts on a track boundary: then HRS makes
+  // one estimate to ECS's 11 (1/11, hrs-ecs.test.ts). With sector blocks S = 88 and the
+  // ratio is 1.96/88; from depth 16 other writes' tracks are pruned and it falls to 6% and 3%.
+  it('4 KiB blocks, depth 1: HRS makes one estimate per track of the write (1 + 10/11), ECS one per start (11)', () => {
+    expect(f(8, 1, 'ecs').estimatesPerDecision).toBe(11);
+    expect(f(8, 1, 'hrs').estimatesPerDecision).toBeGreaterThan(1.85);
+    expect(f(8, 1, 'hrs').estimatesPerDecision).toBeLessThanOrEqual(1 + 10 / 11 + 0.02);
+  });
+  it.fails(
+    '4 KiB blocks, depth 1: HRS at most a tenth of ECS’s estimates (S = T = 11 blocks: 1.9/11)',
+    () => {
+      expect(f(8, 1, 'hrs').estimates).toBeLessThanOrEqual(0.1 * f(8, 1, 'ecs').estimates);
+    },
+  );
 });

@@ -45,6 +45,20 @@ describe('spindle range-sweep', () => {
     expect(o.rows[2]!.figures.msPerRequest!).toBeLessThan(o.rows[0]!.figures.msPerRequest! / 2);
   });
 
+  it('small-files: one and sixteen processes × 0…90% full × with and without ranges', async () => {
+    const o = await spindleJson<Out>(['range-sweep', 'small-files', '--requests', '60', '--json']);
+    expect(o).toMatchObject({ sweep: 'small-files', requests: 60 });
+    expect(o.rows.map((r) => r.key)).toEqual(
+      [1, 16].flatMap((pids) =>
+        [0, 0.25, 0.5, 0.75, 0.9].flatMap((fullness) =>
+          ['no', 'yes'].map((ranges) => ({ pids, fullness, ranges })),
+        ),
+      ),
+    );
+    // sixteen processes, empty: the range writes take less time per file
+    expect(o.rows[11]!.figures.msPerRequest!).toBeLessThan(o.rows[10]!.figures.msPerRequest!);
+  });
+
   it('a table without --json; an unknown sweep is a usage error', async () => {
     const t = await spindle(['range-sweep', 'same-track', '--requests', '100']);
     expect(t.code).toBe(0);
@@ -52,6 +66,7 @@ describe('spindle range-sweep', () => {
     const bad = await spindle(['range-sweep', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^spindle: range-sweep takes one sweep: qd, track, group/);
+    expect(bad.stderr).toMatch(/hrs-ecs, small-files/);
   });
 
   it('spindle export --format blkparse: the C line carries the address the drive chose', async () => {

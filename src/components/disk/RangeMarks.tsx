@@ -35,6 +35,38 @@ export function pieceTitle(
   return `${where} (${starts}): seek ${ms(p.seekNs)} + rotation ${ms(rot)} = ${ms(p.seekNs + rot)} to sector ${p.sector}`;
 }
 
+/** Past this many arcs a write's ranges are too many to draw track by track (a file
+ * system's mini-group: about 190 tracks, or hundreds of free extents). */
+export const MANY_ARCS = 64;
+
+/**
+ * The arcs to draw for a write: each examined track once (its piece's arc), and the rest
+ * as they are — or, when the ranges have more than MANY_ARCS arcs, only those on the
+ * active head's surface (the others would be drawn dimmed, on top of one another).
+ */
+export function drawnTracks(
+  arcs: readonly TrackArc[],
+  byTrack: ReadonlyMap<string, LogRangePiece>,
+  activeHead: number,
+): TrackArc[] {
+  const many = arcs.length > MANY_ARCS;
+  const seen = new Set<string>();
+  const out: TrackArc[] = [];
+  for (const t of arcs) {
+    const key = `${t.cylinder}:${t.head}`;
+    const p = byTrack.get(key);
+    if (p && !p.pruned) {
+      if (!seen.has(key)) out.push(t);
+      seen.add(key);
+    } else if (!many || t.head === activeHead) {
+      if (p && seen.has(key)) continue; // a pruned track: its piece's arc once
+      seen.add(key);
+      out.push(t);
+    }
+  }
+  return out;
+}
+
 /** One range write's candidate tracks, examined pieces and (if chosen) its block. */
 export const RangeWriteMarks = memo(function RangeWriteMarks(props: {
   record: LogRangeRecord;
@@ -52,7 +84,7 @@ export const RangeWriteMarks = memo(function RangeWriteMarks(props: {
   const byTrack = new Map<string, LogRangePiece>();
   if (role !== 'waiting') for (const p of r.pieces) byTrack.set(`${p.cylinder}:${p.head}`, p);
   // Surface by surface: the active head's tracks on top, the others dimmed (as requests are).
-  const tracks = [...r.tracks].sort(
+  const tracks = drawnTracks(r.tracks, byTrack, activeHead).sort(
     (a, b) => Number(a.head === activeHead) - Number(b.head === activeHead),
   );
   const base = role === 'weighed' ? 0.55 : 1;

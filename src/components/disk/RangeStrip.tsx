@@ -5,7 +5,7 @@
 // here HRS's scan reads plainly: the pieces it examined (filled, with seek + rotation on
 // hover), the pruned and never-reached ones (dimmed), each piece's best start, and the chosen
 // block (ringed) — with the seek to each cylinder beside its rows.
-import type { GeometryView, LogRangePiece, LogRangeRecord } from '../../worker/log';
+import type { GeometryView, LogRangePiece, LogRangeRecord, TrackArc } from '../../worker/log';
 import { PHASE_COLOURS, processColour } from '../colors';
 import { formatNs } from '../format';
 import { pieceTitle, type PieceState } from './RangeMarks';
@@ -15,6 +15,9 @@ const LEFT = 196;
 const RIGHT = 12;
 const TOP = 30;
 const PLOT = W - LEFT - RIGHT;
+/** past this many tracks the strip shows only those HRS's scan reached */
+const MANY_ROWS = 48;
+const key = (t: TrackArc): string => `${t.cylinder}:${t.head}`;
 
 function frac(x: number): number {
   return x - Math.floor(x);
@@ -44,11 +47,24 @@ export function RangeStrip(props: {
 }) {
   const { record: r, chosen, proc, g, p, armCylinder, others } = props;
   const colour = processColour(proc);
-  const tracks = [...r.tracks].sort((a, b) => a.cylinder - b.cylinder || a.head - b.head);
   const byTrack = new Map<string, LogRangePiece>();
   for (const x of r.pieces) byTrack.set(`${x.cylinder}:${x.head}`, x);
+  // A row per track (a list of free extents may put several arcs on one); past MANY_ROWS
+  // tracks, only those HRS's scan reached (the rest are counted under the strip).
+  const arcsOf = new Map<string, TrackArc[]>();
+  for (const t of [...r.tracks].sort((a, b) => a.cylinder - b.cylinder || a.head - b.head)) {
+    const key = `${t.cylinder}:${t.head}`;
+    const list = arcsOf.get(key);
+    if (list) list.push(t);
+    else arcsOf.set(key, [t]);
+  }
+  let rows = [...arcsOf.values()];
+  const hidden = rows.length > MANY_ROWS ? rows.filter((a) => !byTrack.has(key(a[0]!))).length : 0;
+  if (hidden > 0) rows = rows.filter((a) => byTrack.has(key(a[0]!)));
+  const tracks = rows.map((a) => a[0]!);
   const rowH = Math.max(3, Math.min(12, 240 / Math.max(1, tracks.length)));
-  const H = TOP + tracks.length * rowH + 34;
+  const NOTE = hidden > 0 ? 14 : 0;
+  const H = TOP + tracks.length * rowH + 34 + NOTE;
   const x = (u: number) => LEFT + u * PLOT;
   // One label per cylinder: its least seek among the examined pieces.
   const groups: Array<{ cylinder: number; first: number; rows: number; seekNs: number | null }> =
@@ -104,28 +120,31 @@ export function RangeStrip(props: {
         const state: PieceState = piece ? (piece.pruned ? 'pruned' : 'examined') : 'unreached';
         const y = TOP + i * rowH + 0.5;
         const h = Math.max(1.5, rowH - 1);
-        const a0 = piece ? piece.startAngle : t.startAngle;
-        const a1 = piece ? piece.endAngle : t.endAngle;
+        const arcs: Array<[number, number]> = piece
+          ? [[piece.startAngle, piece.endAngle]]
+          : rows[i]!.map((a) => [a.startAngle, a.endAngle]);
         return (
           <g key={i} opacity={state === 'examined' ? 1 : 0.35}>
-            {spans(a0, a1, p).map(([u, len], k) => (
-              <rect
-                key={k}
-                x={x(u)}
-                y={y}
-                width={len * PLOT}
-                height={h}
-                fill={state === 'examined' ? colour : 'none'}
-                fillOpacity={0.35}
-                stroke={state === 'unreached' ? '#868e96' : colour}
-                strokeWidth={1}
-                strokeDasharray={state === 'examined' ? undefined : '3 2'}
-                data-testid="range-strip-piece"
-                data-state={state}
-              >
-                <title>{pieceTitle(r.rq, t, piece, state)}</title>
-              </rect>
-            ))}
+            {arcs
+              .flatMap(([a0, a1]) => spans(a0, a1, p))
+              .map(([u, len], k) => (
+                <rect
+                  key={k}
+                  x={x(u)}
+                  y={y}
+                  width={len * PLOT}
+                  height={h}
+                  fill={state === 'examined' ? colour : 'none'}
+                  fillOpacity={0.35}
+                  stroke={state === 'unreached' ? '#868e96' : colour}
+                  strokeWidth={1}
+                  strokeDasharray={state === 'examined' ? undefined : '3 2'}
+                  data-testid="range-strip-piece"
+                  data-state={state}
+                >
+                  <title>{pieceTitle(r.rq, t, piece, state)}</title>
+                </rect>
+              ))}
             {state === 'examined' &&
               piece &&
               piece.bestStart >= 0 &&
@@ -162,7 +181,7 @@ export function RangeStrip(props: {
         x1={LEFT}
         x2={LEFT}
         y1={TOP - 4}
-        y2={H - 30}
+        y2={H - 30 - NOTE}
         stroke={PHASE_COLOURS.seek}
         strokeWidth={2}
       />
@@ -170,7 +189,7 @@ export function RangeStrip(props: {
         <text
           key={u}
           x={x(u)}
-          y={H - 16}
+          y={H - 16 - NOTE}
           textAnchor={u === 0 ? 'start' : u === 1 ? 'end' : 'middle'}
           className="svg-small"
           style={{ fill: 'var(--heading)' }}
@@ -180,13 +199,25 @@ export function RangeStrip(props: {
       ))}
       <text
         x={x(0.5)}
-        y={H - 2}
+        y={H - 2 - NOTE}
         textAnchor="middle"
         className="svg-small"
         style={{ fill: 'var(--muted)' }}
       >
         rotation until under the head (a revolution is {revMs.toFixed(1)} ms); a row per track
       </text>
+      {hidden > 0 && (
+        <text
+          x={x(0.5)}
+          y={H - 2}
+          textAnchor="middle"
+          className="svg-small"
+          style={{ fill: 'var(--muted)' }}
+          data-testid="range-strip-hidden"
+        >
+          the tracks HRS reached; {hidden} more of the ranges’ tracks, never reached, not shown
+        </text>
+      )}
     </svg>
   );
 }

@@ -3,7 +3,7 @@
 import type { Simulation } from '../sim/simulation';
 import type { CacheSegment, Prefetch } from './cache';
 import type { ArmState } from './disk-scheduler';
-import { createRangeState, type RangeState } from './range';
+import { createRangeState, makesRangeWrites, type RangeState } from './range';
 
 export interface DriveState {
   /** commands waiting for the mechanism (request slots), in arrival order */
@@ -72,7 +72,7 @@ export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
     bufferFullSinceNs: -1,
     positioningEstimates: 0,
     decisions: 0,
-    ranges: sim.model.processes.some((p) => p.range) ? createRangeState(sim.model.seed) : null,
+    ranges: sim.model.processes.some(makesRangeWrites) ? createRangeState(sim.model.seed) : null,
     ssdChannelFreeNs: p.ssd ? new Array<number>(p.ssd.channels).fill(0) : [],
   };
 }

@@ -86,7 +86,65 @@ export function runRange(r: RangeRun): RangeFigures {
     },
     'range-sweep',
   );
-  const { summary } = runScenario(scenario);
+  return figures(runScenario(scenario).summary);
+}
+
+/**
+ * The small-file case study (the paper's §4, Figures 9–11): an ext2 block group of 32,768
+ * 4 KiB blocks (128 MiB; ext2's group with 4 KiB blocks, so 1000 files fit in one of its
+ * 16 mini-groups of 2048 blocks, as the paper's single-PID run has them) — group 4 of a
+ * file system starting at sector 0, in the middle of the disk.
+ */
+export const EXT2_GROUP = {
+  startSector: 4 * 32768 * BLOCK_SECTORS,
+  sectors: 32768 * BLOCK_SECTORS,
+};
+export const SMALL_FILES = 1000;
+export const FULLNESS = [0, 0.25, 0.5, 0.75, 0.9];
+
+export interface SmallFilesRun {
+  /** creating processes: 1 (one mini-group) or 16 (each file's PID picks one of 16) */
+  pids: number;
+  /** share of the group in use before the files are created */
+  fullness: number;
+  rangeWrites: boolean;
+  files?: number;
+  seed?: number;
+}
+
+/** The case study as a scenario (public/scenarios/range-writes-small-files*.json hold these
+ * plus their lesson text): the paper's async writes at disk queue depth 16, SPTF + HRS. */
+export function smallFilesScenario(r: SmallFilesRun): Record<string, unknown> {
+  return {
+    name: 'range-writes-small-files',
+    seed: r.seed ?? 1,
+    disk: { preset: 'hp-c2247a', queueDepth: 16, scheduler: 'sptf', rangeScheduler: 'hrs' },
+    iosched: { name: 'none' },
+    workload: {
+      processes: [
+        {
+          name: 'ext2',
+          span: { ...EXT2_GROUP },
+          generator: {
+            kind: 'smallfiles',
+            pids: r.pids,
+            fullness: r.fullness,
+            rangeWrites: r.rangeWrites,
+          },
+        },
+      ],
+    },
+    stop: { requests: r.files ?? SMALL_FILES },
+  };
+}
+
+/** One small-file run: time per file (the run's time over the files) and its positioning. */
+export function runSmallFiles(r: SmallFilesRun): RangeFigures {
+  const { summary } = runScenario(loadScenario(smallFilesScenario(r), 'small-files'));
+  return figures(summary);
+}
+
+function figures(summary: ReturnType<typeof runScenario>['summary']): RangeFigures {
   const p = summary.positioningMs;
   const decisions = summary.work.decisions;
   return {
@@ -120,8 +178,12 @@ export const SWEEPS = [
   'reads',
   'same-track',
   'hrs-ecs',
+  'small-files',
 ] as const;
 export type SweepName = (typeof SWEEPS)[number];
+
+/** Runs of a sweep that has its own length: the small-file study creates 1000 files. */
+export const SWEEP_REQUESTS: Partial<Record<SweepName, number>> = { 'small-files': SMALL_FILES };
 
 /** The rows of one sweep (each row one run). `requests` shortens the runs (tests). */
 export function sweep(name: SweepName, requests = 3000, depths = QUEUE_DEPTHS): SweepRow[] {
@@ -215,6 +277,17 @@ export function sweep(name: SweepName, requests = 3000, depths = QUEUE_DEPTHS): 
                 rangeScheduler: rs,
               },
             );
+      break;
+    case 'small-files':
+      // `requests` files by one process and by sixteen, in a group empty up to 90% full
+      for (const pids of [1, 16])
+        for (const fullness of FULLNESS)
+          for (const rangeWrites of [false, true])
+            rows.push({
+              sweep: name,
+              key: { pids, fullness, ranges: rangeWrites ? 'yes' : 'no' },
+              figures: runSmallFiles({ pids, fullness, rangeWrites, files: requests }),
+            });
       break;
   }
   return rows;

@@ -15,6 +15,7 @@ import {
   placeCheap,
   placeEcs,
   placeHrs,
+  trackCount,
   type PlaceInput,
   type Placement,
 } from './range-place';
@@ -97,7 +98,7 @@ export function pickWithRanges(
         if (rec) {
           rec.sector = p.lbn;
           rec.estimateNs = p.lbn >= 0 ? tpos : null;
-          rec.unvisited = rs.pieces[rq.slot]!.length - rec.pieces.length;
+          rec.unvisited = unvisited(sim, rs, rq, rec);
         }
       } else {
         positionFor(m.disk, now, drive.arm, rq, drive.writeSegment.hi, pos);
@@ -144,7 +145,7 @@ export function pickWithRanges(
       if (rec) {
         rec.sector = p.lbn;
         rec.estimateNs = p.lbn >= 0 ? p.seekNs + p.rotationNs : null;
-        rec.unvisited = rs.pieces[rq.slot]!.length - rec.pieces.length;
+        rec.unvisited = unvisited(sim, rs, rq, rec);
       }
     }
   }
@@ -174,6 +175,17 @@ export function pickWithRanges(
   return index;
 }
 
+/** HRS records tracks (all of a track's pieces at once), ECS each piece. */
+function unvisited(
+  sim: Simulation,
+  rs: RangeState,
+  rq: IoRequest,
+  rec: RangeDecisionRecord,
+): number {
+  const all = sim.model.rangeScheduler === 'ecs' ? rs.pieces[rq.slot]!.length : rs.tracks[rq.slot]!;
+  return all - rec.pieces.length;
+}
+
 function newRecord(
   sim: Simulation,
   rq: IoRequest,
@@ -183,7 +195,9 @@ function newRecord(
   const r: RangeDecisionRecord = {
     rq: rq.id,
     scheduler: sim.model.rangeScheduler === 'ecs' ? 'ecs' : 'hrs',
-    ranges: rs.writes[rq.slot]!.ranges.map((x) => ({ begin: x.begin, end: x.end })),
+    // the write's own list, not a copy (a file system's free extents may be hundreds, and
+    // every decision records every waiting write): records are read, never changed
+    ranges: rs.writes[rq.slot]!.ranges,
     pieces: [],
     unvisited: 0,
     sector: -1,
@@ -225,7 +239,9 @@ export function acceptRangeWrite(sim: Simulation, rq: IoRequest, rw: RangeWrite)
     commitPlacement(sim, rs, rq, lbn);
     return;
   }
-  rs.pieces[rq.slot] = buildPieces(sim.model.disk, rw, rq.nSectors);
+  const pieces = buildPieces(sim.model.disk, rw, rq.nSectors);
+  rs.pieces[rq.slot] = pieces;
+  rs.tracks[rq.slot] = trackCount(pieces);
   rs.align[rq.slot] = rw.align;
   rs.writes[rq.slot] = rw;
   rs.waiting++;

@@ -1,7 +1,7 @@
-// Where a range write lands. HRS (hierarchical range scheduling): per track piece, seek
-// and settle to the track, then the next free start under the head (or a wait for the
-// piece's first start); pieces whose seek alone is no better than the best so far are
-// pruned. ECS (expand and cancel): every start, or k starts equally spaced around each
+// Where a range write lands. HRS (hierarchical range scheduling): per track of the write's
+// ranges, seek and settle to the track, then the next free start under the head (or a wait
+// for the first start after it); tracks whose seek alone is no better than the best so far
+// are pruned. ECS (expand and cancel): every start, or k starts equally spaced around each
 // track, is an SPTF candidate of its own. DISK-MODEL.md §5. All times ns.
 import type { CompiledDisk } from './compile';
 import {
@@ -12,16 +12,15 @@ import {
   type Positioning,
 } from './mechanics';
 import {
-  alignUp,
   nextFreeStart,
   pieceAngle,
   pieceTrackAngle,
   type Piece,
   type RangeState,
-  type RangeWrite,
 } from './range';
-import { nextInt } from '../sim/rng';
 import type { RangePieceRecord } from '../events';
+
+export { placeCheap } from './range-cheap';
 
 /** The best start found and its positioning; lbn −1 when none beat the limit. */
 export interface Placement {
@@ -50,23 +49,28 @@ export function newPlacement(): Placement {
 
 const tmp: Placement = newPlacement();
 
-/**
- * Rotation from landing on the piece's track: the next free start under the head (HRS
- * "inside the range"), else the wait for the piece's first free start. One estimate.
- */
-function bestInPiece(
-  d: CompiledDisk,
-  st: RangeState,
-  pc: Piece,
-  inp: PlaceInput,
-  seekNs: number,
-  out: Placement,
-): boolean {
+/** Where the head is on a piece's track when it arrives after `seekNs` (and the write's
+ * data is there), in sectors from the track's sector 0, and that instant. */
+function landing(d: CompiledDisk, pc: Piece, inp: PlaceInput, seekNs: number, out: Landing): void {
   const arrive = inp.startNs + seekNs;
-  const from = arrive > inp.dataReadyNs ? arrive : inp.dataReadyNs;
-  // the head's position on this track, in sectors from its sector 0
-  let x = (angleAt(d, from) - pieceTrackAngle(d, pc)) * pc.spt;
+  out.from = arrive > inp.dataReadyNs ? arrive : inp.dataReadyNs;
+  let x = (angleAt(d, out.from) - pieceTrackAngle(d, pc)) * pc.spt;
   x -= Math.floor(x / pc.spt) * pc.spt;
+  out.x = x;
+}
+
+interface Landing {
+  from: number;
+  x: number;
+}
+const land: Landing = { from: 0, x: 0 };
+
+/**
+ * The piece's first free start after the head's position `x` on its track, in rotational
+ * order (HRS "inside the range": the next start under the head, else the piece's first
+ * free start): −1 when every start is in use.
+ */
+function nextUnderHead(st: RangeState, pc: Piece, inp: PlaceInput, x: number): number {
   const tol = 1e-9 * pc.spt; // as mechanics: arriving exactly on time waits nothing
   const f = pc.first - pc.trackLbn;
   const l = pc.last - pc.trackLbn;
@@ -76,10 +80,49 @@ function bestInPiece(
       : pc.first + Math.ceil((x - f - tol) / inp.align) * inp.align;
   let s = nextFreeStart(st, want, inp.nSectors, inp.align, pc.last);
   if (s < 0 && want > pc.first) s = nextFreeStart(st, pc.first, inp.nSectors, inp.align, want - 1);
-  if (s < 0) return false;
-  out.lbn = s;
+  return s;
+}
+
+/** Sectors the head travels from `x` to start `s` of the piece's track (0 when on time). */
+function sectorsTo(pc: Piece, x: number, s: number): number {
+  let w = s - pc.trackLbn - x;
+  if (w < -1e-9 * pc.spt) w += pc.spt;
+  return w < 0 ? 0 : w;
+}
+
+/**
+ * One track of a write's ranges: pieces[i0..i1] (several when a list of ranges has more
+ * than one on the track). The head lands once; the start it reaches first among the
+ * pieces' free starts is the track's best. One estimate. False when every start is in use.
+ */
+function bestOnTrack(
+  d: CompiledDisk,
+  st: RangeState,
+  pieces: readonly Piece[],
+  i0: number,
+  i1: number,
+  inp: PlaceInput,
+  seekNs: number,
+  out: Placement,
+): boolean {
+  const pc0 = pieces[i0]!;
+  landing(d, pc0, inp, seekNs, land);
+  let best = -1;
+  let bestW = Infinity;
+  for (let i = i0; i <= i1; i++) {
+    const s = nextUnderHead(st, pieces[i]!, inp, land.x);
+    if (s < 0) continue;
+    const w = sectorsTo(pc0, land.x, s);
+    if (w < bestW) {
+      bestW = w;
+      best = s;
+    }
+  }
+  if (best < 0) return false;
+  out.lbn = best;
   out.seekNs = seekNs;
-  out.rotationNs = from + rotationalWaitNs(d, from, pieceAngle(d, pc, s)) - arrive;
+  out.rotationNs =
+    land.from + rotationalWaitNs(d, land.from, pieceAngle(d, pc0, best)) - (inp.startNs + seekNs);
   return true;
 }
 
@@ -134,12 +177,22 @@ function firstAtOrAfter(pieces: readonly Piece[], cyl: number): number {
   return lo;
 }
 
+const sameTrack = (a: Piece, b: Piece): boolean => a.cylinder === b.cylinder && a.head === b.head;
+
+/** The piece of pieces[i0..i1] holding start `lbn`, or −1. */
+function pieceWith(pieces: readonly Piece[], i0: number, i1: number, lbn: number): number {
+  for (let i = i0; i <= i1; i++) if (lbn >= pieces[i]!.first && lbn <= pieces[i]!.last) return i;
+  return -1;
+}
+
 /**
- * HRS over a write's pieces (sorted by cylinder). `limitNs`: the best positioning another
- * command offers (a piece must beat it). Tracks are visited outward from the arm, nearest
- * first; a track whose seek alone is no better than the best so far is pruned, and once
- * the least possible seek at the next distance is no better, so is everything beyond.
- * `rec` (decision records) gets one entry per piece the scan reached, in that order.
+ * HRS over a write's pieces (sorted by cylinder, then head). `limitNs`: the best
+ * positioning another command offers (a piece must beat it). Tracks are visited outward
+ * from the arm, nearest first, each once (with all its pieces: one seek, one landing, one
+ * estimate); a track whose seek alone is no better than the best so far is pruned, and
+ * once the least possible seek at the next distance is no better, so is everything beyond.
+ * `rec` (decision records) gets one entry per track the scan reached, in that order: its
+ * first and last start, and its best start.
  */
 export function placeHrs(
   d: CompiledDisk,
@@ -163,25 +216,35 @@ export function placeHrs(
     const dHi = hi < np ? pieces[hi]!.cylinder - armCyl : Infinity;
     const dist = dHi <= dLo ? dHi : dLo;
     if (dist > 0 && floor[dist]! + d.writeSettleNs >= best) break; // the rest: pruned
-    const i = dHi <= dLo ? hi++ : lo--;
-    const pc = pieces[i]!;
+    // the next track outward: all its pieces (adjacent in the sorted list)
+    let i0: number;
+    let i1: number;
+    if (dHi <= dLo) {
+      i0 = i1 = hi;
+      while (i1 + 1 < np && sameTrack(pieces[i1 + 1]!, pieces[i0]!)) i1++;
+      hi = i1 + 1;
+    } else {
+      i0 = i1 = lo;
+      while (i0 > 0 && sameTrack(pieces[i0 - 1]!, pieces[i1]!)) i0--;
+      lo = i0 - 1;
+    }
+    const pc = pieces[i0]!;
     const raw = seekOf(d, inp, pc);
-    const r = rec ? pieceRecord(pc, raw, raw >= best) : null;
+    const r = rec ? trackRecord(pieces, i0, i1, raw, raw >= best) : null;
     if (r) rec!.push(r);
     if (raw >= best) continue; // pruned: its seek alone is no better than the best so far
     const seek = raw < d.minWriteSeekNs ? d.minWriteSeekNs : raw;
     out.estimates++;
-    let found = bestInPiece(d, st, pc, inp, seek, tmp);
+    let found = bestOnTrack(d, st, pieces, i0, i1, inp, seek, tmp);
+    const ap = seek > raw ? pieceWith(pieces, i0, i1, inp.lastWriteEnd) : -1;
     if (
-      seek > raw &&
-      inp.lastWriteEnd >= pc.first &&
-      inp.lastWriteEnd <= pc.last &&
+      ap >= 0 &&
       inp.lastWriteEnd % inp.align === 0 &&
       nextFreeStart(st, inp.lastWriteEnd, inp.nSectors, inp.align, inp.lastWriteEnd) >= 0
     ) {
       // appending needs no minimum seek (DiskSim): one more estimate, for that start
       out.estimates++;
-      appendCost(d, pc, inp, raw, pos);
+      appendCost(d, pieces[ap]!, inp, raw, pos);
       if (!found || pos.seekNs + pos.rotationNs < tmp.seekNs + tmp.rotationNs) {
         tmp.lbn = inp.lastWriteEnd;
         tmp.seekNs = pos.seekNs;
@@ -204,6 +267,28 @@ export function placeHrs(
     }
   }
   return out;
+}
+
+/** How many tracks a write's pieces lie on (sorted: a track's pieces are adjacent). */
+export function trackCount(pieces: readonly Piece[]): number {
+  let n = 0;
+  for (let i = 0; i < pieces.length; i++)
+    if (i === 0 || !sameTrack(pieces[i]!, pieces[i - 1]!)) n++;
+  return n;
+}
+
+/** A track's record: its pieces' first and last start. */
+function trackRecord(
+  pieces: readonly Piece[],
+  i0: number,
+  i1: number,
+  seekNs: number,
+  pruned: boolean,
+): RangePieceRecord {
+  const r = pieceRecord(pieces[i0]!, seekNs, pruned);
+  for (let i = i0 + 1; i <= i1; i++)
+    if (pieces[i]!.last > r.lastSector) r.lastSector = pieces[i]!.last;
+  return r;
 }
 
 function seekOf(d: CompiledDisk, inp: PlaceInput, pc: Piece): number {
@@ -296,42 +381,4 @@ export function placeEcs(
     }
   }
   return out;
-}
-
-/** The number of aligned starts in a range for an n-sector write. */
-function startsIn(r: { begin: number; end: number }, n: number, align: number): number {
-  const a = alignUp(r.begin, align);
-  return r.end - n < a ? 0 : Math.floor((r.end - n - a) / align) + 1;
-}
-
-/**
- * The cheap disk: the first free start of the first range that has one, or ("random") a
- * start drawn uniformly over all the ranges' starts, moving on to the next free one.
- * −1 when every start is taken.
- */
-export function placeCheap(st: RangeState, rw: RangeWrite, n: number, random: boolean): number {
-  const rs = rw.ranges;
-  let from = 0;
-  let at = alignUp(rs[0]?.begin ?? 0, rw.align);
-  if (random) {
-    let total = 0;
-    for (const r of rs) total += startsIn(r, n, rw.align);
-    if (total === 0) return -1;
-    let k = nextInt(st.rng, total);
-    for (from = 0; from < rs.length; from++) {
-      const c = startsIn(rs[from]!, n, rw.align);
-      if (k < c) break;
-      k -= c;
-    }
-    at = alignUp(rs[from]!.begin, rw.align) + k * rw.align;
-  }
-  // from `at` in range `from`, then the following ranges, then back round to `at`
-  for (let i = 0; i <= rs.length; i++) {
-    const r = rs[(from + i) % rs.length]!;
-    const lo = i === 0 ? at : r.begin;
-    const hi = i === rs.length ? at - rw.align : r.end - n;
-    const s = nextFreeStart(st, lo, n, rw.align, hi);
-    if (s >= 0) return s;
-  }
-  return -1;
 }

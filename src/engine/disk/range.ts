@@ -5,10 +5,16 @@
 import type { CompiledDisk } from './compile';
 import { lbnToPhys, sectorAngle, trackStartAngle, type PhysAddr } from './geometry';
 import { createRng, type Rng } from '../sim/rng';
+import type { ProcessSpec } from '../scenario/types';
 
 /** hrs/ecs choose by positioning time; first/random are the paper's "cheap disk". */
 export const RANGE_SCHEDULERS = ['hrs', 'ecs', 'first', 'random'] as const;
 export type RangeSchedulerName = (typeof RANGE_SCHEDULERS)[number];
+
+/** Does the process make range writes (its `range` key, or a generator that makes them)? */
+export function makesRangeWrites(p: ProcessSpec): boolean {
+  return !!p.range || (p.generator?.kind === 'smallfiles' && p.generator.rangeWrites);
+}
 
 /** Where a write may land: starts s with begin ≤ s, s + size ≤ end, s a multiple of align. */
 export interface RangeWrite {
@@ -36,6 +42,8 @@ export interface RangeState {
   byBio: Array<RangeWrite | null>;
   /** by request slot: a write's pieces while it waits to be placed, else null */
   pieces: Array<Piece[] | null>;
+  /** by request slot: how many tracks its pieces lie on (HRS visits each track once) */
+  tracks: number[];
   /** by request slot: its alignment and ranges while it waits */
   align: number[];
   writes: Array<RangeWrite | null>;
@@ -56,6 +64,7 @@ export function createRangeState(seed: number): RangeState {
   return {
     byBio: [],
     pieces: [],
+    tracks: [],
     align: [],
     writes: [],
     waiting: 0,

@@ -22,7 +22,7 @@
 //         request list must have one of them, or it would run forever.
 import { z } from 'zod';
 import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
-import { RANGE_SCHEDULERS } from '../disk/range';
+import { makesRangeWrites, RANGE_SCHEDULERS } from '../disk/range';
 import { getPreset, presetNames } from '../disk/presets';
 import { elevatorNames, getElevator } from '../iosched/elevator';
 import '../iosched/registry';
@@ -270,12 +270,12 @@ function checkRangeWrites(
   ecsTargets: number | undefined,
   problems: Problem[],
 ): void {
-  const ranged = processes?.findIndex((p) => p.range) ?? -1;
+  const ranged = processes?.findIndex(makesRangeWrites) ?? -1;
   if (ranged >= 0 && iosched && iosched.name !== 'none')
     problems.push(
       problem(
         ['iosched', 'name'],
-        `must be "none" when a process makes range writes (workload.processes.${ranged}.range): the block layer would merge and sort them by a placeholder address (got ${show(iosched.name)})`,
+        `must be "none" when a process makes range writes (workload.processes.${ranged}.${processes![ranged]!.range ? 'range' : 'generator'}): the block layer would merge and sort them by a placeholder address (got ${show(iosched.name)})`,
       ),
     );
   if (ecsTargets !== undefined && ecsTargets > 0 && rangeScheduler !== 'ecs')

@@ -5,13 +5,15 @@ import { ffsb, FFSB_PROFILES, type FfsbSpec } from './ffsb';
 import { postmark, POSTMARK_CONFIGS, type PostmarkSpec } from './postmark';
 import { kbuild, type KbuildSpec } from './kbuild';
 import { tpcb, type TpcbSpec } from './tpcb';
+import { smallfiles, type SmallFilesSpec } from './smallfiles';
 import { FS_NAMES } from './fs';
 import type { GenFamily } from './types';
 
-export type GeneratorSpec = FioSpec | FfsbSpec | PostmarkSpec | KbuildSpec | TpcbSpec;
+export type GeneratorSpec =
+  FioSpec | FfsbSpec | PostmarkSpec | KbuildSpec | TpcbSpec | SmallFilesSpec;
 export type GeneratorKind = GeneratorSpec['kind'];
 
-export const GENERATOR_KINDS = ['fio', 'ffsb', 'postmark', 'kbuild', 'tpcb'] as const;
+export const GENERATOR_KINDS = ['fio', 'ffsb', 'postmark', 'kbuild', 'tpcb', 'smallfiles'] as const;
 export { FIO_JOBS, FFSB_PROFILES, POSTMARK_CONFIGS, FS_NAMES };
 
 const FAMILIES: Record<GeneratorKind, GenFamily<never, unknown>> = {
@@ -20,6 +22,7 @@ const FAMILIES: Record<GeneratorKind, GenFamily<never, unknown>> = {
   postmark: postmark as GenFamily<never, unknown>,
   kbuild: kbuild as GenFamily<never, unknown>,
   tpcb: tpcb as GenFamily<never, unknown>,
+  smallfiles: smallfiles as GenFamily<never, unknown>,
 };
 
 export function generatorFamily(spec: GeneratorSpec): GenFamily<GeneratorSpec, unknown> {
@@ -34,6 +37,7 @@ export const GENERATOR_DEFAULTS = {
   postmark: { fs: 'ext3', scale: 1 },
   kbuild: { interarrivalMs: null },
   tpcb: { thinkMs: 0 },
+  smallfiles: { pids: 1, fullness: 0, rangeWrites: false, inFlight: 16 },
 } as const;
 
 /** Threads when the process gives no count. */

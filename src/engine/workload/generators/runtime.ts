@@ -15,10 +15,15 @@ import type { ProcessSpec } from '../../scenario/types';
 import { generatorFamily, type GeneratorSpec } from './index';
 import type { GenEnv, Step } from './types';
 import { part } from './layout';
+import { attachRangeWrite } from '../../disk/range-pick';
 
 const MS = 1e6;
 /** async bios one thread may have in flight before it waits (dirty-page throttling, chosen) */
 export const DIRTY_LIMIT = 64;
+
+function asyncLimit(spec: GeneratorSpec): number {
+  return generatorFamily(spec).asyncLimit?.(spec) ?? DIRTY_LIMIT;
+}
 
 /** One thread's generator state (plain data). */
 export interface GenInstance {
@@ -120,6 +125,7 @@ function issueStep(
     step.nSectors,
     now,
   );
+  if (step.range) attachRangeWrite(sim, bio.slot, step.range);
   if (p.ioprio) {
     bio.ioprioClass = IOPRIO_CLASS[p.ioprio.class];
     bio.ioprioLevel = p.ioprio.level;
@@ -157,7 +163,7 @@ export function generatorIssue(
   g.pending.shift();
   // decide before submitting: submitBio may complete nothing synchronously, but keep the
   // order of effects obvious (the thread's state first, then the block layer)
-  const wait = step.sync ? g.syncOut + 1 >= family.depth(spec) : g.asyncOut + 1 >= DIRTY_LIMIT;
+  const wait = step.sync ? g.syncOut + 1 >= family.depth(spec) : g.asyncOut + 1 >= asyncLimit(spec);
   g.blocked = wait;
   if (!wait) arm(sim, g, instIndex, now + peek(spec, g, inst.rng).thinkMs * MS);
   issueStep(sim, inst, instIndex, p, step, now);
@@ -177,7 +183,7 @@ export function generatorDone(
   if (bio.sync) g.syncOut--;
   else g.asyncOut--;
   if (!g.blocked || g.armed) return;
-  if (g.syncOut >= generatorFamily(spec).depth(spec) || g.asyncOut >= DIRTY_LIMIT) return;
+  if (g.syncOut >= generatorFamily(spec).depth(spec) || g.asyncOut >= asyncLimit(spec)) return;
   g.blocked = false;
   if (g.endNs >= 0 && now >= g.endNs) return;
   arm(sim, g, instIndex, now + peek(spec, g, inst.rng).thinkMs * MS);

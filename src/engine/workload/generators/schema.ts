@@ -71,8 +71,22 @@ export const generatorSchema = z.discriminatedUnion(
       },
       'an object {"kind": "tpcb", optionally "thinkMs", "startMs", "durationMs"}',
     ),
+    object(
+      {
+        kind: z.literal('smallfiles'),
+        pids: intIn(1, 1e9, 'must be a number of creating processes from 1').optional(),
+        fullness: numIn(0, 0.99, 'must be a share of the group in use from 0 to 0.99').optional(),
+        rangeWrites: z.boolean({ error: 'must be true or false' }).optional(),
+        inFlight: intIn(1, 1024, 'must be a number of writes in flight from 1 to 1024').optional(),
+        ...common,
+      },
+      'an object {"kind": "smallfiles", optionally "pids", "fullness", "rangeWrites", "inFlight", "startMs", "durationMs"}',
+    ),
   ],
-  { error: 'must be an object with "kind": one of "fio", "ffsb", "postmark", "kbuild", "tpcb"' },
+  {
+    error:
+      'must be an object with "kind": one of "fio", "ffsb", "postmark", "kbuild", "tpcb", "smallfiles"',
+  },
 );
 
 export type RawGenerator = z.infer<typeof generatorSchema>;

@@ -7,6 +7,7 @@
 // async step (a buffered write the page cache will write back) does not, up to a dirty
 // limit. All state is plain data (it is structuredClone'd with the simulation).
 import type { Rng } from '../../sim/rng';
+import type { RangeWrite } from '../../disk/range';
 
 /** One bio a generator asks for. */
 export interface Step {
@@ -17,6 +18,8 @@ export interface Step {
   sync: boolean;
   /** the thread thinks (computes) this long before issuing it, ms */
   thinkMs: number;
+  /** a range write (the drive picks the address; `sector` is a placeholder) */
+  range?: RangeWrite;
 }
 
 /** Where one thread (process instance) of a generator works. */
@@ -38,6 +41,8 @@ export interface GenFamily<Spec, St> {
   defaultThreads(spec: Spec): number;
   /** sync requests one thread keeps in flight (fio iodepth); 1 for a plain thread */
   depth(spec: Spec): number;
+  /** async (buffered) bios one thread may have in flight; absent: the page cache's DIRTY_LIMIT */
+  asyncLimit?(spec: Spec): number;
   /** open-loop families: mean time between operations of one thread, ms; null = closed loop */
   openMeanMs(spec: Spec, count: number): number | null;
   init(spec: Spec, env: GenEnv, rng: Rng): St;

@@ -18,6 +18,10 @@ export interface GeneratorInfo {
   doc: string;
 }
 
+/** A choice's text as the scenario value: numbers as numbers, true/false as booleans. */
+const typed = (v: string): unknown =>
+  v === 'true' ? true : v === 'false' ? false : /^\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+
 /** Each process's generator with the overridden keys of its kind (numbers as numbers). */
 export function applyGenerators(scenario: Json, gen: Record<string, string>): void {
   const workload = asObject(scenario.workload);
@@ -26,7 +30,7 @@ export function applyGenerators(scenario: Json, gen: Record<string, string>): vo
     const g = asObject(asObject(p).generator);
     for (const [name, value] of Object.entries(gen)) {
       const [kind, key] = name.split('.');
-      if (g.kind === kind && key) g[key] = /^\d+$/.test(value) ? Number(value) : value;
+      if (g.kind === kind && key) g[key] = typed(value);
     }
   }
 }

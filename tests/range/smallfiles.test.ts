@@ -13,6 +13,10 @@ import {
 } from '../../src/engine/workload/generators/smallfiles';
 import { smallFilesScenario } from '../../src/engine/disk/range-experiments';
 import { runCollect } from './helpers';
+import { readFileSync } from 'node:fs';
+import { GENERATOR_CHOICES } from '../../src/engine/workload/generators';
+import { applyGenerators, lessonGenerators } from '../../src/app/workload-config';
+import type { Catalog } from '../../src/app/config';
 
 const BLOCKS = 16 * 64; // a small group: 16 mini-groups of 64 blocks
 const START = 80_000;
@@ -129,5 +133,35 @@ describe('in a scenario', () => {
     const r = run(true);
     expect(r.result.simulation.state.drive.ranges).not.toBeNull();
     expect(r.decisions.some((d) => d.rule === 'hrs-shortest-positioning')).toBe(true);
+  });
+});
+
+describe('the page’s Workload settings on a small-file lesson', () => {
+  it('offer processes, fullness and range writes with the lesson’s values; a change runs', () => {
+    const lesson = JSON.parse(
+      readFileSync('public/scenarios/range-writes-small-files-full.json', 'utf8'),
+    ) as Record<string, unknown>;
+    const catalog = { generators: GENERATOR_CHOICES } as unknown as Catalog;
+    const offered = lessonGenerators(lesson, catalog).map((g) => [g.key, g.lessonValue]);
+    expect(offered).toEqual([
+      ['pids', '16'],
+      ['fullness', '0.5'],
+      ['rangeWrites', 'true'],
+    ]);
+    const json = structuredClone(lesson);
+    applyGenerators(json, {
+      'smallfiles.pids': '1',
+      'smallfiles.fullness': '0.9',
+      'smallfiles.rangeWrites': 'false',
+    });
+    const w = json.workload as { processes: Array<{ generator: unknown }> };
+    expect(w.processes[0]!.generator).toEqual({
+      kind: 'smallfiles',
+      pids: 1,
+      fullness: 0.9,
+      rangeWrites: false,
+    });
+    const r = runCollect({ ...json, stop: { requests: 30 } });
+    expect(r.result.summary.requests.completed).toBe(30);
   });
 });

@@ -88,4 +88,25 @@ export const GENERATOR_CHOICES: readonly GeneratorChoice[] = [
     defaultValue: null,
     doc: 'concurrent kernel builds',
   },
+  {
+    kind: 'smallfiles',
+    key: 'pids',
+    choices: ['1', '16'],
+    defaultValue: String(GENERATOR_DEFAULTS.smallfiles.pids),
+    doc: 'processes creating the files (a PID mod 16 picks the mini-group)',
+  },
+  {
+    kind: 'smallfiles',
+    key: 'fullness',
+    choices: ['0', '0.25', '0.5', '0.75', '0.9'],
+    defaultValue: String(GENERATOR_DEFAULTS.smallfiles.fullness),
+    doc: 'share of the block group in use before the files are created',
+  },
+  {
+    kind: 'smallfiles',
+    key: 'rangeWrites',
+    choices: ['true', 'false'],
+    defaultValue: String(GENERATOR_DEFAULTS.smallfiles.rangeWrites),
+    doc: 'each file a range write over its mini-group’s free blocks, or ext2’s one block',
+  },
 ];

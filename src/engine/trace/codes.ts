@@ -8,6 +8,17 @@
 /** Sectors beyond 2^53 cannot be held exactly (the kernel's are u64). */
 export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 
+/** A sector count beyond a 32-bit byte count cannot come from the kernel (bytes is u32). */
+export const MAX_SECTORS = 0xffffffff / 512;
+
+/** the RWBS letters of every era (§6.3): F flush/FUA, D discard, W, R, N, A ahead, S sync,
+ * M meta, B barrier (pre-2.6.36), E secure erase (ftrace's DE) — by character code, each
+ * letter's number 1–10 (a digit of commonLine's RWBS key), 0 for any other character */
+export const RWBS_LETTER = new Uint8Array(256);
+'FDWRNASMBE'.split('').forEach((c, k) => (RWBS_LETTER[c.charCodeAt(0)] = k + 1));
+/** no RWBS is longer */
+export const RWBS_MAX = 8;
+
 /** Character codes of a text, index for index: ASCII as is, every other character as 128
  * (the parser only ever compares codes with ASCII ones, so any non-ASCII code reads alike). */
 export type Codes = Uint8Array;

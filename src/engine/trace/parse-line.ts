@@ -12,8 +12,13 @@
 // SCSI pass-through `bytes (cdb ..) [comm]` and `(cdb ..) [error]`, `-t` elapsed `(ns)`,
 // and `m` message text.
 
+import { ACTION_OF, type ParsedAction } from './actions';
+import { commonLine } from './common-line';
 import {
   MAX_EXACT,
+  MAX_SECTORS,
+  RWBS_LETTER,
+  RWBS_MAX,
   closeParen,
   code,
   codesOf,
@@ -33,39 +38,7 @@ import {
 } from './codes';
 
 export { fillCodes, type Codes } from './codes';
-
-/** Action codes as blkparse prints them (`UT` is the timer/schedule unplug). */
-export type ParsedAction =
-  'Q' | 'G' | 'I' | 'D' | 'C' | 'M' | 'F' | 'P' | 'U' | 'UT' | 'X' | 'A' | 'R' | 'S' | 'B' | 'm';
-
-export const ACTIONS: readonly ParsedAction[] = [
-  'Q',
-  'G',
-  'I',
-  'D',
-  'C',
-  'M',
-  'F',
-  'P',
-  'U',
-  'UT',
-  'X',
-  'A',
-  'R',
-  'S',
-  'B',
-  'm',
-];
-
-/** the index of an action code in ACTIONS (counters kept in arrays, not keyed objects) */
-export function actionIndex(a: ParsedAction): number {
-  return a.length === 2 ? UT_INDEX : ACTION_INDEX[a.charCodeAt(0)]!;
-}
-const UT_INDEX = ACTIONS.indexOf('UT');
-const ACTION_INDEX = new Int8Array(128);
-ACTIONS.forEach((a, k) => {
-  if (a.length === 1) ACTION_INDEX[a.charCodeAt(0)] = k;
-});
+export { ACTIONS, actionIndex, type ParsedAction } from './actions';
 
 export type LineFormat = 'blkparse' | 'ftrace-classic' | 'ftrace';
 
@@ -137,29 +110,15 @@ export type LineResult =
 const SKIP: LineResult = { kind: 'skip' };
 const problem = (reason: string): LineResult => ({ kind: 'problem', reason });
 
-/** A sector count beyond a 32-bit byte count cannot come from the kernel (bytes is u32). */
-const MAX_SECTORS = 0xffffffff / 512;
-
 /** Where the line being parsed starts in s. The `]` closing a command is the line's last
  * one, wherever it is (as blkparse's own reader takes it), and the search stops here. */
 let lineStart = 0;
-
-/** the one-letter action codes by character code */
-const ACTION_OF = new Array<ParsedAction | null>(256).fill(null);
-for (const a of ACTIONS) if (a.length === 1) ACTION_OF[a.charCodeAt(0)] = a;
 
 /** the action code of s[i, j) as one of the ACTIONS strings, or null */
 function actionAt(b: Codes, i: number, j: number): ParsedAction | null {
   if (j - i === 1) return ACTION_OF[b[i]!]!;
   return j - i === 2 && b[i]! === 85 && b[i + 1]! === 84 ? 'UT' : null;
 }
-
-/** the RWBS letters of every era (§6.3): F flush/FUA, D discard, W, R, N, A ahead, S sync,
- * M meta, B barrier (pre-2.6.36), E secure erase (ftrace's DE) — 1 by character code */
-const RWBS_LETTER = new Uint8Array(256);
-for (const c of 'FDWRNASMBE') RWBS_LETTER[c.charCodeAt(0)] = 1;
-/** no RWBS is longer */
-const RWBS_MAX = 8;
 
 /** blkparse's direction: the main letter (after an optional leading F = flush) is W, or D
  * (discard is a write op); everything else (R, N: plug lines, empty flushes FN) reads. */
@@ -199,6 +158,8 @@ export function parseEventLine(
   const i = skipWs(b, from, to);
   if (i >= to || !isDigit(b[i]!)) return null;
   lineStart = from;
+  const ev = into ?? newEvent(line, 'blkparse', '', 0, 0, 0, 0, undefined);
+  if (commonLine(s, b, i, to, line, ev)) return ev;
   return eventLine(s, b, i, to, line, into);
 }
 
@@ -363,7 +324,7 @@ function actionAndPayload(
   // RWBS: 1 to RWBS_MAX letters, then a blank or the line's end
   i = skipWs(b, j, n);
   j = i;
-  while (RWBS_LETTER[b[j]!] === 1) j++;
+  while (RWBS_LETTER[b[j]!]! > 0) j++;
   if (j === i || j - i > RWBS_MAX || (j < n && !isSpace(b[j]!))) {
     j = tokenEnd(b, i, n);
     return j > i ? `bad RWBS "${s.slice(i, Math.min(j, i + 12))}"` : 'no RWBS after the action';

@@ -1,0 +1,265 @@
+// The reader for the line as blkparse prints nearly all of them (parse-line.ts's fast path).
+import { ACTION_OF } from './actions';
+import { MAX_EXACT, MAX_SECTORS, RWBS_LETTER, RWBS_MAX, intern, type Codes } from './codes';
+import type { ParsedEvent } from './parse-line';
+
+/**
+ * The line as blkparse prints nearly all of them — `maj,min cpu seq sec.ns pid action rwbs`
+ * then `sector + n [comm]` (`[error]` on C and R), `[comm]` (P, U), `[comm] count` (U) or a
+ * message (m) — read into `ev` in one pass with no call on its way: true when the line is
+ * exactly that shape and sound. Any other line (tabs, a cgroup column, ftrace's layout,
+ * remaps, splits, pass-through, `-t`, an overflow, a mistake) gives false, having decided
+ * nothing: eventLine then reads it from the start, and says what is wrong with it. So this
+ * reader only needs to recognise the common shape, never to explain a bad line; what it
+ * accepts, eventLine would read alike (tests/trace, and the same events on every shared
+ * trace and on mutated lines). The short texts an event repeats are found by a number that
+ * encodes their text exactly (see TextCache), checked inline: no string is compared or cut
+ * on a hit.
+ */
+export function commonLine(
+  s: string,
+  b: Codes,
+  i: number,
+  n: number,
+  line: number,
+  ev: ParsedEvent,
+): boolean {
+  const t = texts;
+  // the device "maj,min", read as base-12 digits (1–10, the comma 11) for its key
+  const d0 = i;
+  let c = b[i]!;
+  let key = 0;
+  do {
+    key = key * 12 + (c - 47);
+    c = b[++i]!;
+  } while (c >= 48 && c <= 57);
+  if (c !== 44) return false;
+  c = b[++i]!;
+  if (c < 48 || c > 57) return false;
+  key = key * 12 + 11;
+  do {
+    key = key * 12 + (c - 47);
+    c = b[++i]!;
+  } while (c >= 48 && c <= 57);
+  if (c !== 32) return false;
+  let dev: string;
+  if (key === t.devKey && i - d0 <= KEY12_MAX) dev = t.dev;
+  else {
+    dev = intern(s, b, d0, i);
+    t.devKey = i - d0 <= KEY12_MAX ? key : -1;
+    t.dev = dev;
+  }
+  // CPU, sequence number: digits, each after blanks and before a blank
+  do c = b[++i]!;
+  while (c === 32);
+  if (c < 48 || c > 57) return false;
+  let cpu = 0;
+  do {
+    cpu = cpu * 10 + (c - 48);
+    c = b[++i]!;
+  } while (c >= 48 && c <= 57);
+  if (c !== 32) return false;
+  do c = b[++i]!;
+  while (c === 32);
+  if (c < 48 || c > 57) return false;
+  let seq = 0;
+  do {
+    seq = seq * 10 + (c - 48);
+    c = b[++i]!;
+  } while (c >= 48 && c <= 57);
+  if (c !== 32) return false;
+  // the time: seconds, a dot, 1 to 9 digits of fraction
+  do c = b[++i]!;
+  while (c === 32);
+  if (c < 48 || c > 57) return false;
+  let sec = 0;
+  do {
+    sec = sec * 10 + (c - 48);
+    c = b[++i]!;
+  } while (c >= 48 && c <= 57);
+  if (c !== 46) return false;
+  const f0 = i + 1;
+  let frac = 0;
+  c = b[++i]!;
+  while (c >= 48 && c <= 57) {
+    frac = frac * 10 + (c - 48);
+    c = b[++i]!;
+  }
+  if (c !== 32 || i === f0 || i - f0 > 9) return false;
+  for (let d = i - f0; d < 9; d++) frac *= 10;
+  const tNs = sec * 1e9 + frac;
+  // the PID
+  do c = b[++i]!;
+  while (c === 32);
+  if (c < 48 || c > 57) return false;
+  let pid = 0;
+  do {
+    pid = pid * 10 + (c - 48);
+    c = b[++i]!;
+  } while (c >= 48 && c <= 57);
+  if (c !== 32) return false;
+  if (cpu > MAX_EXACT || seq > MAX_EXACT || sec > MAX_EXACT || tNs > MAX_EXACT || pid > MAX_EXACT)
+    return false;
+  // the action: one letter, or UT
+  do c = b[++i]!;
+  while (c === 32);
+  const code0 = c;
+  let action = ACTION_OF[c]!;
+  if (action === null) return false;
+  c = b[++i]!;
+  if (c === 84 && code0 === 85) {
+    action = 'UT';
+    c = b[++i]!;
+  }
+  if (c !== 32) return false;
+  // RWBS: 1 to RWBS_MAX letters, read as base-11 digits for its key
+  do c = b[++i]!;
+  while (c === 32);
+  const r0 = i;
+  key = 0;
+  for (let l = RWBS_LETTER[c]!; l > 0; l = RWBS_LETTER[b[++i]!]!) key = key * 11 + l;
+  if (i === r0 || i - r0 > RWBS_MAX || (i < n && b[i] !== 32)) return false;
+  const slot = key & (TEXT_SLOTS - 1);
+  let rwbs = t.rwbs[slot]!;
+  if (t.rwbsKey[slot] !== key) {
+    rwbs = intern(s, b, r0, i);
+    t.rwbsKey[slot] = key;
+    t.rwbs[slot] = rwbs;
+  }
+  const first = b[r0]! === 70 /* F */ ? (i > r0 + 1 ? b[r0 + 1]! : -1) : b[r0]!;
+  const write = first === 87 /* W */ || first === 68; /* D */
+  // the payload, after the one space blkparse prints
+  if (i < n) i++;
+  let sector = -1;
+  let size = 0;
+  let comm: string | undefined;
+  let error: number | undefined;
+  let count: number | undefined;
+  let message: string | undefined;
+  if (code0 === 109 /* m */) message = s.slice(i, n).trim();
+  else {
+    while (b[i] === 32) i++;
+    let open = i; // the `[`
+    let close = n - 1; // the line's last `]`
+    c = b[i]!;
+    if (code0 === 80 /* P */ || code0 === 85 /* U */) {
+      if (c !== 91) return false;
+      c = b[close]!;
+      if (c !== 93) {
+        // U's count after the bracket: `[comm] count`
+        if (code0 !== 85 || c < 48 || c > 57) return false;
+        let k = close;
+        while (b[k - 1]! >= 48 && b[k - 1]! <= 57) k--;
+        close = k - 2;
+        if (b[k - 1] !== 32 || b[close] !== 93 || close <= open) return false;
+        count = 0;
+        for (; k < n; k++) count = count * 10 + (b[k]! - 48);
+        if (count > MAX_EXACT) return false;
+      } else if (close <= open) return false;
+    } else {
+      // `sector + n [comm]`: Q G I D M F S B, and C R with [error]
+      if (ACTION_HAS_SIZE[code0] !== 1 || c < 48 || c > 57) return false;
+      sector = 0;
+      do {
+        sector = sector * 10 + (c - 48);
+        c = b[++i]!;
+      } while (c >= 48 && c <= 57);
+      if (c !== 32 || b[i + 1] !== 43 /* + */ || b[i + 2] !== 32) return false;
+      i += 3;
+      c = b[i]!;
+      if (c < 48 || c > 57) return false;
+      do {
+        size = size * 10 + (c - 48);
+        c = b[++i]!;
+      } while (c >= 48 && c <= 57);
+      // a size of 0 is a pass-through request's, and overflows are eventLine's to report
+      if (size === 0 || size > MAX_SECTORS || sector > MAX_EXACT || sector + size > MAX_EXACT)
+        return false;
+      open = i + 1;
+      if (c !== 32 || b[open] !== 91 || b[close] !== 93 || close <= open) return false;
+      if (code0 === 67 /* C */ || code0 === 82 /* R */) {
+        let k = open + 1;
+        const neg = b[k] === 45; /* - */
+        if (neg) k++;
+        if (k === close) return false;
+        let v = 0;
+        for (; k < close; k++) {
+          c = b[k]!;
+          if (c < 48 || c > 57) return false;
+          v = v * 10 + (c - 48);
+        }
+        if (v > MAX_EXACT) return false;
+        error = neg ? -v : v;
+      }
+    }
+    if (error === undefined) {
+      // the command, read as base-128 digits (printable ASCII, at most KEY128_MAX) for its key
+      const len = close - open - 1;
+      key = 0;
+      let h = 0;
+      for (let k = open + 1; k < close && len <= KEY128_MAX; k++) {
+        c = b[k]!;
+        if (c < 32 || c > 126) {
+          key = -1;
+          break;
+        }
+        key = key * 128 + c;
+        h = (h * 31 + c) & (TEXT_SLOTS - 1);
+      }
+      if (len <= KEY128_MAX && key >= 0 && t.commKey[h] === key) comm = t.comm[h]!;
+      else {
+        comm = intern(s, b, open + 1, close);
+        if (len <= KEY128_MAX && key >= 0) {
+          t.commKey[h] = key;
+          t.comm[h] = comm;
+        }
+      }
+    }
+  }
+  ev.line = line;
+  ev.format = 'blkparse';
+  ev.dev = dev;
+  ev.cpu = cpu;
+  ev.seq = seq;
+  ev.tNs = tNs;
+  ev.pid = pid;
+  ev.action = action;
+  ev.rwbs = rwbs;
+  ev.write = write;
+  ev.sector = sector;
+  ev.nSectors = size;
+  ev.cgroup = undefined;
+  ev.comm = comm;
+  ev.error = error;
+  ev.count = count;
+  ev.message = message;
+  ev.splitSector = undefined;
+  ev.remapDev = undefined;
+  ev.remapSector = undefined;
+  ev.pc = undefined;
+  ev.elapsedNs = undefined;
+  return true;
+}
+
+/** the actions whose payload is `sector + n [comm]` ([error] for C and R), by character code */
+const ACTION_HAS_SIZE = new Uint8Array(256);
+for (const a of 'QGIDMFSBCR') ACTION_HAS_SIZE[a.charCodeAt(0)] = 1;
+
+/** Texts that commonLine found, by a number that encodes their text exactly: a device
+ * `maj,min` in base 12 (digits 1–10, the comma 11), RWBS in base 11 (its letters' numbers,
+ * RWBS_LETTER), a command of printable ASCII in base 128 — no digit is 0, so the number is
+ * the text's alone while it is exact: a device of at most KEY12_MAX characters (a 32-bit
+ * integer), a command of at most KEY128_MAX (below 2^53). One device, and small
+ * direct-mapped tables for RWBS and commands: a collision costs only a miss (intern). */
+class TextCache {
+  devKey = -1;
+  dev = '';
+  readonly rwbsKey = new Float64Array(TEXT_SLOTS).fill(-1);
+  readonly rwbs: string[] = new Array<string>(TEXT_SLOTS).fill('');
+  readonly commKey = new Float64Array(TEXT_SLOTS).fill(-1);
+  readonly comm: string[] = new Array<string>(TEXT_SLOTS).fill('');
+}
+const TEXT_SLOTS = 64;
+const KEY12_MAX = 8;
+const KEY128_MAX = 7;
+const texts = new TextCache();

@@ -20,7 +20,7 @@ export function scenario(s: {
   iosched?: string;
   tunables?: Record<string, number>;
   queue?: Record<string, number>;
-  kernel?: '2.6.32' | '2.6.16';
+  kernel?: '2.6.32' | '2.6.16' | '6.18';
   hz?: number;
 }): Scenario {
   return {

@@ -39,7 +39,8 @@ export function emitPlug(
   action: 'P' | 'U' | 'T',
   t: number,
   count: number,
-  by: Bio | string,
+  /** the process (a bio or request of it), or the name of a kernel thread */
+  by: { pid: number; proc: number } | string,
 ): void {
   const task = typeof by === 'string' ? null : by;
   sim.sink!.trace({

@@ -8,15 +8,15 @@
 import { driveHasFreeTag, driveSubmit } from '../disk/drive';
 import { noteBioCompleted, noteCompleted, noteDispatched, noteQueued } from '../metrics/collector';
 import { allocRequest, bioAt, freeBio, freeRequest, requestAt, type IoRequest } from '../request';
-import { pushEvent } from '../sim/heap';
-import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
-import { noteBioDone } from '../workload/workload';
+import { noteBioDone, noteBioWakes } from '../workload/workload';
 import { createMergeHash, hashAdd, hashDel, tryMerge, type MergeHash } from './merge';
 import { insertAt } from './common';
-import { emitBio, emitPlug, emitRq } from './emit';
+import { emitBio, emitRq } from './emit';
 import { requeue } from './requeue';
 import { pieceEnds, submitSplit } from './split';
+import { addToPlug, flushTaskPlug, plugMerge, type TaskPlug } from './plug-task';
+import { armUnplugTimer, plugQueue, shouldPlug, unplug, unplugThreshReached } from './plug-queue';
 import type { Bio, ElevatorType } from './types';
 import './registry';
 
@@ -63,6 +63,8 @@ export interface HostState {
   plugSeq: number;
   /** the plugSeq whose unplug timer is on the clock */
   plugArmed: number;
+  /** kernel 6.18: each process's own plug, by pid (plug-task.ts) */
+  taskPlugs: Record<number, TaskPlug>;
 }
 
 export function createHostState(): HostState {
@@ -87,6 +89,7 @@ export function createHostState(): HostState {
     plugged: false,
     plugSeq: 0,
     plugArmed: -1,
+    taskPlugs: {},
   };
 }
 
@@ -98,11 +101,6 @@ function isSync(bio: Bio): boolean {
 /** The request-pool class: sync/async since 2.6.30, read/write before. */
 function poolClass(sim: Simulation, bio: Bio): 0 | 1 {
   return (sim.model.iosched.queue.poolBySync ? isSync(bio) : !bio.write) ? 1 : 0;
-}
-
-/** The kernel plugs a queue unless the device is non-rotational with tagged queueing. */
-function shouldPlug(sim: Simulation): boolean {
-  return !(sim.model.disk.params.ssd !== null && sim.model.queueDepth > 1);
 }
 
 /** elv_queue_empty: nothing in the dispatch queue and nothing in the scheduler. */
@@ -122,6 +120,8 @@ export function submitBio(sim: Simulation, bio: Bio, now: number): void {
 /** A bio within the queue's limits: merged, or given a request. */
 function submitPiece(sim: Simulation, bio: Bio, now: number): void {
   const e = sim.elevator;
+  const q = sim.model.iosched.queue;
+  if (q.taskPlug && !q.nomerges && plugMerge(sim, bio, now)) return;
   if (e.passthrough) {
     getRequest(sim, bio, now);
     return;
@@ -161,9 +161,12 @@ function getRequest(sim: Simulation, bio: Bio, now: number): void {
   // Even batchers stop at half again over nr_requests.
   if (h.allocated[c] >= Math.floor((3 * nr) / 2)) refused = true;
   if (refused || h.waiters[c].length > 0) {
-    if (sim.sink) emitBio(sim, 'S', bio, now);
+    // a process unplugs before it sleeps; 6.18 flushes its own plug (UT) and does not
+    // trace the sleep (a wait for a tag)
+    if (sim.model.iosched.queue.taskPlug) flushTaskPlug(sim, bio.pid, now, true);
+    else if (sim.sink) emitBio(sim, 'S', bio, now);
     h.waiters[c].push(bio.slot);
-    unplug(sim, now); // a process unplugs before it sleeps
+    if (!sim.model.iosched.queue.taskPlug) unplug(sim, now);
     return;
   }
   h.allocated[c]++;
@@ -184,6 +187,7 @@ export function requestFreed(sim: Simulation, c: number, now: number): void {
   h.allocated[c]!++;
   h.batchers[bio.pid]!.left--;
   newRequest(sim, bio, c as 0 | 1, now);
+  noteBioWakes(sim, bio, now);
 }
 
 /** G, then plug an empty queue (P), insert into the scheduler (I), maybe unplug. */
@@ -210,13 +214,17 @@ function newRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
   // The scheduler's set_request hook runs inside get_request, before G is traced.
   e.setRequest?.(h.elevator, rq, bio, sim.ctx);
   if (sim.sink) emitBio(sim, 'G', bio, now);
+  if (sim.model.iosched.queue.taskPlug) {
+    addToPlug(sim, rq, bio, now);
+    return;
+  }
   if (e.passthrough) {
     if (sim.sink) emitRq(sim, 'I', rq, now);
     e.add(h.elevator, rq, sim.ctx);
     hostRunQueue(sim, now);
     return;
   }
-  if (shouldPlug(sim) && queueEmpty(sim) && !h.plugged) plug(sim, bio, now);
+  if (shouldPlug(sim) && queueEmpty(sim) && !h.plugged) plugQueue(sim, bio, now);
   if (sim.sink) emitRq(sim, 'I', rq, now);
   h.sorted++;
   if (rq.mergeable) {
@@ -225,64 +233,9 @@ function newRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
   }
   e.add(h.elevator, rq, sim.ctx);
   // unplug_thresh: enough requests gathered (no trace event for this one).
-  if (h.plugged && allocatedTotal(h) - h.inDriver >= sim.model.iosched.queue.unplugThresh) {
-    unplug(sim, now);
-  }
+  if (unplugThreshReached(sim)) unplug(sim, now);
   if (isSync(bio) || !shouldPlug(sim)) unplug(sim, now);
   armUnplugTimer(sim, now);
-}
-
-function allocatedTotal(h: HostState): number {
-  return h.allocated[0] + h.allocated[1];
-}
-
-function plug(sim: Simulation, bio: Bio, now: number): void {
-  const h = sim.state.host;
-  h.plugged = true;
-  h.plugSeq++;
-  if (sim.sink) emitPlug(sim, 'P', now, allocatedTotal(h), bio);
-}
-
-/**
- * The unplug timer, armed when a submission leaves the queue plugged. (The kernel arms it
- * in blk_plug_device; arming it here instead saves an event for every sync bio, which
- * plugs and unplugs in the same call, and fires at the same instant.)
- */
-function armUnplugTimer(sim: Simulation, now: number): void {
-  const h = sim.state.host;
-  if (!h.plugged || h.plugArmed === h.plugSeq) return;
-  h.plugArmed = h.plugSeq;
-  pushEvent(
-    sim.state.heap,
-    now + sim.model.iosched.queue.unplugDelayNs,
-    EventPriority.HostTimer,
-    EventKind.UnplugTimer,
-    h.plugSeq,
-  );
-}
-
-/**
- * __generic_unplug_device, for the silent triggers (a sync bio, unplug_thresh, a process
- * about to sleep): remove the plug and run the queue. On a rotating disk an unplugged
- * queue is left alone (the driver pulls at completion); an SSD runs anyway. (The traced
- * U of a process waiting on a page is not modelled: Spindle's processes wait on bios.)
- */
-function unplug(sim: Simulation, now: number): void {
-  const h = sim.state.host;
-  if (!h.plugged && shouldPlug(sim)) return;
-  hostRunQueue(sim, now);
-}
-
-/** The unplug timer: UT, then kblockd's U, then the queue runs. */
-export function onUnplugTimer(sim: Simulation, seq: number, now: number): void {
-  const h = sim.state.host;
-  if (!h.plugged || seq !== h.plugSeq) return;
-  // The timer fires in interrupt context; kblockd then runs the queue.
-  if (sim.sink) {
-    emitPlug(sim, 'T', now, allocatedTotal(h), 'swapper');
-    emitPlug(sim, 'U', now, allocatedTotal(h), 'kblockd/0');
-  }
-  hostRunQueue(sim, now);
 }
 
 /** Put a released request into the dispatch queue, as the scheduler asks (§1.5). */

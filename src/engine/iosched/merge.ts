@@ -41,7 +41,7 @@ export function hashDel(h: MergeHash, rq: IoRequest): void {
 }
 
 /** elv_rq_merge_ok: not started or barred, same direction, and the scheduler agrees. */
-function mergeOk(sim: Simulation, rq: IoRequest, bio: Bio): boolean {
+export function mergeOk(sim: Simulation, rq: IoRequest, bio: Bio): boolean {
   if (!rq.mergeable || rq.write !== bio.write) return false;
   const allow = sim.elevator.allowMerge;
   return allow ? allow(sim.state.host.elevator, rq, bio, sim.ctx) : true;
@@ -85,7 +85,10 @@ function findMerge(sim: Simulation, bio: Bio): Found {
 }
 
 /** The request gets the better I/O priority of the two (lower class, then lower level). */
-function bestPrio(into: { ioprioClass: number; ioprioLevel: number }, from: typeof into): void {
+export function bestPrio(
+  into: { ioprioClass: number; ioprioLevel: number },
+  from: typeof into,
+): void {
   if (
     from.ioprioClass < into.ioprioClass ||
     (from.ioprioClass === into.ioprioClass && from.ioprioLevel < into.ioprioLevel)

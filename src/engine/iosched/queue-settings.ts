@@ -45,8 +45,9 @@ export const QUEUE_SETTINGS: readonly TunableSpec[] = [
   },
 ];
 
-/** Kernels whose block layer differs in ways Spindle models. */
-export const KERNELS = ['2.6.32', '2.6.16'] as const;
+/** Kernels whose block layer differs in ways Spindle models: 6.18 is blk-mq's per-task
+ * plugging (plug-task.ts) in place of the queue plug and its unplug timer. */
+export const KERNELS = ['2.6.32', '2.6.16', '6.18'] as const;
 export type Kernel = (typeof KERNELS)[number];
 
 export const HZ_VALUES = [100, 250, 1000] as const;
@@ -62,6 +63,9 @@ export interface QueueSettings {
   poolBySync: boolean;
   /** the generic back-merge hash arrived in 2.6.19; before it noop merged only via the one-hit cache */
   backMergeHash: boolean;
+  /** each process plugs its own submissions (2.6.39 on; kernel 6.18 here): no queue plug,
+   * no unplug timer or unplug_thresh */
+  taskPlug: boolean;
 }
 
 export function queueSettings(values: Record<string, number>, kernel: Kernel): QueueSettings {
@@ -74,7 +78,8 @@ export function queueSettings(values: Record<string, number>, kernel: Kernel): Q
     unplugThresh: v('unplug_thresh'),
     unplugDelayNs: v('unplug_delay') * 1e6,
     kernel,
-    poolBySync: kernel === '2.6.32',
-    backMergeHash: kernel === '2.6.32',
+    poolBySync: kernel !== '2.6.16',
+    backMergeHash: kernel !== '2.6.16',
+    taskPlug: kernel === '6.18',
   };
 }

@@ -18,6 +18,8 @@ export const EventKind = {
   UnplugTimer: 7,
   /** the delay after the device refused a command is over (a: the block's number) */
   QueueDelay: 8,
+  /** kernel 6.18: a process's submission is over, its plug is flushed (a: pid) */
+  PlugFlush: 9,
 } as const;
 
 /**

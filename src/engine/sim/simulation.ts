@@ -18,13 +18,9 @@ import type { ElevatorContext, ElevatorType } from '../iosched/types';
 import '../iosched/registry';
 import { createElevatorContext, setContextTime } from '../iosched/context';
 import { onQueueDelay } from '../iosched/requeue';
-import {
-  createHostState,
-  hostComplete,
-  onHostTimer,
-  onUnplugTimer,
-  type HostState,
-} from '../iosched/host';
+import { onPlugFlush } from '../iosched/plug-task';
+import { onUnplugTimer } from '../iosched/plug-queue';
+import { createHostState, hostComplete, onHostTimer, type HostState } from '../iosched/host';
 import { createCollector, type Collector } from '../metrics/collector';
 import {
   createBioTable,
@@ -163,6 +159,9 @@ export function step(sim: Simulation): boolean {
       break;
     case EventKind.QueueDelay:
       onQueueDelay(sim, a, t);
+      break;
+    case EventKind.PlugFlush:
+      onPlugFlush(sim, a, t);
       break;
   }
   if (sim.model.stopRequests !== null && st.metrics.iosCompleted >= sim.model.stopRequests)

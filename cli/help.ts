@@ -90,7 +90,7 @@ first few reported with their line numbers; they never stop the parse.
   --json            print the summary as one JSON document`,
 
   replay: `Usage: spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed|trace-timed]
-                      [--queue-depth N] [--device MAJ,MIN] [--json]
+                      [--queue-depth N] [--device MAJ,MIN] [--kernel K] [--json]
 
 Replay a blkparse trace's Q events on a simulated disk: one process per traced pid (named
 after its [comm]), each request with its traced sector, size, direction and sync flag
@@ -118,6 +118,10 @@ its offset in its region ("addresses" in the output says how).
   --queue-depth N   the drive's queue depth, 1 to 64 (default: the trace's most
                     requests in flight, capped at 64)
   --device MAJ,MIN  the device to replay (default: the only one with Qs)
+  --kernel K        the simulated block layer: 2.6.32, 2.6.16 or 6.18 (per-task
+                    plugging); default: 6.18 when a blk-mq trace (mq-deadline,
+                    bfq, kyber, none) is replayed under mq-deadline or none, else
+                    2.6.32 (the 2.6 schedulers' own); stated in "kernel"
   --json            print the comparison as one JSON document`,
 
   'range-sweep': `Usage: spindle range-sweep <sweep> [--requests N] [--queue-depths 1,2,…] [--json]

@@ -1,5 +1,5 @@
 // `spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed|trace-timed]
-// [--queue-depth N] [--device MAJ,MIN] [--json]`: the trace's Qs replayed on a simulated disk
+// [--queue-depth N] [--device MAJ,MIN] [--kernel K] [--json]`: the trace's Qs replayed on a simulated disk
 // (src/engine/trace/replay.ts), measured vs simulated. A meta.json beside the trace (the
 // shared corpus's) tells the traced scheduler, whether the device rotates and its
 // max_sectors_kb.
@@ -7,6 +7,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
+import { KERNELS, type Kernel } from '../src/engine/iosched/queue-settings';
 import { ScenarioError } from '../src/engine/scenario/load';
 import {
   replayTrace,
@@ -32,6 +33,7 @@ export async function replayCommand(
     mode: { value: true },
     'queue-depth': { value: true },
     device: { value: true },
+    kernel: { value: true },
   });
   const path = onePositional(a, 'replay', 'trace file');
   const mode = single(a, 'mode') ?? 'open';
@@ -46,6 +48,9 @@ export async function replayCommand(
     if (!/^\d+$/.test(qd) || queueDepth < 1 || queueDepth > 64)
       throw new UsageError(`--queue-depth ${qd}: must be a whole number from 1 to 64`);
   }
+  const kernel = single(a, 'kernel');
+  if (kernel !== undefined && !(KERNELS as readonly string[]).includes(kernel))
+    throw new UsageError(`--kernel ${kernel}: must be one of ${KERNELS.join(', ')}`);
   const device = single(a, 'device');
   if (device !== undefined && !/^\d+,\d+$/.test(device))
     throw new UsageError(`--device ${device}: give it as MAJOR,MINOR (e.g. 8,0)`);
@@ -67,6 +72,7 @@ export async function replayCommand(
       ...(single(a, 'disk') !== undefined ? { disk: single(a, 'disk')! } : {}),
       ...(queueDepth !== undefined ? { queueDepth } : {}),
       ...(device !== undefined ? { device } : {}),
+      ...(kernel !== undefined ? { kernel: kernel as Kernel } : {}),
       ...metaBeside(path),
     });
   } catch (e) {
@@ -138,6 +144,7 @@ function text(r: ReplayReport, path: string): string {
     `${path}: device ${r.device}, ${r.mode} replay of ${r.requests.replayed} Qs (${r.requests.skipped.total} skipped: ${r.requests.skipped.flush} flush, ${r.requests.skipped.discard} discard, ${r.requests.skipped.zeroSize} zero-size) from ${r.processes.length} processes`,
     `scheduler: traced ${m.traced ?? 'unknown'} (${m.tracedFrom}) → simulated ${m.simulated}: ${m.note}`,
     `disk: ${r.disk.preset} (${r.disk.source}); queue depth ${r.queueDepth.value} (${r.queueDepth.source})`,
+    `block layer: kernel ${r.kernel.value} (${r.kernel.source})`,
     `Q2C ms  measured   ${lat(r.measured.q2cMs)}`,
     `        simulated  ${lat(r.simulated.q2cMs)}`,
     `D2C ms  measured   ${lat(r.measured.d2cMs)}`,

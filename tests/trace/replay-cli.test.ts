@@ -30,6 +30,11 @@ describe.each(TRACES)('spindle replay %s', (name, traced, simulated) => {
     expect(r.mode).toBe('open');
     expect(r.schedulerMapping).toMatchObject({ traced, tracedFrom: 'meta.json', simulated });
     expect(r.schedulerMapping.note.length).toBeGreaterThan(20);
+    // the block layer follows the simulated scheduler: kernel 6.18's per-task plugging under
+    // mq-deadline and none, the 2.6 block layer under the 2.6 schedulers standing in
+    expect(r.kernel.value).toBe(
+      simulated === 'mq-deadline' || simulated === 'none' ? '6.18' : '2.6.32',
+    );
     expect(r.simulated.iosched).toBe(simulated);
     expect(r.disk.preset).toBe('sata-7200-500g');
     expect(r.disk.source).toMatch(/rotating/);

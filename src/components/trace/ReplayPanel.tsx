@@ -173,7 +173,8 @@ function ReplayResult({ report: r }: { report: ReplayReport }) {
       </p>
       <p className="small muted">
         Traced scheduler: {m.traced ?? 'unknown'}
-        {m.traced !== null ? ` (from its ${m.tracedFrom})` : ''} — {pageNote(m.note)}.
+        {m.traced !== null ? ` (from its ${m.tracedFrom})` : ''} — {pageNote(m.note)}. Block layer:
+        kernel {r.kernel.value} ({r.kernel.source}).
         {rq.untimed > 0 &&
           ` ${count(rq.untimed)} requests had no traced D and C and were served by the disk model.`}
       </p>

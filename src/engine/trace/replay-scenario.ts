@@ -3,6 +3,7 @@
 // the nearest Spindle one. replay.ts runs it and compares; the modes are described there.
 import { buildGeometry } from '../disk/geometry';
 import { getPreset } from '../disk/presets';
+import { KERNELS, type Kernel } from '../iosched/queue-settings';
 import { loadScenario } from '../scenario/load';
 import type { Scenario } from '../scenario/types';
 import {
@@ -30,6 +31,8 @@ export interface ReplayOptions {
   disk?: string;
   mode?: ReplayMode;
   queueDepth?: number;
+  /** the simulated block layer's kernel; default: 6.18 for a blk-mq scheduler's trace */
+  kernel?: Kernel;
   meta?: TraceMeta;
   /** the width of the throughput-over-time windows; default: the span / 40, rounded */
   windowMs?: number;
@@ -44,7 +47,7 @@ export class ReplayError extends Error {
 export const SCHEDULER_MAP: Record<string, { simulated: string; note: string }> = {
   'mq-deadline': {
     simulated: 'mq-deadline',
-    note: "Spindle's mq-deadline follows Linux 6.10-6.18 (per-class lists, prio aging, jiffies >= deadline expiry); it runs over Spindle's 2.6 block layer, so blk-mq's per-task plugging and async_depth are not modelled",
+    note: "Spindle's mq-deadline follows Linux 6.10-6.18 (per-class lists, prio aging, jiffies >= deadline expiry), over kernel 6.18's per-task plugging; async_depth (the share of tags async requests may take) is not modelled",
   },
   bfq: {
     simulated: 'cfq',
@@ -92,6 +95,36 @@ export interface DiskChoice {
 export interface DepthChoice {
   value: number;
   source: string;
+}
+
+export interface KernelChoice {
+  value: Kernel;
+  source: string;
+}
+
+/** the schedulers that exist only in blk-mq kernels (LINUX-SCHEDULERS.md §9) */
+const BLK_MQ_SCHEDULERS = new Set(['mq-deadline', 'bfq', 'kyber', 'none']);
+/** the Spindle schedulers that blk-mq kernels have: the others are 2.6's (their block layer) */
+const BLK_MQ_SIMULATED = new Set(['mq-deadline', 'none']);
+
+/** The simulated block layer: kernel 6.18's (per-task plugging) when a blk-mq trace is
+ * replayed under a blk-mq scheduler; a 2.6 scheduler runs on the 2.6 block layer. */
+export function chooseKernel(mapping: SchedulerMapping, given: Kernel | undefined): KernelChoice {
+  if (given !== undefined) return { value: given, source: '--kernel' };
+  const blkMq = mapping.traced !== null && BLK_MQ_SCHEDULERS.has(mapping.traced);
+  if (blkMq && BLK_MQ_SIMULATED.has(mapping.simulated))
+    return {
+      value: '6.18',
+      source: `a blk-mq trace (${mapping.traced}) under ${mapping.simulated}: each process plugs its own submissions`,
+    };
+  return {
+    value: KERNELS[0],
+    source: blkMq
+      ? `${mapping.simulated} is a 2.6 scheduler: it runs on the 2.6 block layer (queue plug, unplug timer)`
+      : mapping.traced === null
+        ? 'the traced scheduler is unknown: the 2.6 block layer; give --kernel 6.18 for a blk-mq trace'
+        : `the traced ${mapping.traced} is a 2.6 scheduler`,
+  };
 }
 
 const DEFAULT_ROTATING_DISK = 'sata-7200-500g';
@@ -309,10 +342,12 @@ export function buildScenario(
   disk: DiskChoice;
   queueDepth: DepthChoice;
   addresses: AddressMap;
+  kernel: KernelChoice;
 } {
   const dev = chooseDevice(reading, opts.device);
   const mode = opts.mode ?? 'open';
   const mapping = mapScheduler(reading, opts.meta, opts.scheduler);
+  const kernel = chooseKernel(mapping, opts.kernel);
   const workload = buildWorkload(dev, mode);
   const rotational = opts.meta?.rotational;
   const disk: DiskChoice =
@@ -353,7 +388,7 @@ export function buildScenario(
     name: 'replay',
     title: `replay of ${dev.dev} (${mode})`,
     disk: { preset: disk.preset, queueDepth: queueDepth.value },
-    iosched: { name: mapping.simulated, queue },
+    iosched: { name: mapping.simulated, kernel: kernel.value, queue },
     workload: { processes: workload.processes.map((p) => p.spec) },
   };
   const isDrive = ['fcfs', 'sstf', 'clook', 'sptf', 'asptf'].includes(mapping.simulated);
@@ -362,7 +397,7 @@ export function buildScenario(
     (json.disk as Record<string, unknown>).scheduler = mapping.simulated;
   }
   const scenario = loadScenario(json, 'replay');
-  return { scenario, dev, mapping, workload, disk, queueDepth, addresses };
+  return { scenario, dev, mapping, workload, disk, queueDepth, addresses, kernel };
 }
 
 /** The workload's sectors packed onto the disk when the trace addresses more than it holds

@@ -25,6 +25,7 @@ import {
   buildScenario,
   firstQNs,
   type DepthChoice,
+  type KernelChoice,
   type DiskChoice,
   type ReplayMode,
   type ReplayOptions,
@@ -57,6 +58,8 @@ export interface ReplayReport {
   devices: string[];
   mode: ReplayMode;
   disk: DiskChoice;
+  /** the simulated block layer's kernel, and why */
+  kernel: KernelChoice;
   /** a trace from a larger disk: how its addresses were packed onto this one */
   addresses: Omit<AddressMap, 'regions'> & { regions: number };
   queueDepth: DepthChoice;
@@ -156,7 +159,7 @@ function series(
 
 export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): ReplayReport {
   const mode = opts.mode ?? 'open';
-  const { scenario, dev, mapping, workload, disk, queueDepth, addresses } = buildScenario(
+  const { scenario, dev, mapping, workload, disk, queueDepth, addresses, kernel } = buildScenario(
     reading,
     opts,
   );
@@ -210,6 +213,7 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     devices: reading.report.devices,
     mode,
     disk,
+    kernel,
     addresses: { ...addresses, regions: addresses.regions.length },
     queueDepth,
     schedulerMapping: mapping,

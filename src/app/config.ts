@@ -205,7 +205,8 @@ export function effective(lesson: unknown, o: RunOverrides): Effective {
     );
   return {
     sched: typeof i.name === 'string' ? i.name : 'none',
-    kernel: typeof i.kernel === 'string' ? i.kernel : '2.6.32',
+    // as the engine's loader: mq-deadline's kernel is 6.18 unless one is given
+    kernel: typeof i.kernel === 'string' ? i.kernel : i.name === 'mq-deadline' ? '6.18' : '2.6.32',
     hz: typeof i.hz === 'number' ? i.hz : 250,
     disk: typeof d.preset === 'string' ? d.preset : 'hp-c2247a',
     qd: typeof d.queueDepth === 'number' ? d.queueDepth : 1,

@@ -51,6 +51,24 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     await page.context().close();
   });
 
+  it('mq-deadline runs on kernel 6.18 unless told otherwise; the kernel era follows the scheduler', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=merging.json');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Settings' });
+    expect(await form.getByLabel('kernel era').inputValue()).toBe('2.6.32');
+    await form.getByLabel('scheduler', { exact: true }).selectOption('mq-deadline');
+    expect(await form.getByLabel('kernel era').inputValue()).toBe('6.18');
+    await form.getByRole('button', { name: 'Run with these settings' }).click();
+    await expect.poll(() => lessonInfo(page), { timeout: 30_000 }).toContain('mq-deadline');
+    expect(await query(page)).not.toContain('kernel='); // the default, so not in the link
+    // and 2.6.32 can still be chosen for it, which the link then says
+    await form.getByLabel('kernel era').selectOption('2.6.32');
+    await form.getByRole('button', { name: 'Run with these settings' }).click();
+    await expect.poll(() => query(page)).toContain('kernel=2.6.32');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('picks a workload generator’s variant (two kernel builds → four) from the settings', async () => {
     const { page, problems } = await lab.openLab('?v=1&lesson=kernel-builds.json');
     await page.getByRole('button', { name: 'Settings' }).click();

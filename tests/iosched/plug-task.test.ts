@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '../../src/engine/events';
 import { PLUG_MAX_REQUESTS } from '../../src/engine/iosched/plug-task';
+import { loadScenario } from '../../src/engine/scenario/load';
 import type { FixedRequest } from '../../src/engine/scenario/types';
 import { proc, scenario } from '../helpers/scenario';
 import { rd, tracedRun, wr } from '../helpers/traced-run';
@@ -131,5 +132,17 @@ describe('kernel 6.18: each process plugs its own submissions', () => {
     expect(run('mq-deadline', reqs).trace).toEqual(run('mq-deadline', reqs).trace);
     const old = actions(run('deadline', [rd(1000, 0)], { kernel: '2.6.32' }).trace);
     expect(old).toEqual(['Q', 'G', 'P', 'I', 'D', 'C']);
+  });
+
+  it('a scenario file’s mq-deadline runs on 6.18 unless it names a kernel; the 2.6 schedulers on 2.6.32', () => {
+    const kernelOf = (iosched: Record<string, unknown>) =>
+      loadScenario(
+        { name: 'k', iosched, workload: { processes: [{ name: 'p' }] }, stop: { requests: 10 } },
+        'k.json',
+      ).iosched.kernel;
+    expect(kernelOf({ name: 'mq-deadline' })).toBe('6.18');
+    expect(kernelOf({ name: 'mq-deadline', kernel: '2.6.32' })).toBe('2.6.32');
+    expect(kernelOf({ name: 'deadline' })).toBe('2.6.32');
+    expect(kernelOf({ name: 'cfq', kernel: '6.18' })).toBe('6.18');
   });
 });

@@ -44,7 +44,9 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
 
   const sched = draft.sched ?? now.sched;
   const hz = Number(draft.hz ?? now.hz);
-  const kernel = draft.kernel ?? now.kernel;
+  // a kernel left to the default follows the scheduler (mq-deadline: 6.18), as the loader
+  const kernelBase = effective(lesson, { ...emptyOverrides(), sched }).kernel;
+  const kernel = draft.kernel ?? (overrides.kernel !== undefined ? now.kernel : kernelBase);
   const disk = draft.disk ?? now.disk;
   const dsched = draft.dsched ?? now.dsched;
   const preset = catalog.presets.find((p) => p.name === disk);
@@ -100,7 +102,7 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
     }
     const o: RunOverrides = emptyOverrides();
     if (sched !== base.sched) o.sched = sched;
-    if (kernel !== base.kernel) o.kernel = kernel;
+    if (kernel !== kernelBase) o.kernel = kernel;
     if (hz !== base.hz) o.hz = hz;
     if (disk !== base.disk) o.disk = disk;
     if (qd !== base.qd) o.qd = qd;
@@ -173,7 +175,7 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
           label="kernel era"
           value={kernel}
           options={catalog.kernels}
-          lessonValue={base.kernel}
+          lessonValue={kernelBase}
           onChange={(v) => set('kernel', v)}
         />
         <Choice

@@ -26,7 +26,7 @@ import { makesRangeWrites, RANGE_SCHEDULERS } from '../disk/range';
 import { getPreset, presetNames } from '../disk/presets';
 import { elevatorNames, getElevator } from '../iosched/elevator';
 import '../iosched/registry';
-import { HZ_VALUES, KERNELS, QUEUE_SETTINGS } from '../iosched/queue-settings';
+import { HZ_VALUES, KERNELS, QUEUE_SETTINGS, type Kernel } from '../iosched/queue-settings';
 import { defaultAt, type TunableSpec } from '../iosched/types';
 import {
   intIn,
@@ -282,6 +282,11 @@ function checkRangeWrites(
     problems.push(problem(['disk', 'ecsTargets'], 'only applies to disk.rangeScheduler "ecs"'));
 }
 
+/** mq-deadline exists only in blk-mq kernels: left out, its kernel is 6.18; else 2.6.32. */
+export function defaultKernel(scheduler: string): Kernel {
+  return scheduler === 'mq-deadline' ? '6.18' : SCENARIO_DEFAULTS.iosched.kernel;
+}
+
 function checkIosched(
   raw: RawScenario['iosched'],
   problems: Problem[],
@@ -294,7 +299,7 @@ function checkIosched(
     return null;
   }
   const hz = raw?.hz ?? SCENARIO_DEFAULTS.iosched.hz;
-  const kernel = raw?.kernel ?? SCENARIO_DEFAULTS.iosched.kernel;
+  const kernel = raw?.kernel ?? defaultKernel(name);
   const tunables = checkTable(
     e.tunables,
     raw?.tunables,

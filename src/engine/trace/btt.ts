@@ -13,8 +13,8 @@
 //  - #Q/#D: #Q is raised to #D when smaller, and the ratio is then 1.0.
 // Remapping devices (md 9, device-mapper 253/254) keep no Q2Q/Q2C here, as btt moves them to
 // its separate "_dm" rows.
+import { InFlightQs } from './in-flight';
 import type { ParsedEvent } from './parse-line';
-import { insertAt, removeRange } from '../arrays';
 
 export interface BttRow {
   min: number;
@@ -83,22 +83,6 @@ class Row {
   }
 }
 
-class InFlightQ {
-  gT = -1;
-  sT = -1;
-  iT = -1;
-  mT = -1;
-  dT = -1;
-  constructor(
-    readonly start: number,
-    readonly end: number,
-    readonly t: number,
-  ) {}
-}
-
-/** more in-flight Qs than any real queue holds: beyond it the oldest are dropped */
-const MAX_IN_FLIGHT = 16_384;
-
 /** State shared by every device: btt's global last-Q time for the All Devices Q2Q. */
 export class BttGlobal {
   lastQ = -1;
@@ -119,10 +103,9 @@ export class BttDevice {
   readonly blks = new Row();
   nQs = 0;
   nDs = 0;
-  evicted = 0;
   private lastQ = -1;
-  /** in-flight Qs sorted by start sector */
-  private qs: InFlightQ[] = [];
+  /** in-flight Qs in order of start sector */
+  private readonly qs = new InFlightQs();
   private readonly remapper: boolean;
 
   constructor(dev: string) {
@@ -131,16 +114,22 @@ export class BttDevice {
   }
 
   get inFlight(): number {
-    return this.qs.length;
+    return this.qs.size;
+  }
+
+  /** in-flight Qs dropped to keep memory bounded */
+  get evicted(): number {
+    return this.qs.evicted;
   }
 
   event(e: ParsedEvent, g: BttGlobal): void {
     const n = e.nSectors;
     if (n === 0 || e.sector < 0) return;
     const t = e.tNs;
+    const qs = this.qs;
     switch (e.action) {
       case 'Q': {
-        if (!this.insert(new InFlightQ(e.sector, e.sector + n, t))) return;
+        if (!qs.insert(e.sector, e.sector + n, t)) return;
         this.nQs++;
         if (this.remapper) return;
         if (g.lastQ >= 0) g.q2q.add(Math.abs(t - g.lastQ));
@@ -150,114 +139,75 @@ export class BttDevice {
         return;
       }
       case 'G': {
-        const q = this.holding(e.sector);
-        if (q) {
-          q.gT = t;
-          this.q2g.add(t - q.t);
-          if (q.sT >= 0) this.s2g.add(t - q.sT);
+        const q = qs.holding(e.sector);
+        if (q >= 0) {
+          qs.gT[q] = t;
+          this.q2g.add(t - qs.t[q]!);
+          if (qs.sT[q]! >= 0) this.s2g.add(t - qs.sT[q]!);
         }
         return;
       }
       case 'S': {
-        const q = this.holding(e.sector);
-        if (q) q.sT = t;
+        const q = qs.holding(e.sector);
+        if (q >= 0) qs.sT[q] = t;
         return;
       }
       case 'I': {
-        const q = this.holding(e.sector);
-        if (q) {
-          q.iT = t;
-          if (q.gT >= 0) this.g2i.add(t - q.gT);
+        const q = qs.holding(e.sector);
+        if (q >= 0) {
+          qs.iT[q] = t;
+          if (qs.gT[q]! >= 0) this.g2i.add(t - qs.gT[q]!);
         }
         return;
       }
       case 'M':
       case 'F': {
-        const q = this.holding(e.sector);
-        if (q) {
-          q.mT = t;
-          this.q2m.add(t - q.t);
+        const q = qs.holding(e.sector);
+        if (q >= 0) {
+          qs.mT[q] = t;
+          this.q2m.add(t - qs.t[q]!);
         }
         return;
       }
       case 'D': {
         this.nDs++;
+        // every in-flight Q lying wholly inside the dispatched range
         const end = e.sector + n;
-        const qs = this.qs;
-        for (let k = this.firstAtOrAfter(e.sector); k < qs.length && qs[k]!.start < end; k++) {
-          const q = qs[k]!;
-          if (q.end > end) continue;
-          if (q.iT >= 0) this.i2d.add(t - q.iT);
-          else if (q.mT >= 0) this.m2d.add(t - q.mT);
-          q.dT = t;
-          this.q2d.add(t - q.t);
+        for (let k = qs.firstAtOrAfter(e.sector); k < qs.size && qs.starts[k]! < end; k++) {
+          const q = qs.order[k]!;
+          if (qs.end[q]! > end) continue;
+          if (qs.iT[q]! >= 0) this.i2d.add(t - qs.iT[q]!);
+          else if (qs.mT[q]! >= 0) this.m2d.add(t - qs.mT[q]!);
+          qs.dT[q] = t;
+          this.q2d.add(t - qs.t[q]!);
         }
         return;
       }
       case 'C': {
         this.blks.add(n);
+        // every in-flight Q lying wholly inside the completed range is done: the others
+        // among them move down over the gap
         const end = e.sector + n;
-        const qs = this.qs;
-        const from = this.firstAtOrAfter(e.sector);
+        const from = qs.firstAtOrAfter(e.sector);
         let to = from;
         let kept = from;
-        for (; to < qs.length && qs[to]!.start < end; to++) {
-          const q = qs[to]!;
-          if (q.end > end) {
-            qs[kept++] = q;
+        for (; to < qs.size && qs.starts[to]! < end; to++) {
+          const q = qs.order[to]!;
+          if (qs.end[q]! > end) {
+            qs.starts[kept] = qs.starts[to]!;
+            qs.order[kept++] = q;
             continue;
           }
-          if (!this.remapper) this.q2c.add(t - q.t);
-          if (q.dT >= 0) this.d2c.add(t - q.dT);
+          if (!this.remapper) this.q2c.add(t - qs.t[q]!);
+          if (qs.dT[q]! >= 0) this.d2c.add(t - qs.dT[q]!);
+          qs.release(q);
         }
-        if (kept < to) removeRange(qs, kept, to - kept);
+        qs.closeGap(kept, to);
         return;
       }
       default:
         return;
     }
-  }
-
-  /** btt's rb insert: false when a Q with the same start sector is in flight */
-  private insert(q: InFlightQ): boolean {
-    const qs = this.qs;
-    const k = this.firstAtOrAfter(q.start);
-    if (k < qs.length && qs[k]!.start === q.start) return false;
-    if (k === qs.length) qs.push(q);
-    else insertAt(qs, k, q);
-    if (qs.length > MAX_IN_FLIGHT) this.evictOldest();
-    return true;
-  }
-
-  private evictOldest(): void {
-    const times = this.qs.map((q) => q.t).sort((a, b) => a - b);
-    const cut = times[times.length >> 1]!;
-    const before = this.qs.length;
-    this.qs = this.qs.filter((q) => q.t > cut);
-    this.evicted += before - this.qs.length;
-  }
-
-  private firstAtOrAfter(sector: number): number {
-    const qs = this.qs;
-    let lo = 0;
-    let hi = qs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (qs[mid]!.start < sector) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  /** the in-flight Q whose [start, end) holds `sector` (btt's dip_find_sec) */
-  private holding(sector: number): InFlightQ | null {
-    const qs = this.qs;
-    let k = this.firstAtOrAfter(sector + 1) - 1; // last with start <= sector
-    for (let tries = 0; k >= 0 && tries < 8; k--, tries++) {
-      const q = qs[k]!;
-      if (q.end > sector) return q;
-    }
-    return null;
   }
 }
 

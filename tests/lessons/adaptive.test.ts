@@ -115,15 +115,16 @@ describe('lesson: six fio jobs back to back under the switcher (Bautista et al.)
   });
 
   // Seed 1, sata-7200-500g, 4 threads × 1 GiB files, 30 s phases; MB/s:
-  //   AS       0.98 1.09 0.62 0.70 61.39 15.31   whole run 13.35
-  //   CFQ      1.65 1.26 0.69 0.52 70.51 15.89   whole run 15.09
-  //   switcher 1.65 1.26 0.69 0.52 66.01 24.99   whole run 15.85
-  // Per phase it does not reproduce: on rand-write the switcher is on CFQ, as the paper's rule
-  // says for a random job, and AS is 35% ahead there; in seq-read the switch lands six
-  // samples in and the drain costs (94% of CFQ). Over the whole run it does.
-  // (Until the drive's write-back buffer held at most its 16 segments of random writes it
-  // held 2048, destaged first come first served for half a minute after rand-write: seq-read
-  // fell to 5–14 MB/s, and neither claim held.)
+  //   AS       0.98 1.09 0.62 0.68 66.72 75.15   whole run 24.21
+  //   CFQ      1.30 1.21 0.67 0.46 70.05 31.01   whole run 17.45
+  //   switcher 1.30 1.21 0.67 0.46 68.52 75.10   whole run 24.55
+  // Over the whole run it reproduces; per phase all but rand-write do: there the switcher is
+  // on CFQ, as the paper's rule says for a random job, and AS is 48% ahead (AS sorts the
+  // buffered writes into one-way sweeps; CFQ serves them in short async slices).
+  // Two model defects hid this before: the drive's write-back buffer held 2048 random writes
+  // (not its 16 segments' worth), destaged first come first served for half a minute after
+  // rand-write (seq-read fell to 5–14 MB/s); and a buffered writer was held at 64 bios of
+  // its own instead of at the request pool (seq-write 15 MB/s under every scheduler).
   it.fails('paper: the switcher is within 5% of the better of AS and CFQ in every phase', () => {
     const { as, cfq, sw } = runs();
     const [a, c, s] = [phases(as), phases(cfq), phases(sw)];
@@ -180,9 +181,11 @@ describe('lesson: FFSB mixed under CFQ and CFQ-ANN (Heger & Quinn)', () => {
     expect(d.some((x) => x.rule === 'quantum-reverted')).toBe(true);
   });
 
-  // Does not reproduce (seed 1, sata-7200-500g, 8 threads, 120 s): CFQ 166.67 IOPS, spread
-  // (standard deviation of the threads' mean Q2C) 81 ms; CFQ-ANN 166.53 IOPS, spread 93 ms
-  // (seeds 2 and 3: 114 → 149 ms, 83 → 152 ms). Most trials are reverted; quanta wander apart.
+  // Does not reproduce (seed 1, sata-7200-500g, 8 threads, 120 s): CFQ 163.08 IOPS, spread
+  // (standard deviation of the threads' mean Q2C, about 810 ms) 24.5 ms; CFQ-ANN 163.84 IOPS,
+  // spread 29.9 ms. The throughput half holds; the spread does not. Most trials are reverted;
+  // quanta wander apart. The network's encoding is this model's own (the paper's was not
+  // available): a difference of design, not of the disk or the kernel.
   it.fails(
     'paper: CFQ-ANN’s throughput ≥ CFQ’s with a smaller spread of per-thread response times',
     () => {
@@ -223,23 +226,46 @@ describe('lesson: Postmark on four file systems (Riska et al.)', () => {
     }
   });
 
-  it('merging makes the most difference: on ext3, none → noop gains more than noop → the best seek-based scheduler', () => {
+  /** on ext3: what merging is worth (none → noop) and ordering (noop → the best other), MB/s */
+  const gains = (config: string) => {
+    const mbps = (n: string) => get(n, 'ext3', config).throughput.mbps;
+    const best = Math.max(mbps('deadline'), mbps('anticipatory'), mbps('cfq'));
+    return { merging: mbps('noop') - mbps('none'), ordering: best - mbps('noop') };
+  };
+
+  it('merging is worth several percent on ext3, and on XFS (large writes) less than half as much', () => {
     for (const config of ['SS', 'LL']) {
-      const mbps = (n: string) => get(n, 'ext3', config).throughput.mbps;
-      const best = Math.max(mbps('deadline'), mbps('anticipatory'), mbps('cfq'));
-      expect(mbps('noop') - mbps('none')).toBeGreaterThan(best - mbps('noop'));
-      expect(mbps('noop')).toBeGreaterThan(1.03 * mbps('none'));
-      // on XFS, which sends large writes, no merging at all costs less than half of what it
-      // costs on ext3 (SS: 1.2% against 6.9%; LL: 3.3% against 7.4%)
+      expect(get('noop', 'ext3', config).throughput.mbps).toBeGreaterThan(
+        1.03 * get('none', 'ext3', config).throughput.mbps,
+      );
+      // SS: 1.2% against 6.9%; LL: 3.3% against 12.3%
       const loss = (fs: string) =>
         1 - get('none', fs, config).throughput.mbps / get('noop', fs, config).throughput.mbps;
       expect(loss('xfs')).toBeLessThan(loss('ext3') / 2);
     }
   });
 
-  // Does not reproduce (cheetah-15k4-146g, QD 4, SPTF in the drive, 30 s; MB/s on SS/ext3):
-  // none 4.45, noop 4.78, deadline 4.84, anticipatory 4.81, cfq 4.97 — the seek-based
-  // schedulers within 4% of noop. One Postmark process keeps few requests queued.
+  it('merging makes the most difference with large files (LL, ext3): none → noop gains more than noop → the best seek-based scheduler', () => {
+    const g = gains('LL');
+    expect(g.merging).toBeGreaterThan(g.ordering);
+  });
+
+  // Does not reproduce with small files (SS, ext3): merging gains 0.33 MB/s (none 4.45 → noop
+  // 4.78), ordering 0.48 (→ anticipatory 5.26). Held at the request pool, one Postmark process
+  // keeps enough buffered writes queued for AS's and CFQ's ordering to be worth more.
+  it.fails('study: merging makes the most difference with small files too (SS, ext3)', () => {
+    const g = gains('SS');
+    expect(g.merging).toBeGreaterThan(g.ordering);
+  });
+
+  // Does not reproduce in full (cheetah-15k4-146g, QD 4, SPTF in the drive, 30 s; MB/s):
+  //   SS ext3: none 4.45, noop 4.78, deadline 4.87 (+2%), anticipatory 5.26 (+10%), cfq 5.22 (+9%)
+  //   SS xfs:  none 4.81, noop 4.87, deadline 4.93 (+1%), anticipatory 5.31 (+9%), cfq 5.22 (+7%)
+  // AS and CFQ pull ahead, deadline does not. The model has no page cache: Postmark's reads
+  // all go to the disk (the real SS working set stays in memory) and its
+  // writes reach the block layer as it makes them, not as writeback's sorted batches — a
+  // missing piece of the kernel, not a tunable. (With the reads served from memory, in an
+  // experiment, deadline was 6% ahead, AS 8%, CFQ 6%: still short of 10%.)
   it.fails(
     'study: seek-based schedulers well ahead (≥ 10%) of noop on small random files at queue depth 4',
     () => {

@@ -224,6 +224,65 @@ describe('generators in scenarios', () => {
     const w = runScenario(scen({ kind: 'fio', job: 'seq-write' })).summary;
     expect(w.requests.mergeRatio).toBeGreaterThan(8);
   });
+  it('a buffered writer sleeps with a bio that found no free request (get_request_wait): nothing more until it has one', () => {
+    // rand-write, one thread, nr_requests 8: each 4 KiB page needs a request of its own
+    const s = scen({ kind: 'fio', job: 'rand-write' }, { count: 1 });
+    s.iosched.queue = { nr_requests: 8 };
+    const events: Array<{ action: string; bio: number; tNs: number }> = [];
+    const sink: TraceSink = {
+      trace: (e) => {
+        events.push({ action: e.action, bio: e.bio ?? -1, tNs: e.tNs });
+      },
+      service: () => {},
+      decision: () => {},
+    };
+    runScenario(s, { sink });
+    const sleeps = events.filter((e) => e.action === 'S');
+    expect(sleeps.length).toBeGreaterThan(10);
+    for (const sl of sleeps) {
+      // from the S to the G that gives the same bio its request, the thread queues nothing
+      const from = events.indexOf(sl);
+      const woke = events.findIndex((e, i) => i > from && e.action === 'G' && e.bio === sl.bio);
+      const until = woke < 0 ? events.length : woke;
+      expect(events.slice(from + 1, until).some((e) => e.action === 'Q')).toBe(false);
+    }
+    // so the writer is held at the pool: bios in flight stay within 3/2 × nr_requests + 1
+    let out = 0;
+    let peak = 0;
+    for (const e of events) {
+      if (e.action === 'Q') out++;
+      if (e.action === 'C') out--;
+      peak = Math.max(peak, out);
+    }
+    expect(peak).toBeLessThanOrEqual(13);
+  });
+  it('buffered writers wait at the dirty threshold (vm.dirty_ratio of memory), all threads together', async () => {
+    const { DIRTY_LIMIT_SECTORS } = await import('../../src/engine/workload/generators/runtime');
+    // 20% of 1 GiB in sectors
+    expect(DIRTY_LIMIT_SECTORS).toBe(419430.4);
+    // seq-write's pages merge (no request each), so only the threshold holds them: 4 threads
+    // on a slow disk never have more buffered sectors in flight than it
+    const s = scen({ kind: 'fio', job: 'seq-write' });
+    s.iosched.queue = { nr_requests: 8192 };
+    const bios = new Map<number, number[]>();
+    let dirty = 0;
+    let peak = 0;
+    const sink: TraceSink = {
+      trace: (e) => {
+        if (e.action === 'Q') dirty += e.nSectors;
+        else if (e.action === 'G' || e.action === 'M' || e.action === 'F')
+          bios.set(e.rq, [...(bios.get(e.rq) ?? []), e.nSectors]);
+        else if (e.action === 'C') for (const n of bios.get(e.rq) ?? []) dirty -= n;
+        peak = Math.max(peak, dirty);
+      },
+      service: () => {},
+      decision: () => {},
+    };
+    runScenario(s, { sink });
+    expect(peak).toBeGreaterThan(0.9 * DIRTY_LIMIT_SECTORS);
+    // each of the 4 threads may have one 4 KiB page on its way when the threshold is met
+    expect(peak).toBeLessThanOrEqual(DIRTY_LIMIT_SECTORS + 4 * 8);
+  });
   it('startMs and durationMs bound when a generator issues', () => {
     const first: number[] = [];
     const last: number[] = [];

@@ -17,6 +17,7 @@ import {
   generatorDone,
   generatorIssue,
   generatorStart,
+  generatorWakes,
   type GenInstance,
 } from './generators/runtime';
 
@@ -43,6 +44,9 @@ export interface ProcInstance {
 
 export interface WorkloadState {
   instances: ProcInstance[];
+  /** sectors of generator threads' buffered (async) writes not yet completed: the dirty
+   * pages balance_dirty_pages counts (generators/runtime.ts) */
+  dirtySectors: number;
 }
 
 /** The first pid handed out; instances count up from it. */
@@ -73,7 +77,7 @@ export function createWorkloadState(model: Model): WorkloadState {
       });
     }
   });
-  return { instances };
+  return { instances, dirtySectors: 0 };
 }
 
 function resolveSpan(p: ProcessSpec, totalLbns: number): { startSector: number; sectors: number } {
@@ -244,6 +248,13 @@ function sizeSectors(rng: Rng, p: ProcessSpec): number {
   const lo = Math.round(s.min * 2);
   const hi = Math.round(s.max * 2);
   return lo + nextInt(rng, hi - lo + 1);
+}
+
+/** The process slept in get_request and now has its request: a generator thread that
+ * slept with it goes on (generators/runtime.ts). */
+export function noteBioWakes(sim: Simulation, bio: Bio, now: number): void {
+  const inst = sim.state.workload.instances[bio.proc]!;
+  if (inst.gen) generatorWakes(sim, inst, bio.proc, sim.model.processes[inst.spec]!, now);
 }
 
 /** A bio of this process completed: a closed-loop process issues its next one. */

@@ -1,9 +1,16 @@
 // Issuing a generator's steps (types.ts): the hooks workload.ts calls for a process with a
 // `generator`. A closed-loop thread issues one step per Issue event: after a sync step it
-// waits until fewer than `depth` of its sync bios are in flight; after an async step it
-// goes on at once unless DIRTY_LIMIT of its async bios are in flight (the kernel's
-// balance_dirty_pages throttling a writer). An open-loop thread (kbuild) issues a whole
-// operation at each Poisson arrival. Issue events carry the instance index.
+// waits until fewer than `depth` of its sync bios are in flight; after an async step (a
+// buffered write) it goes on at once, unless
+//  - the bio found no free request (nr_requests are out: the block layer traces S): the
+//    thread sleeps until the bio gets one, as the kernel's submitter sleeps in
+//    get_request_wait. This is what holds a buffered writer back once the disk is the
+//    bottleneck, as writeback under congestion does in the kernel (LINUX-SCHEDULERS.md §1);
+//  - the buffered writes of all threads not yet completed reach DIRTY_LIMIT_SECTORS (the
+//    kernel's balance_dirty_pages: vm.dirty_ratio of memory), until they fall below it;
+//  - its family caps its own async bios in flight (`asyncLimit`, e.g. smallfiles).
+// An open-loop thread (kbuild) issues a whole operation at each Poisson arrival whatever the
+// block layer does (its arrival rate is the workload). Issue events carry the instance index.
 import { allocBio } from '../../request';
 import type { Bio } from '../../iosched/types';
 import { submitBio } from '../../iosched/host';
@@ -19,10 +26,17 @@ import { attachRangeWrite } from '../../disk/range-pick';
 
 const MS = 1e6;
 /** async bios one thread may have in flight before it waits (dirty-page throttling, chosen) */
-export const DIRTY_LIMIT = 64;
+/**
+ * Buffered-write sectors not yet completed, over all generator threads, at which a writer
+ * waits: the kernel's dirty threshold, vm.dirty_ratio = 20% (2.6.32's default) of 1 GiB of
+ * memory (chosen: the papers' machines' memory was not available). The request pool
+ * (nr_requests) holds a writer back long before, except a sequential one whose pages merge.
+ */
+export const DIRTY_LIMIT_SECTORS = (0.2 * 2 ** 30) / 512;
 
+/** a family's own cap on one thread's async bios in flight; none by default */
 function asyncLimit(spec: GeneratorSpec): number {
-  return generatorFamily(spec).asyncLimit?.(spec) ?? DIRTY_LIMIT;
+  return generatorFamily(spec).asyncLimit?.(spec) ?? Infinity;
 }
 
 /** One thread's generator state (plain data). */
@@ -34,8 +48,10 @@ export interface GenInstance {
   pending: Step[];
   syncOut: number;
   asyncOut: number;
-  /** waiting for a completion before the next step */
+  /** waiting for a completion (or a request) before the next step */
   blocked: boolean;
+  /** its bios sleeping in get_request for a free request: the thread sleeps with them */
+  sleeping: number;
   /** an Issue event for it is on the clock */
   armed: boolean;
   /** stops issuing at this time, ns; −1 = never */
@@ -66,6 +82,7 @@ export function createGenInstance(
     syncOut: 0,
     asyncOut: 0,
     blocked: false,
+    sleeping: 0,
     armed: false,
     endNs: spec.durationMs === null ? -1 : (spec.startMs + spec.durationMs) * MS,
   };
@@ -131,10 +148,21 @@ function issueStep(
     bio.ioprioLevel = p.ioprio.level;
   }
   if (step.sync) g.syncOut++;
-  else g.asyncOut++;
+  else {
+    g.asyncOut++;
+    sim.state.workload.dirtySectors += step.nSectors;
+  }
   inst.inFlight++;
   inst.issued++;
   submitBio(sim, bio, now);
+  // No request was free: it sleeps in get_request, last in its class's line (the host
+  // wakes it through generatorWakes when a request is freed).
+  if (bio.rq < 0 && isSleeping(sim, bio.slot)) g.sleeping++;
+}
+
+function isSleeping(sim: Simulation, slot: number): boolean {
+  for (const line of sim.state.host.waiters) if (line[line.length - 1] === slot) return true;
+  return false;
 }
 
 /** An Issue event for a generator thread. */
@@ -159,11 +187,19 @@ export function generatorIssue(
     for (const step of steps) issueStep(sim, inst, instIndex, p, step, now);
     return;
   }
+  if (g.sleeping > 0) {
+    // its last bio sleeps for a request: so does the thread, until the bio has one
+    g.blocked = true;
+    return;
+  }
   const step = peek(spec, g, inst.rng);
   g.pending.shift();
   // decide before submitting: submitBio may complete nothing synchronously, but keep the
   // order of effects obvious (the thread's state first, then the block layer)
-  const wait = step.sync ? g.syncOut + 1 >= family.depth(spec) : g.asyncOut + 1 >= asyncLimit(spec);
+  const wait = step.sync
+    ? g.syncOut + 1 >= family.depth(spec)
+    : g.asyncOut + 1 >= asyncLimit(spec) ||
+      sim.state.workload.dirtySectors + step.nSectors >= DIRTY_LIMIT_SECTORS;
   g.blocked = wait;
   if (!wait) arm(sim, g, instIndex, now + peek(spec, g, inst.rng).thinkMs * MS);
   issueStep(sim, inst, instIndex, p, step, now);
@@ -180,11 +216,46 @@ export function generatorDone(
 ): void {
   const spec = p.generator!;
   const g = inst.gen!;
-  if (bio.sync) g.syncOut--;
-  else g.asyncOut--;
-  if (!g.blocked || g.armed) return;
+  if (bio.sync) {
+    g.syncOut--;
+  } else {
+    g.asyncOut--;
+    const w = sim.state.workload;
+    const was = w.dirtySectors;
+    w.dirtySectors -= bio.nSectors;
+    // below the dirty threshold again: the other writers it held may go on too
+    if (was >= DIRTY_LIMIT_SECTORS && w.dirtySectors < DIRTY_LIMIT_SECTORS)
+      w.instances.forEach((other, i) => {
+        const q = sim.model.processes[other.spec]!;
+        if (other.gen && i !== instIndex) resume(sim, other, i, q.generator!, now);
+      });
+  }
+  resume(sim, inst, instIndex, spec, now);
+}
+
+/** A blocked thread goes on once nothing holds it: its sync bios under its depth, its
+ * async ones under its family's cap, the buffered writes under the dirty threshold, none of
+ * its bios sleeping for a request. */
+function resume(sim: Simulation, inst: Inst, instIndex: number, spec: GeneratorSpec, now: number) {
+  const g = inst.gen!;
+  if (!g.blocked || g.armed || g.sleeping > 0) return;
   if (g.syncOut >= generatorFamily(spec).depth(spec) || g.asyncOut >= asyncLimit(spec)) return;
+  if (sim.state.workload.dirtySectors >= DIRTY_LIMIT_SECTORS) return;
   g.blocked = false;
   if (g.endNs >= 0 && now >= g.endNs) return;
   arm(sim, g, instIndex, now + peek(spec, g, inst.rng).thinkMs * MS);
+}
+
+/** One of the thread's bios got the request it slept for: the thread wakes. */
+export function generatorWakes(
+  sim: Simulation,
+  inst: Inst,
+  instIndex: number,
+  p: ProcessSpec,
+  now: number,
+): void {
+  const g = inst.gen!;
+  if (g.sleeping === 0) return; // an open-loop thread's, or one woken at once
+  g.sleeping--;
+  resume(sim, inst, instIndex, p.generator!, now);
 }

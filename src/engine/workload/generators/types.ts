@@ -41,7 +41,8 @@ export interface GenFamily<Spec, St> {
   defaultThreads(spec: Spec): number;
   /** sync requests one thread keeps in flight (fio iodepth); 1 for a plain thread */
   depth(spec: Spec): number;
-  /** async (buffered) bios one thread may have in flight; absent: the page cache's DIRTY_LIMIT */
+  /** async (buffered) bios one thread may have in flight; absent: no cap of its own (the
+   * request pool and the dirty threshold hold a writer: runtime.ts) */
   asyncLimit?(spec: Spec): number;
   /** open-loop families: mean time between operations of one thread, ms; null = closed loop */
   openMeanMs(spec: Spec, count: number): number | null;

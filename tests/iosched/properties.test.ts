@@ -1,5 +1,5 @@
 // Properties every I/O scheduler must keep, over random finite workloads × every registered
-// scheduler × disk presets × queue depths (fast-check, fixed seed, bounded runs):
+// scheduler × disk presets × queue depths × the 2.6 and 6.18 block layers (fast-check, fixed seed, bounded runs):
 // every queued sector completes exactly once, merges conserve sectors, time never goes
 // backwards, nothing waits forever, a scheduler that never idles never leaves the device
 // idle while it holds a request it could dispatch, and one that idles (AS, CFQ) leaves an
@@ -48,6 +48,8 @@ const caseArb = fc.record({
   diskScheduler: fc.constantFrom('fcfs' as const, 'sptf' as const),
   cache: fc.constantFrom(null, 'write-back' as const),
   sync: fc.constantFrom(null, true, false),
+  /** 6.18: each process's own plug instead of the queue plug */
+  kernel: fc.constantFrom('2.6.32' as const, '6.18' as const),
   processes: fc.array(fc.array(ioArb, { minLength: 1, maxLength: 16 }), {
     minLength: 1,
     maxLength: 5,
@@ -81,6 +83,7 @@ describe('scheduler properties (fast-check, seed 20261121)', () => {
             cache: c.cache,
             // a small write-back buffer so QUEUE FULL and requeues (R) happen
             overrides: c.cache ? { cache: { writeBufferSectors: 64 } } : {},
+            kernel: c.kernel,
             processes,
           }),
         );

@@ -9,7 +9,16 @@ export function hostView(sim: Simulation): Record<string, unknown> {
   const table = sim.state.requests;
   return {
     scheduler: sim.elevator.name,
-    plugged: h.plugged,
+    // 2.6: the queue's plug; 6.18: each process's plug (pid → its requests' ids)
+    ...(sim.model.iosched.queue.taskPlug
+      ? {
+          taskPlugs: Object.fromEntries(
+            Object.entries(h.taskPlugs)
+              .filter(([, p]) => p.rqs.length > 0)
+              .map(([pid, p]) => [pid, p.rqs.map((slot) => requestAt(table, slot).id)]),
+          ),
+        }
+      : { plugged: h.plugged }),
     dispatchQueue: h.dispatchQueue.map((slot) => requestAt(table, slot).id),
     inDriver: h.inDriver,
     allocated: { async: h.allocated[0], sync: h.allocated[1] },

@@ -65,6 +65,10 @@ describe.each(TRACES)('spindle replay %s', (name, traced, simulated) => {
     expect(r.measured.q2cMsByCompletion.n).toBe(r.requests.replayed);
     if (p.btt.q2c.n === r.requests.replayed)
       expect(r.measured.q2cMsByCompletion.mean).toBeCloseTo(r.measured.q2cMs.mean, 6);
+    // each kernel request's D → C: btt's D2C where btt has one, and the split pieces too
+    expect(r.measured.d2cMsByRequest.n).toBe(p.btt.merge.d);
+    if (p.btt.d2c.n === p.btt.merge.d)
+      expect(r.measured.d2cMsByRequest.mean).toBeCloseTo(r.measured.d2cMs.mean, 6);
 
     // throughput over time: the same windows for both
     const t = r.throughputOverTime;

@@ -189,11 +189,13 @@ function ReplayResult({ report: r }: { report: ReplayReport }) {
           title="Q2C (ms) — queued to completed"
           measured={r.measured.q2cMs}
           simulated={r.simulated.q2cMs}
+          fallback={['measured (Q → its last C)', r.measured.q2cMsByCompletion]}
         />
         <LatencyTable
           title="D2C (ms) — dispatched to completed"
           measured={r.measured.d2cMs}
           simulated={r.simulated.d2cMs}
+          fallback={['measured (each request)', r.measured.d2cMsByRequest]}
         />
       </div>
 
@@ -255,13 +257,17 @@ function LatencyTable({
   title,
   measured,
   simulated,
+  fallback,
 }: {
   title: string;
+  /** btt's figures */
   measured: LatencyMs;
   simulated: LatencyMs;
+  /** shown when btt has none (split bios): Spindle's own pairing of the trace's events */
+  fallback: [string, LatencyMs];
 }) {
   const rows: Array<[string, LatencyMs]> = [
-    ['measured', measured],
+    measured.n === 0 && fallback[1].n > 0 ? fallback : ['measured', measured],
     ['simulated', simulated],
   ];
   return (

@@ -91,6 +91,8 @@ export interface ReplayReport {
      * split bios too (their pieces complete separately); Qs never completed are left out */
     q2cMsByCompletion: LatencyMs;
     d2cMs: LatencyMs;
+    /** every kernel request's D → C (split pieces included, which btt leaves out) */
+    d2cMsByRequest: LatencyMs;
     throughput: { iops: number; mbps: number; spanMs: number };
   };
   simulated: {
@@ -237,6 +239,11 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
         dev.qs.filter((q) => q.doneNs >= 0).map((q) => q.doneNs - q.tNs),
       ),
       d2cMs: latencyOf(dev.d2cNs),
+      d2cMsByRequest: latencyOf(
+        dev.requests
+          .filter((q) => q.dispatchedNs >= 0 && q.doneNs >= q.dispatchedNs)
+          .map((q) => q.doneNs - q.dispatchedNs),
+      ),
       throughput: {
         iops: per(dev.qs.length, measuredSpanMs),
         mbps: per((sectors * 512) / 1e6, measuredSpanMs),

@@ -144,5 +144,7 @@ describe('kernel 6.18: each process plugs its own submissions', () => {
     expect(kernelOf({ name: 'mq-deadline', kernel: '2.6.32' })).toBe('2.6.32');
     expect(kernelOf({ name: 'deadline' })).toBe('2.6.32');
     expect(kernelOf({ name: 'cfq', kernel: '6.18' })).toBe('6.18');
+    // `--set iosched.kernel=6.18` arrives as the number 6.18
+    expect(kernelOf({ name: 'deadline', kernel: 6.18 })).toBe('6.18');
   });
 });

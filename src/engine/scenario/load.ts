@@ -108,7 +108,10 @@ function scenarioSchema() {
           error: 'must be an object of numbers',
         })
         .optional(),
-      kernel: oneOf(KERNELS).optional(),
+      // `--set iosched.kernel=6.18` reads 6.18 as a number: the era's name is meant
+      kernel: z
+        .preprocess((v) => (typeof v === 'number' ? String(v) : v), oneOf(KERNELS))
+        .optional(),
       hz: z
         .union(
           HZ_VALUES.map((v) => z.literal(v)) as [

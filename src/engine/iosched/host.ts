@@ -225,17 +225,23 @@ function newRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
     return;
   }
   if (shouldPlug(sim) && queueEmpty(sim) && !h.plugged) plugQueue(sim, bio, now);
+  insertRequest(sim, rq, now);
+  // unplug_thresh: enough requests gathered (no trace event for this one).
+  if (unplugThreshReached(sim)) unplug(sim, now);
+  if (isSync(bio) || !shouldPlug(sim)) unplug(sim, now);
+  armUnplugTimer(sim, now);
+}
+
+/** I: the request enters the scheduler (and the merge hash, the one-hit cache). */
+export function insertRequest(sim: Simulation, rq: IoRequest, now: number): void {
+  const h = sim.state.host;
   if (sim.sink) emitRq(sim, 'I', rq, now);
   h.sorted++;
   if (rq.mergeable) {
     hashAdd(h.hash, rq);
     if (h.lastMerge < 0) h.lastMerge = rq.slot;
   }
-  e.add(h.elevator, rq, sim.ctx);
-  // unplug_thresh: enough requests gathered (no trace event for this one).
-  if (unplugThreshReached(sim)) unplug(sim, now);
-  if (isSync(bio) || !shouldPlug(sim)) unplug(sim, now);
-  armUnplugTimer(sim, now);
+  sim.elevator.add(h.elevator, rq, sim.ctx);
 }
 
 /** Put a released request into the dispatch queue, as the scheduler asks (§1.5). */

@@ -12,9 +12,9 @@ import { requestAt, type IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
-import { emitBio, emitPlug, emitRq } from './emit';
-import { hostRunQueue } from './host';
-import { bestPrio, hashAdd, mergeOk } from './merge';
+import { emitBio, emitPlug } from './emit';
+import { hostRunQueue, insertRequest } from './host';
+import { bestPrio, mergeOk } from './merge';
 import type { Bio } from './types';
 
 /** BLK_MAX_REQUEST_COUNT: a plug takes this many requests before it is flushed */
@@ -104,13 +104,7 @@ export function flushTaskPlug(
       e.add(h.elevator, rq, sim.ctx);
       continue;
     }
-    if (sim.sink) emitRq(sim, 'I', rq, now);
-    h.sorted++;
-    if (rq.mergeable) {
-      hashAdd(h.hash, rq);
-      if (h.lastMerge < 0) h.lastMerge = rq.slot;
-    }
-    e.add(h.elevator, rq, sim.ctx);
+    insertRequest(sim, rq, now);
   }
   hostRunQueue(sim, now);
 }

@@ -136,6 +136,7 @@ export function commonLine(
   let error: number | undefined;
   let count: number | undefined;
   let message: string | undefined;
+  let split: number | undefined;
   if (code0 === 109 /* m */) message = s.slice(i, n).trim();
   else {
     while (b[i] === 32) i++;
@@ -157,26 +158,47 @@ export function commonLine(
         if (count > MAX_EXACT) return false;
       } else if (close <= open) return false;
     } else {
-      // `sector + n [comm]`: Q G I D M F S B, and C R with [error]
-      if (ACTION_HAS_SIZE[code0] !== 1 || c < 48 || c > 57) return false;
-      sector = 0;
-      do {
-        sector = sector * 10 + (c - 48);
-        c = b[++i]!;
-      } while (c >= 48 && c <= 57);
-      if (c !== 32 || b[i + 1] !== 43 /* + */ || b[i + 2] !== 32) return false;
-      i += 3;
-      c = b[i]!;
-      if (c < 48 || c > 57) return false;
-      do {
-        size = size * 10 + (c - 48);
-        c = b[++i]!;
-      } while (c >= 48 && c <= 57);
-      // a size of 0 is a pass-through request's, and overflows are eventLine's to report
-      if (size === 0 || size > MAX_SECTORS || sector > MAX_EXACT || sector + size > MAX_EXACT)
-        return false;
-      open = i + 1;
-      if (c !== 32 || b[open] !== 91 || b[close] !== 93 || close <= open) return false;
+      // `sector + n [comm]`: Q G I D M F S B, and C R with [error]; also a flush's
+      // `[comm]` (Q…B) and `sector [error]` (C R), and a split's `sector / sector [comm]` (X)
+      const completion = code0 === 67 /* C */ || code0 === 82; /* R */
+      if (c === 91) {
+        // C and R with no sector are pass-through completions
+        if (ACTION_HAS_SIZE[code0] !== 1 || completion) return false;
+      } else {
+        if (c < 48 || c > 57 || (ACTION_HAS_SIZE[code0] !== 1 && code0 !== 88)) return false;
+        sector = 0;
+        do {
+          sector = sector * 10 + (c - 48);
+          c = b[++i]!;
+        } while (c >= 48 && c <= 57);
+        if (c !== 32 || sector > MAX_EXACT) return false;
+        c = b[i + 1]!;
+        if (c === 91 && completion) i++;
+        else {
+          // the size after ` + `, or X's second sector after ` / `
+          if (b[i + 2] !== 32 || c !== (code0 === 88 ? 47 /* / */ : 43) /* + */) return false;
+          i += 3;
+          c = b[i]!;
+          if (c < 48 || c > 57) return false;
+          let v = 0;
+          do {
+            v = v * 10 + (c - 48);
+            c = b[++i]!;
+          } while (c >= 48 && c <= 57);
+          if (c !== 32) return false;
+          i++;
+          if (code0 === 88) {
+            if (v > MAX_EXACT) return false;
+            split = v;
+          } else {
+            // a size of 0 is a pass-through request's; overflows are eventLine's to report
+            if (v === 0 || v > MAX_SECTORS || sector + v > MAX_EXACT) return false;
+            size = v;
+          }
+        }
+        open = i;
+      }
+      if (b[open] !== 91 || b[close] !== 93 || close <= open) return false;
       if (code0 === 67 /* C */ || code0 === 82 /* R */) {
         let k = open + 1;
         const neg = b[k] === 45; /* - */
@@ -233,7 +255,7 @@ export function commonLine(
   ev.error = error;
   ev.count = count;
   ev.message = message;
-  ev.splitSector = undefined;
+  ev.splitSector = split;
   ev.remapDev = undefined;
   ev.remapSector = undefined;
   ev.pc = undefined;

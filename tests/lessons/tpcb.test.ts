@@ -64,8 +64,8 @@ describe('lesson: a TPC-B-like transaction stream', () => {
   });
 
   // Seed 1, sata-7200-500g, QD 1, 30 s: transactions/s, mean wait (ms) of reads, commits and
-  // page writes — noop 50.3 (47.4, 32.0, 32); deadline 50.2 (32.7, 46.8, 60); anticipatory
-  // 53.6 (33.8, 37.8, 1992).
+  // page writes — noop 51.4 (46.5, 31.2, 32); deadline 51.3 (32.1, 45.9, 62); anticipatory
+  // 53.6 (33.1, 38.3, 2027).
   it('noop and deadline commit as many transactions (within 2%): the disk does the same work; anticipatory no fewer', () => {
     expect(Math.abs(runs.deadline.tps / runs.noop.tps - 1)).toBeLessThan(0.02);
     expect(runs.deadline.tps).toBeGreaterThan(40);

@@ -2,8 +2,10 @@
 // Each transaction updates one account, its teller and its branch, appends a history row
 // and commits. At the block layer, with a database buffer pool in front (chosen where the
 // benchmark says nothing about I/O):
-//  - the account page is read (sync, 8 KiB: the database page) and written back later
-//    (async), at a random place in the account table — the one large table;
+//  - the account page is read (sync, 8 KiB: the database page) at a random place in the
+//    account table — the one large table — and written back later (async): each terminal's
+//    buffer pool holds its last DIRTY_PAGES dirtied account pages (chosen), and the oldest
+//    is written back when a transaction dirties a new one;
 //  - branch and teller pages stay in the buffer pool; one transaction in 10 writes one of
 //    them back (async, checkpoint);
 //  - a history page (50-byte rows, 160 to an 8 KiB page) is appended every 160 transactions
@@ -26,6 +28,8 @@ export const TPCB_TERMINALS = 4;
 const PAGE = 16; // 8 KiB
 const ROWS_PER_HISTORY_PAGE = 160;
 const HOT_WRITEBACK = 0.1;
+/** dirty account pages a terminal's buffer pool holds before it writes the oldest back */
+export const DIRTY_PAGES = 32;
 
 interface TpcbState {
   accStart: number;
@@ -39,6 +43,8 @@ interface TpcbState {
   logSectors: number;
   logCursor: number;
   tx: number;
+  /** dirty account pages not yet written back, oldest first */
+  dirty: number[];
 }
 
 export const tpcb: GenFamily<TpcbSpec, TpcbState> = {
@@ -71,13 +77,16 @@ export const tpcb: GenFamily<TpcbSpec, TpcbState> = {
       logSectors: log.sectors,
       logCursor: log.start,
       tx: 0,
+      dirty: [],
     };
   },
   next(spec, st, _env, rng, out) {
     st.tx++;
     const account = randomIn(rng, st.accStart, st.accSectors, PAGE);
     out.push({ sector: account, nSectors: PAGE, write: false, sync: true, thinkMs: spec.thinkMs });
-    out.push({ sector: account, nSectors: PAGE, write: true, sync: false, thinkMs: 0 });
+    st.dirty.push(account);
+    if (st.dirty.length > DIRTY_PAGES)
+      out.push({ sector: st.dirty.shift()!, nSectors: PAGE, write: true, sync: false, thinkMs: 0 });
     if (nextFloat(rng) < HOT_WRITEBACK)
       out.push({
         sector: randomIn(rng, st.hotStart, st.hotSectors, PAGE),

@@ -105,7 +105,8 @@ A meta.json beside the trace
 (the shared corpus's) gives the traced scheduler, whether the device rotates, and
 max_sectors_kb. A trace from a disk larger than the simulated one is packed onto it: the
 regions it touches (1 GiB, or smaller until they fit) keep their order and each request
-its offset in its region ("addresses" in the output says how).
+its offset in its region ("addresses" in the output says how). A trace without Qs
+(recorded with blktrace -a issue -a complete) is replayed from its dispatches (D).
 
   --scheduler S     the Spindle scheduler; default: the nearest to the traced one
                     (mq-deadline → mq-deadline, bfq → cfq, kyber → noop, none → none),

@@ -1,10 +1,12 @@
 // Trace replay on small hand-made traces whose replayed workload and simulated outcome are
 // known (src/engine/trace/replay*.ts).
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import '../../src/engine/iosched/registry';
 import { readTraceText } from '../../src/engine/trace/replay-source';
 import { buildScenario, replayTrace } from '../../src/engine/trace/replay';
 import { dispatchAgreement } from '../../src/engine/trace/replay-agreement';
+import { sharedPath } from '../helpers/shared';
 
 let seq = 0;
 const line = (t: number, pid: number, a: string, rwbs: string, rest: string): string =>
@@ -113,5 +115,35 @@ describe('dispatch agreement', () => {
   it('a dispatch of another shape matches nothing', () => {
     const a = dispatchAgreement([d(1), d(2)], [{ tNs: 0, sector: 1, nSectors: 16 }], 'open');
     expect(a).toMatchObject({ matched: 0, agreed: 0, fraction: 0 });
+  });
+});
+
+describe('a trace without Qs (blktrace -a issue -a complete)', () => {
+  const full = readFileSync(
+    sharedPath('traces', 'linux-6.18', 'none_randread_4k', 'trace.txt'),
+    'utf8',
+  );
+  // only its D and C lines (and the summary block), as those masks record
+  const dc = full
+    .split('\n')
+    .filter((l) => !/^\s+\d+,\d+\s+\d+\s+\d+\s+[\d.]+\s+\d+\s+(Q|G|I|P|U|UT|M|F)\s/.test(l))
+    .join('\n');
+
+  it('replays its dispatches as the arrivals, each paired with its C for the measured D2C', () => {
+    const fromQ = replayTrace(readTraceText(full), { scheduler: 'none' });
+    const r = replayTrace(readTraceText(dc), { scheduler: 'none' });
+    expect(fromQ.requests.arrivals).toBe('Q');
+    expect(r.requests.arrivals).toBe('D');
+    expect(r.requests.replayed).toBe(fromQ.requests.replayed); // 8,192: one D per Q here
+    expect(r.simulated.completed).toBe(r.requests.replayed);
+    // each D → its C: btt's D2C of the full trace
+    expect(r.measured.d2cMsByRequest.n).toBe(fromQ.measured.d2cMs.n);
+    expect(r.measured.d2cMsByRequest.mean).toBeCloseTo(fromQ.measured.d2cMs.mean, 9);
+  });
+
+  it('trace-timed mode, which replays the kernel’s requests from their G, says to use open or closed', () => {
+    expect(() =>
+      replayTrace(readTraceText(dc), { scheduler: 'none', mode: 'trace-timed' }),
+    ).toThrow(/no dispatched G: use --mode open or closed/);
   });
 });

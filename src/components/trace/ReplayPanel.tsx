@@ -165,6 +165,7 @@ function ReplayResult({ report: r }: { report: ReplayReport }) {
     <div className="replay-result" data-testid="replay-result">
       <p className="small">
         Device {r.device}, <strong>{r.mode}</strong> replay of {count(rq.replayed)} requests
+        {rq.arrivals === 'D' && ' (the trace has no Q: its dispatches are the arrivals)'}
         {rq.skipped.total > 0 &&
           ` (${count(rq.skipped.total)} Qs skipped: ${count(rq.skipped.flush)} flush, ${count(rq.skipped.discard)} discard, ${count(rq.skipped.zeroSize)} without size)`}{' '}
         from {count(r.processes.length)} processes, under <strong>{r.simulated.iosched}</strong> on{' '}

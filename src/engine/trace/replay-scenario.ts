@@ -3,7 +3,17 @@
 // the nearest Spindle one. replay.ts runs it and compares; the modes are described there.
 import { buildGeometry } from '../disk/geometry';
 import { getPreset } from '../disk/presets';
-import { KERNELS, type Kernel } from '../iosched/queue-settings';
+import type { Kernel } from '../iosched/queue-settings';
+import { ReplayError } from './replay-errors';
+import {
+  chooseKernel,
+  mapScheduler,
+  type KernelChoice,
+  type SchedulerMapping,
+} from './replay-mapping';
+
+export { ReplayError } from './replay-errors';
+export * from './replay-mapping';
 import { loadScenario } from '../scenario/load';
 import type { Scenario } from '../scenario/types';
 import {
@@ -38,43 +48,6 @@ export interface ReplayOptions {
   windowMs?: number;
 }
 
-/** A problem with the request (bad option, nothing to replay): the CLI's usage error. */
-export class ReplayError extends Error {
-  override readonly name = 'ReplayError';
-}
-
-/** modern blk-mq scheduler → the nearest Spindle scheduler, and why (LINUX-SCHEDULERS.md §9) */
-export const SCHEDULER_MAP: Record<string, { simulated: string; note: string }> = {
-  'mq-deadline': {
-    simulated: 'mq-deadline',
-    note: "Spindle's mq-deadline follows Linux 6.10-6.18 (per-class lists, prio aging, jiffies >= deadline expiry), over kernel 6.18's per-task plugging; async_depth (the share of tags async requests may take) is not modelled",
-  },
-  bfq: {
-    simulated: 'cfq',
-    note: "BFQ shares CFQ's per-process queues, sync idling and FIFO expiry, but schedules by sector budgets with B-WF2Q+ weights and weight-raising; Spindle's CFQ uses time slices and round robin",
-  },
-  kyber: {
-    simulated: 'noop',
-    note: 'kyber throttles dispatch with per-domain tokens against latency targets and does not reorder; noop (FIFO with merging) is the nearest Spindle scheduler, its token throttling is not modelled',
-  },
-  none: {
-    simulated: 'none',
-    note: 'blk-mq without a scheduler issues in arrival order, as Spindle\'s "none" does',
-  },
-  noop: { simulated: 'noop', note: 'the same 2.6 scheduler' },
-  deadline: { simulated: 'deadline', note: 'the same 2.6 scheduler' },
-  cfq: { simulated: 'cfq', note: 'the same 2.6 scheduler' },
-  anticipatory: { simulated: 'anticipatory', note: 'the same 2.6 scheduler' },
-};
-
-export interface SchedulerMapping {
-  traced: string | null;
-  /** where the traced scheduler's name came from */
-  tracedFrom: 'meta.json' | 'message lines' | 'unknown';
-  simulated: string;
-  note: string;
-}
-
 export interface ReplayProcess {
   pid: number;
   comm: string;
@@ -97,36 +70,6 @@ export interface DepthChoice {
   source: string;
 }
 
-export interface KernelChoice {
-  value: Kernel;
-  source: string;
-}
-
-/** the schedulers that exist only in blk-mq kernels (LINUX-SCHEDULERS.md §9) */
-const BLK_MQ_SCHEDULERS = new Set(['mq-deadline', 'bfq', 'kyber', 'none']);
-/** the Spindle schedulers that blk-mq kernels have: the others are 2.6's (their block layer) */
-const BLK_MQ_SIMULATED = new Set(['mq-deadline', 'none']);
-
-/** The simulated block layer: kernel 6.18's (per-task plugging) when a blk-mq trace is
- * replayed under a blk-mq scheduler; a 2.6 scheduler runs on the 2.6 block layer. */
-export function chooseKernel(mapping: SchedulerMapping, given: Kernel | undefined): KernelChoice {
-  if (given !== undefined) return { value: given, source: '--kernel' };
-  const blkMq = mapping.traced !== null && BLK_MQ_SCHEDULERS.has(mapping.traced);
-  if (blkMq && BLK_MQ_SIMULATED.has(mapping.simulated))
-    return {
-      value: '6.18',
-      source: `a blk-mq trace (${mapping.traced}) under ${mapping.simulated}: each process plugs its own submissions`,
-    };
-  return {
-    value: KERNELS[0],
-    source: blkMq
-      ? `${mapping.simulated} is a 2.6 scheduler: it runs on the 2.6 block layer (queue plug, unplug timer)`
-      : mapping.traced === null
-        ? 'the traced scheduler is unknown: the 2.6 block layer; give --kernel 6.18 for a blk-mq trace'
-        : `the traced ${mapping.traced} is a 2.6 scheduler`,
-  };
-}
-
 const DEFAULT_ROTATING_DISK = 'sata-7200-500g';
 const DEFAULT_SSD = 'ssd';
 const MAX_QUEUE_DEPTH = 64;
@@ -139,48 +82,17 @@ export function chooseDevice(reading: TraceReading, device: string | undefined):
       throw new ReplayError(
         `--device ${device}: not in the trace (devices: ${reading.report.devices.join(' ')})`,
       );
-    if (d.qs.length === 0) throw new ReplayError(`--device ${device}: no Q with data to replay`);
+    if (d.qs.length === 0)
+      throw new ReplayError(`--device ${device}: no Q (or D) with data to replay`);
     return d;
   }
-  if (withQs.length === 0) throw new ReplayError('the trace has no Q event with data to replay');
+  if (withQs.length === 0)
+    throw new ReplayError('the trace has no Q (or D) event with data to replay');
   if (withQs.length > 1)
     throw new ReplayError(
       `the trace has Qs on ${withQs.length} devices (${withQs.map((d) => d.dev).join(' ')}): pick one with --device MAJ,MIN`,
     );
   return withQs[0]!;
-}
-
-export function mapScheduler(
-  reading: TraceReading,
-  meta: TraceMeta | undefined,
-  given: string | undefined,
-): SchedulerMapping {
-  let traced: string | null = null;
-  let tracedFrom: SchedulerMapping['tracedFrom'] = 'unknown';
-  if (meta?.scheduler !== undefined) {
-    traced = meta.scheduler;
-    tracedFrom = 'meta.json';
-  } else if (reading.messageScheduler !== null) {
-    traced = reading.messageScheduler;
-    tracedFrom = 'message lines';
-  }
-  const mapped = traced !== null ? SCHEDULER_MAP[traced] : undefined;
-  if (given !== undefined) {
-    const note =
-      mapped === undefined
-        ? `chosen with --scheduler; the traced scheduler is ${traced === null ? 'unknown' : `"${traced}", which Spindle has no mapping for`}`
-        : mapped.simulated === given
-          ? `chosen with --scheduler, the nearest to the traced one: ${mapped.note}`
-          : `chosen with --scheduler; the nearest to the traced ${traced} would be ${mapped.simulated} (${mapped.note})`;
-    return { traced, tracedFrom, simulated: given, note };
-  }
-  if (mapped === undefined)
-    throw new ReplayError(
-      traced === null
-        ? 'the trace does not say which scheduler ran (no meta.json beside it, no scheduler messages): give --scheduler'
-        : `the traced scheduler "${traced}" has no Spindle counterpart: give --scheduler`,
-    );
-  return { traced, tracedFrom, simulated: mapped.simulated, note: mapped.note };
 }
 
 /** a Spindle process name (letters, digits, _ . + -; ≤ 32) from a comm and pid */
@@ -262,6 +174,10 @@ function buildTimedWorkload(dev: DeviceTrace): BuiltWorkload {
       },
     });
   }
+  if (replayed === 0)
+    throw new ReplayError(
+      "trace-timed mode replays the kernel's requests (G, then D and C), and this trace has no dispatched G: use --mode open or closed",
+    );
   return { processes, syncMismatched: 0, untimed, units: 'requests', replayed };
 }
 

@@ -54,7 +54,10 @@ export interface SkippedQs {
 
 export interface DeviceTrace {
   dev: string;
+  /** the arrivals replayed: the trace's Qs — or, in a trace without any Q on this device
+   * (blktrace -a issue -a complete), its dispatches (D) */
   qs: TracedQ[];
+  arrivals: 'Q' | 'D';
   skipped: SkippedQs;
   /** Qs kept that carried a preflush or FUA besides their data (replayed as plain writes) */
   flushFuaWithData: number;
@@ -77,11 +80,16 @@ class DeviceCollector {
   private inFlight: TracedRequest[] = [];
   /** Qs not yet wholly completed, sorted by start sector, with sectors still to complete */
   private open: Array<{ q: TracedQ; left: number }> = [];
+  /** until a Q is seen: each D with data as an arrival (for a trace without Qs), and those
+   * not yet completed by their start sector */
+  private dArrivals: TracedQ[] | null = [];
+  private dPending = new Map<number, TracedQ[]>();
 
   constructor(dev: string) {
     this.out = {
       dev,
       qs: [],
+      arrivals: 'Q',
       skipped: { flush: 0, discard: 0, zeroSize: 0 },
       flushFuaWithData: 0,
       dispatches: [],
@@ -107,6 +115,8 @@ class DeviceCollector {
     if (e.pc !== undefined) return;
     switch (e.action) {
       case 'Q':
+        this.dArrivals = null; // a trace with Qs: they are the arrivals
+        this.dPending.clear();
         this.queued(e);
         return;
       case 'G':
@@ -121,6 +131,7 @@ class DeviceCollector {
           this.out.dispatches.push({ tNs: e.tNs, sector: e.sector, nSectors: e.nSectors });
           this.dispatched(e.sector, e.sector + e.nSectors, e.tNs);
           this.requestDispatched(e);
+          if (this.dArrivals !== null) this.dispatchArrival(e);
         }
         return;
       case 'C':
@@ -128,6 +139,7 @@ class DeviceCollector {
           this.out.completions.push({ tNs: e.tNs, nSectors: e.nSectors });
           this.completed(e.sector, e.sector + e.nSectors, e.tNs);
           this.requestCompleted(e);
+          if (this.dArrivals !== null) this.dispatchCompleted(e);
         }
         return;
       default:
@@ -161,6 +173,44 @@ class DeviceCollector {
     this.out.qs.push(q);
     const k = this.firstAtOrAfter(q.sector);
     this.open.splice(k, 0, { q, left: q.nSectors });
+  }
+
+  /** The device's trace is complete: without any Q, its dispatches are the arrivals. */
+  finish(): void {
+    if (this.out.qs.length === 0 && this.dArrivals !== null && this.dArrivals.length > 0) {
+      this.out.qs = this.dArrivals;
+      this.out.arrivals = 'D';
+    }
+    this.dArrivals = null;
+    this.dPending.clear();
+  }
+
+  private dispatchArrival(e: ParsedEvent): void {
+    if (mainLetter(e.rwbs) === 'D') return; // a discard: nothing to replay
+    const q: TracedQ = {
+      pid: e.pid,
+      comm: e.comm ?? '',
+      tNs: e.tNs,
+      sector: e.sector,
+      nSectors: e.nSectors,
+      write: e.write,
+      rwbs: e.rwbs,
+      doneNs: -1,
+      dispatchedNs: e.tNs,
+    };
+    this.dArrivals!.push(q);
+    const list = this.dPending.get(e.sector);
+    if (list === undefined) this.dPending.set(e.sector, [q]);
+    else list.push(q);
+  }
+
+  private dispatchCompleted(e: ParsedEvent): void {
+    const list = this.dPending.get(e.sector);
+    const i = list?.findIndex((q) => q.write === e.write) ?? -1;
+    if (list === undefined || i < 0) return;
+    list[i]!.doneNs = e.tNs;
+    list.splice(i, 1);
+    if (list.length === 0) this.dPending.delete(e.sector);
   }
 
   /** G: a request with data (not a discard) is allocated for a bio */
@@ -320,7 +370,10 @@ export class ReplayReader {
     const stats = this.feeder.end();
     this.order.flush();
     const devices = new Map<string, DeviceTrace>();
-    for (const [dev, d] of this.devs) devices.set(dev, d.out);
+    for (const [dev, d] of this.devs) {
+      d.finish();
+      devices.set(dev, d.out);
+    }
     return {
       report: this.summary.report(stats, this.order.stats.reordered),
       stats,

@@ -69,6 +69,8 @@ export interface ReplayReport {
     tracedQ: number;
     /** what was replayed: the trace's Qs (open, closed) or the kernel's requests (trace-timed) */
     units: 'Qs' | 'requests';
+    /** the arrivals: the trace's Qs, or its dispatches (D) in a trace without Qs */
+    arrivals: 'Q' | 'D';
     replayed: number;
     skipped: { flush: number; discard: number; zeroSize: number; total: number };
     /** replayed Qs that also carried a preflush/FUA (replayed as plain writes) */
@@ -222,6 +224,7 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     requests: {
       tracedQ: dev.qs.length + sk.flush + sk.discard + sk.zeroSize,
       units: workload.units,
+      arrivals: dev.arrivals,
       replayed: workload.replayed,
       skipped: { ...sk, total: sk.flush + sk.discard + sk.zeroSize },
       flushFuaWithData: dev.flushFuaWithData,
@@ -239,8 +242,9 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
         dev.qs.filter((q) => q.doneNs >= 0).map((q) => q.doneNs - q.tNs),
       ),
       d2cMs: latencyOf(dev.d2cNs),
+      // (a trace without Qs or Gs: its dispatches are the arrivals, paired with their C)
       d2cMsByRequest: latencyOf(
-        dev.requests
+        (dev.arrivals === 'D' ? dev.qs : dev.requests)
           .filter((q) => q.dispatchedNs >= 0 && q.doneNs >= q.dispatchedNs)
           .map((q) => q.doneNs - q.dispatchedNs),
       ),

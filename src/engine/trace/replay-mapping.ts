@@ -1,0 +1,102 @@
+// Trace replay: which Spindle scheduler stands in for the traced one (SCHEDULER_MAP, the
+// trace's meta.json or message lines), and which block layer it runs on (kernel 6.18's
+// per-task plugging for a blk-mq scheduler, else 2.6's).
+import { KERNELS, type Kernel } from '../iosched/queue-settings';
+import type { TraceMeta } from './replay-scenario';
+import { ReplayError } from './replay-errors';
+import type { TraceReading } from './replay-source';
+
+/** modern blk-mq scheduler → the nearest Spindle scheduler, and why (LINUX-SCHEDULERS.md §9) */
+export const SCHEDULER_MAP: Record<string, { simulated: string; note: string }> = {
+  'mq-deadline': {
+    simulated: 'mq-deadline',
+    note: "Spindle's mq-deadline follows Linux 6.10-6.18 (per-class lists, prio aging, jiffies >= deadline expiry), over kernel 6.18's per-task plugging; async_depth (the share of tags async requests may take) is not modelled",
+  },
+  bfq: {
+    simulated: 'cfq',
+    note: "BFQ shares CFQ's per-process queues, sync idling and FIFO expiry, but schedules by sector budgets with B-WF2Q+ weights and weight-raising; Spindle's CFQ uses time slices and round robin",
+  },
+  kyber: {
+    simulated: 'noop',
+    note: 'kyber throttles dispatch with per-domain tokens against latency targets and does not reorder; noop (FIFO with merging) is the nearest Spindle scheduler, its token throttling is not modelled',
+  },
+  none: {
+    simulated: 'none',
+    note: 'blk-mq without a scheduler issues in arrival order, as Spindle\'s "none" does',
+  },
+  noop: { simulated: 'noop', note: 'the same 2.6 scheduler' },
+  deadline: { simulated: 'deadline', note: 'the same 2.6 scheduler' },
+  cfq: { simulated: 'cfq', note: 'the same 2.6 scheduler' },
+  anticipatory: { simulated: 'anticipatory', note: 'the same 2.6 scheduler' },
+};
+
+export interface SchedulerMapping {
+  traced: string | null;
+  /** where the traced scheduler's name came from */
+  tracedFrom: 'meta.json' | 'message lines' | 'unknown';
+  simulated: string;
+  note: string;
+}
+
+export interface KernelChoice {
+  value: Kernel;
+  source: string;
+}
+
+/** the schedulers that exist only in blk-mq kernels (LINUX-SCHEDULERS.md §9) */
+const BLK_MQ_SCHEDULERS = new Set(['mq-deadline', 'bfq', 'kyber', 'none']);
+/** the Spindle schedulers that blk-mq kernels have: the others are 2.6's (their block layer) */
+const BLK_MQ_SIMULATED = new Set(['mq-deadline', 'none']);
+
+/** The simulated block layer: kernel 6.18's (per-task plugging) when a blk-mq trace is
+ * replayed under a blk-mq scheduler; a 2.6 scheduler runs on the 2.6 block layer. */
+export function chooseKernel(mapping: SchedulerMapping, given: Kernel | undefined): KernelChoice {
+  if (given !== undefined) return { value: given, source: '--kernel' };
+  const blkMq = mapping.traced !== null && BLK_MQ_SCHEDULERS.has(mapping.traced);
+  if (blkMq && BLK_MQ_SIMULATED.has(mapping.simulated))
+    return {
+      value: '6.18',
+      source: `a blk-mq trace (${mapping.traced}) under ${mapping.simulated}: each process plugs its own submissions`,
+    };
+  return {
+    value: KERNELS[0],
+    source: blkMq
+      ? `${mapping.simulated} is a 2.6 scheduler: it runs on the 2.6 block layer (queue plug, unplug timer)`
+      : mapping.traced === null
+        ? 'the traced scheduler is unknown: the 2.6 block layer; give --kernel 6.18 for a blk-mq trace'
+        : `the traced ${mapping.traced} is a 2.6 scheduler`,
+  };
+}
+
+export function mapScheduler(
+  reading: TraceReading,
+  meta: TraceMeta | undefined,
+  given: string | undefined,
+): SchedulerMapping {
+  let traced: string | null = null;
+  let tracedFrom: SchedulerMapping['tracedFrom'] = 'unknown';
+  if (meta?.scheduler !== undefined) {
+    traced = meta.scheduler;
+    tracedFrom = 'meta.json';
+  } else if (reading.messageScheduler !== null) {
+    traced = reading.messageScheduler;
+    tracedFrom = 'message lines';
+  }
+  const mapped = traced !== null ? SCHEDULER_MAP[traced] : undefined;
+  if (given !== undefined) {
+    const note =
+      mapped === undefined
+        ? `chosen with --scheduler; the traced scheduler is ${traced === null ? 'unknown' : `"${traced}", which Spindle has no mapping for`}`
+        : mapped.simulated === given
+          ? `chosen with --scheduler, the nearest to the traced one: ${mapped.note}`
+          : `chosen with --scheduler; the nearest to the traced ${traced} would be ${mapped.simulated} (${mapped.note})`;
+    return { traced, tracedFrom, simulated: given, note };
+  }
+  if (mapped === undefined)
+    throw new ReplayError(
+      traced === null
+        ? 'the trace does not say which scheduler ran (no meta.json beside it, no scheduler messages): give --scheduler'
+        : `the traced scheduler "${traced}" has no Spindle counterpart: give --scheduler`,
+    );
+  return { traced, tracedFrom, simulated: mapped.simulated, note: mapped.note };
+}

@@ -137,8 +137,12 @@ export function commonLine(
   let count: number | undefined;
   let message: string | undefined;
   let split: number | undefined;
-  if (code0 === 109 /* m */) message = s.slice(i, n).trim();
-  else {
+  if (code0 === 109 /* m */) {
+    // trim() only when an end may be a blank (a printable ASCII character at each is not)
+    message = s.slice(i, n);
+    if (i < n && (b[i]! < 33 || b[i]! > 126 || b[n - 1]! < 33 || b[n - 1]! > 126))
+      message = message.trim();
+  } else {
     while (b[i] === 32) i++;
     let open = i; // the `[`
     let close = n - 1; // the line's last `]`

@@ -5,11 +5,12 @@ import type { ParsedEvent } from './parse-line';
 
 /**
  * The line as blkparse prints nearly all of them — `maj,min cpu seq sec.ns pid action rwbs`
- * then `sector + n [comm]` (`[error]` on C and R), `[comm]` (P, U), `[comm] count` (U) or a
- * message (m) — read into `ev` in one pass with no call on its way: true when the line is
- * exactly that shape and sound. Any other line (tabs, a cgroup column, ftrace's layout,
- * remaps, splits, pass-through, `-t`, an overflow, a mistake) gives false, having decided
- * nothing: eventLine then reads it from the start, and says what is wrong with it. So this
+ * then `sector + n [comm]` (`[error]` on C and R), a flush's `[comm]` or `sector [error]`,
+ * a split's `sector / sector [comm]` (X), `[comm]` (P, U), `[comm] count` (U) or a message
+ * (m) — read into `ev` in one pass with no call on its way: true when the line is exactly
+ * that shape and sound. Any other line (tabs, a cgroup column, ftrace's layout, remaps,
+ * pass-through, `-t`, an overflow, a mistake) gives false, having decided nothing:
+ * eventLine then reads it from the start, and says what is wrong with it. So this
  * reader only needs to recognise the common shape, never to explain a bad line; what it
  * accepts, eventLine would read alike (tests/trace, and the same events on every shared
  * trace and on mutated lines). The short texts an event repeats are found by a number that

@@ -181,7 +181,7 @@ export function commonLine(
         if (c === 91 && completion) i++;
         else {
           // the size after ` + `, or X's second sector after ` / `
-          if (b[i + 2] !== 32 || c !== (code0 === 88 ? 47 /* / */ : 43) /* + */) return false;
+          if (c !== (code0 === 88 ? 47 /* / */ : 43) /* + */ || b[i + 2] !== 32) return false;
           i += 3;
           c = b[i]!;
           if (c < 48 || c > 57) return false;

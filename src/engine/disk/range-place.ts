@@ -11,13 +11,7 @@ import {
   seekTimeNs,
   type Positioning,
 } from './mechanics';
-import {
-  nextFreeStart,
-  pieceAngle,
-  pieceTrackAngle,
-  type Piece,
-  type RangeState,
-} from './range';
+import { nextFreeStart, pieceAngle, pieceTrackAngle, type Piece, type RangeState } from './range';
 import type { RangePieceRecord } from '../events';
 
 export { placeCheap } from './range-cheap';

@@ -6,78 +6,21 @@
 import { BttDevice, BttGlobal, mergeRows, type BttFigures } from './btt';
 import { ACTIONS, actionIndex, type ParsedEvent, type SummaryLine } from './parse-line';
 import type { FeedStats, TraceSink } from './stream';
+import {
+  block,
+  ck,
+  countPassThrough,
+  IoStats,
+  throughput,
+  type BlockFigures,
+  type CountKib,
+  type DirectionFigures,
+} from './io-stats';
 
-/** blkparse's struct io_stats, with sizes in bytes (KiB are derived as blkparse does). */
-export class IoStats {
-  qR = 0;
-  qRb = 0;
-  qW = 0;
-  qWb = 0;
-  dR = 0;
-  dRb = 0;
-  dW = 0;
-  dWb = 0;
-  cR = 0;
-  cRb = 0;
-  cW = 0;
-  cWb = 0;
-  mR = 0;
-  mRb = 0;
-  mW = 0;
-  mWb = 0;
-  rqR = 0;
-  rqW = 0;
-  ioUnplugs = 0;
-  timerUnplugs = 0;
-  pcQR = 0;
-  pcQW = 0;
-  pcDR = 0;
-  pcDW = 0;
-  pcCR = 0;
-  pcCW = 0;
-  pcRqR = 0;
-  pcRqW = 0;
-  pcQRb = 0;
-  pcQWb = 0;
-  pcDRb = 0;
-  pcDWb = 0;
-  pcCRb = 0;
-  pcCWb = 0;
+import { PrintedSummaries, type PrintedSummary } from './printed-summary';
 
-  add(o: IoStats): void {
-    for (const k of Object.keys(this) as (keyof IoStats)[]) {
-      const v = o[k];
-      if (typeof v === 'number') (this as unknown as Record<string, number>)[k]! += v;
-    }
-  }
-}
-
-export interface CountKib {
-  count: number;
-  kib: number;
-}
-
-export interface DirectionFigures {
-  queued: CountKib;
-  dispatched: CountKib;
-  completed: CountKib;
-  requeued: number;
-  /** back and front merges (blkparse's "Merges" count) */
-  merges: number;
-  mergesKib: number;
-}
-
-/** blkparse's per-CPU / Total block, in Spindle's names. */
-export interface BlockFigures {
-  reads: DirectionFigures;
-  writes: DirectionFigures;
-  unplugs: { io: number; timer: number };
-  /** SCSI pass-through requests, only when the trace has any */
-  pc?: {
-    reads: { queued: CountKib; dispatched: CountKib; completed: CountKib; requeued: number };
-    writes: { queued: CountKib; dispatched: CountKib; completed: CountKib; requeued: number };
-  };
-}
+export { IoStats, type BlockFigures, type CountKib, type DirectionFigures } from './io-stats';
+export type { PrintedSummary } from './printed-summary';
 
 export interface DeviceFigures extends BlockFigures {
   events: number;
@@ -98,16 +41,6 @@ export interface ProcessFigures {
   dispatched: CountKib;
   completed: CountKib;
   merges: number;
-}
-
-/** blkparse's printed summary block, when the input carries one (§6.6). */
-export interface PrintedSummary {
-  /** "CPU0", "Total" → field name → {count, kib?, printed?} */
-  blocks: Record<string, Record<string, { count: number; kib?: number; printed?: string }>>;
-  device?: string;
-  throughput?: { read: number; write: number; raw: string };
-  events?: number;
-  skips?: string;
 }
 
 export interface ParseReport {
@@ -198,10 +131,7 @@ export class TraceSummary implements TraceSink {
   private lastNamePid = -1;
   private lastName = '';
   private readonly global = new BttGlobal();
-  private readonly printed: Record<string, PrintedSummary> = {};
-  private printedScope: Record<string, { count: number; kib?: number; printed?: string }> | null =
-    null;
-  private printedCur: PrintedSummary | null = null;
+  private readonly printed = new PrintedSummaries();
   private readonly only: string | undefined;
 
   constructor(opts: SummaryOptions = {}) {
@@ -237,7 +167,7 @@ export class TraceSummary implements TraceSink {
     const w = e.write;
     const pc = e.pc;
     if (pc !== undefined) {
-      this.pcEvent(d, st, e, pc.bytes, w);
+      countPassThrough(d, st, e.action, pc.bytes, w);
       return;
     }
     const bytes = e.nSectors * 512;
@@ -308,53 +238,6 @@ export class TraceSummary implements TraceSink {
     d.btt.event(e, this.global);
   }
 
-  private pcEvent(d: DeviceState, st: IoStats, e: ParsedEvent, bytes: number, w: boolean): void {
-    switch (e.action) {
-      case 'Q':
-        if (w) {
-          st.pcQW++;
-          st.pcQWb += bytes;
-        } else {
-          st.pcQR++;
-          st.pcQRb += bytes;
-        }
-        break;
-      case 'D':
-        if (w) {
-          st.pcDW++;
-          st.pcDWb += bytes;
-          if (++d.curW > d.maxW) d.maxW = d.curW;
-        } else {
-          st.pcDR++;
-          st.pcDRb += bytes;
-          if (++d.curR > d.maxR) d.maxR = d.curR;
-        }
-        break;
-      case 'C':
-        if (w) {
-          if (d.curW > 0) d.curW--;
-          st.pcCW++;
-          st.pcCWb += bytes;
-        } else {
-          if (d.curR > 0) d.curR--;
-          st.pcCR++;
-          st.pcCRb += bytes;
-        }
-        break;
-      case 'R':
-        if (w) {
-          if (d.curW > 0) d.curW--;
-          st.pcRqW++;
-        } else {
-          if (d.curR > 0) d.curR--;
-          st.pcRqR++;
-        }
-        break;
-      default:
-        break;
-    }
-  }
-
   /** the process's name is the command of its latest event (skipped when unchanged) */
   private name(pid: number, comm: string): void {
     if (pid === this.lastNamePid && comm === this.lastName) return;
@@ -395,38 +278,7 @@ export class TraceSummary implements TraceSink {
   }
 
   summary(s: SummaryLine): void {
-    switch (s.kind) {
-      case 'header': {
-        const cur = (this.printed[s.dev] ??= { blocks: {}, device: s.dev });
-        this.printedCur = cur;
-        this.printedScope = cur.blocks[s.scope] = {};
-        break;
-      }
-      case 'fields':
-        if (this.printedScope)
-          for (const f of s.fields) {
-            const v: { count: number; kib?: number; printed?: string } = { count: f.count };
-            if (f.kib !== undefined) v.kib = f.kib;
-            if (f.printed !== undefined) v.printed = f.printed;
-            this.printedScope[f.name] = v;
-          }
-        break;
-      case 'throughput':
-        if (this.printedCur)
-          this.printedCur.throughput = { read: s.read, write: s.write, raw: s.raw };
-        break;
-      case 'events': {
-        const cur = (this.printed[s.dev] ??= { blocks: {}, device: s.dev });
-        cur.events = s.entries;
-        if (s.skips !== undefined) cur.skips = String(s.skips);
-        this.printedCur = cur;
-        this.printedScope = null;
-        break;
-      }
-      case 'skips':
-        if (this.printedCur) this.printedCur.skips = s.raw;
-        break;
-    }
+    this.printed.add(s);
   }
 
   /** `reordered`: how many events the time-order window moved back into place */
@@ -502,66 +354,13 @@ export class TraceSummary implements TraceSink {
       cpus,
       perDevice,
       processes,
-      printedSummary: this.printed,
+      printedSummary: this.printed.byDevice,
       timeReversals: reversals,
       reordered,
     };
     if (totals.pc) report.pc = totals.pc;
     return report;
   }
-}
-
-/** blkparse's KiB: bytes >> 10 per event plus the remainders' sum >> 10 = ⌊bytes / 1024⌋. */
-const kib = (bytes: number): number => Math.floor(bytes / 1024);
-const ck = (count: number, bytes: number): CountKib => ({ count, kib: kib(bytes) });
-
-function block(s: IoStats): BlockFigures {
-  const b: BlockFigures = {
-    reads: {
-      queued: ck(s.qR, s.qRb),
-      dispatched: ck(s.dR, s.dRb),
-      completed: ck(s.cR, s.cRb),
-      requeued: s.rqR,
-      merges: s.mR,
-      mergesKib: kib(s.mRb),
-    },
-    writes: {
-      queued: ck(s.qW, s.qWb),
-      dispatched: ck(s.dW, s.dWb),
-      completed: ck(s.cW, s.cWb),
-      requeued: s.rqW,
-      merges: s.mW,
-      mergesKib: kib(s.mWb),
-    },
-    unplugs: { io: s.ioUnplugs, timer: s.timerUnplugs },
-  };
-  if (s.pcQR + s.pcQW + s.pcDR + s.pcDW + s.pcCR + s.pcCW + s.pcRqR + s.pcRqW > 0) {
-    b.pc = {
-      reads: {
-        queued: ck(s.pcQR, s.pcQRb),
-        dispatched: ck(s.pcDR, s.pcDRb),
-        completed: ck(s.pcCR, s.pcCRb),
-        requeued: s.pcRqR,
-      },
-      writes: {
-        queued: ck(s.pcQW, s.pcQWb),
-        dispatched: ck(s.pcDW, s.pcDWb),
-        completed: ck(s.pcCW, s.pcCWb),
-        requeued: s.pcRqW,
-      },
-    };
-  }
-  return b;
-}
-
-/** blkparse: KiB completed × 1000 / whole milliseconds between the first and last event. */
-function throughput(s: IoStats, first: number, last: number): { read: number; write: number } {
-  const msec = first >= 0 ? Math.floor((last - first) / 1e6) : 0;
-  if (msec <= 0) return { read: 0, write: 0 };
-  return {
-    read: Math.floor((1000 * kib(s.cRb)) / msec),
-    write: Math.floor((1000 * kib(s.cWb)) / msec),
-  };
 }
 
 function devOrder(a: string, b: string): number {

@@ -43,9 +43,12 @@ export interface IoRequest {
   dispatchedNs: number; // D: handed to the drive
   completedNs: number; // C
 
-  /** where its first sector is, computed once when the drive accepts it */
+  /** where its first sector is, computed once when the drive accepts it: zone, cylinder,
+   * head and its place on the track (a PhysAddr's fields) */
+  zone: number;
   cylinder: number;
   head: number;
+  trackSector: number;
   /** the angle at which its first sector starts, fraction of a revolution */
   angle: number;
 
@@ -121,8 +124,10 @@ function newRequestObject(): IoRequest {
     queuedNs: -1,
     dispatchedNs: -1,
     completedNs: -1,
+    zone: -1,
     cylinder: -1,
     head: -1,
+    trackSector: -1,
     angle: 0,
     eligibleNs: -1,
     dataReadyNs: -1,
@@ -199,8 +204,10 @@ export function allocRequest(
   rq.hashEnd = -1;
   rq.serviceNs = -1;
   rq.queuedNs = queuedNs;
+  rq.zone = -1;
   rq.cylinder = -1;
   rq.head = -1;
+  rq.trackSector = -1;
   rq.angle = 0;
   rq.dispatchedNs = -1;
   rq.completedNs = -1;

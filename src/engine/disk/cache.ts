@@ -7,7 +7,9 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import type { DriveState } from './drive';
+import { lbnToPhys, type PhysAddr } from './geometry';
 import {
+  addressOf,
   mediaTransfer,
   newTransferEnd,
   positionTo,
@@ -29,6 +31,8 @@ export interface CacheSegment {
 export interface Prefetch {
   segment: number;
   baseLbn: number;
+  /** where baseLbn is (kept so that following the stream needs no lookup of it) */
+  base: PhysAddr;
   baseStartNs: number;
   limitLbn: number;
   /** the stream cannot be stopped before this: the read it serves has not yet
@@ -67,11 +71,22 @@ export function startReadAhead(sim: Simulation, rq: IoRequest): void {
   seg.lastUse = ++drive.useClock;
   const limit = Math.min(end + p.cache.readAheadSectors, sim.model.disk.geometry.totalLbns);
   if (limit > end) {
-    beginPrefetch(drive, lru, rq.sector, rq.startNs + rq.seekNs + rq.rotationNs, limit, 0);
+    const pf = beginPrefetch(
+      drive,
+      lru,
+      rq.sector,
+      rq.startNs + rq.seekNs + rq.rotationNs,
+      limit,
+      0,
+    );
+    addressOf(rq, pf.base);
   }
 }
 
-/** Start read-ahead, reusing the drive's record (a read miss must not allocate). */
+/**
+ * Start read-ahead, reusing the drive's record (a read miss must not allocate). The caller
+ * fills in the record's `base` (the address of baseLbn).
+ */
 function beginPrefetch(
   drive: DriveState,
   segment: number,
@@ -79,10 +94,11 @@ function beginPrefetch(
   baseStartNs: number,
   limitLbn: number,
   holdUntilNs: number,
-): void {
+): Prefetch {
   const pf = drive.prefetchSpare ?? {
     segment: 0,
     baseLbn: 0,
+    base: { zone: 0, cylinder: 0, head: 0, sector: 0 },
     baseStartNs: 0,
     limitLbn: 0,
     holdUntilNs: 0,
@@ -94,6 +110,7 @@ function beginPrefetch(
   pf.limitLbn = limitLbn;
   pf.holdUntilNs = holdUntilNs;
   drive.prefetch = pf;
+  return pf;
 }
 
 const progress = newTransferEnd();
@@ -108,6 +125,9 @@ function prefetchProgress(sim: Simulation, pf: Prefetch, t: number): TransferEnd
     false,
     progress,
     t,
+    null,
+    0,
+    pf.base,
   );
 }
 
@@ -121,9 +141,8 @@ export function stopPrefetch(sim: Simulation, t: number): number {
   const got = prefetchProgress(sim, pf, t);
   const seg = drive.segments[pf.segment]!;
   seg.hi = Math.max(seg.hi, pf.baseLbn + got.sectors);
-  if (seg.hi - seg.lo > sim.model.disk.params.cache.segmentSectors) {
-    seg.lo = seg.hi - sim.model.disk.params.cache.segmentSectors;
-  }
+  const segmentSectors = sim.model.disk.segmentSectors;
+  if (seg.hi - seg.lo > segmentSectors) seg.lo = seg.hi - segmentSectors;
   drive.arm.cylinder = got.cylinder;
   drive.arm.head = got.head;
   drive.arm.nextLbn = seg.hi;
@@ -165,6 +184,10 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
           pf.baseStartNs,
           false,
           progress,
+          Infinity,
+          null,
+          0,
+          pf.base,
         ).endNs;
       }
     } else if (lo >= seg.lo && hi <= seg.hi) {
@@ -218,7 +241,15 @@ function keepReadingAhead(
   // Restart from the segment's end once the command is processed, from where the arm is.
   const startAt = now + d.readMissNs;
   positionTo(d, startAt, drive.arm.cylinder, drive.arm.head, seg.hi, false, 0, 0, pos);
-  beginPrefetch(drive, segment, seg.hi, startAt + pos.seekNs + pos.rotationNs, want, complete);
+  const restarted = beginPrefetch(
+    drive,
+    segment,
+    seg.hi,
+    startAt + pos.seekNs + pos.rotationNs,
+    want,
+    complete,
+  );
+  lbnToPhys(d.geometry, seg.hi, restarted.base);
 }
 
 /** A write into the segment being read ahead stops the read-ahead where it is. */

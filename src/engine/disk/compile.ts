@@ -26,14 +26,20 @@ export interface CompiledDisk {
   busReadNsPerSector: number;
   busWriteNsPerSector: number;
   readSegments: number;
+  /** time for one sector to pass under the head, by zone (revolutionNs / sectors per track) */
+  sectorNs: Float64Array;
+  /** params.cache.segmentSectors and params.bus.readWatermark, nearer on the hot path */
+  segmentSectors: number;
+  readWatermark: number;
 }
 
 export function compileDisk(params: DiskParams): CompiledDisk {
   const o = params.overheads;
+  const revolutionNs = (60000 / params.rpm) * MS;
   return {
     params,
     geometry: buildGeometry(params.surfaces, params.cylinders, params.zones),
-    revolutionNs: (60000 / params.rpm) * MS,
+    revolutionNs,
     initialAngle: params.initialAngle,
     seekNs: seekTableNs(params.seek, params.cylinders),
     headSwitchNs: params.headSwitchMs * MS,
@@ -49,5 +55,8 @@ export function compileDisk(params: DiskParams): CompiledDisk {
     busReadNsPerSector: params.bus.readMsPerSector * MS,
     busWriteNsPerSector: params.bus.writeMsPerSector * MS,
     readSegments: Math.max(0, params.cache.segments - (params.cache.separateWriteSegment ? 1 : 0)),
+    sectorNs: Float64Array.from(params.zones, (z) => revolutionNs / z.sectorsPerTrack),
+    segmentSectors: params.cache.segmentSectors,
+    readWatermark: params.bus.readWatermark,
   };
 }

@@ -7,6 +7,7 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import {
+  addressOf,
   mediaTransfer,
   newTransferEnd,
   locate,
@@ -14,6 +15,7 @@ import {
   type Positioning,
   type WriteData,
 } from './mechanics';
+import type { PhysAddr } from './geometry';
 import {
   noteWritten,
   startReadAhead,
@@ -240,39 +242,46 @@ function pickAndStart(sim: Simulation, now: number): void {
     return;
   }
   const m = sim.model;
-  const pick = pickNext(
-    m.disk,
-    m.diskScheduler,
-    candidates,
-    n,
-    drive.arm,
-    drive.writeSegment.hi,
-    now,
-    m.agingWeight,
-    pickOut,
-    sim.sink !== null,
-  );
-  if (m.diskScheduler === 'sptf' || m.diskScheduler === 'asptf') drive.positioningEstimates += n;
-  const chosen = candidates[pick.index]!;
-  if (sim.sink) {
-    sim.sink.decision({
-      tNs: now,
-      layer: 'disk',
-      rule: pick.rule,
-      chosen: chosen.id,
-      candidates: candidates
-        .slice(0, n)
-        .map((c, i) => ({ rq: c.id, estimateNs: pick.estimatesNs[i] ?? null })),
-      text: explainDiskPick(pick, candidates, n),
-    });
+  const estimates = m.diskScheduler === 'sptf' || m.diskScheduler === 'asptf';
+  let index = 0;
+  // A lone candidate with nothing to estimate or record is the choice (as pickNext says).
+  if (n > 1 || estimates || sim.sink) {
+    const pick = pickNext(
+      m.disk,
+      m.diskScheduler,
+      candidates,
+      n,
+      drive.arm,
+      drive.writeSegment.hi,
+      now,
+      m.agingWeight,
+      pickOut,
+      sim.sink !== null,
+    );
+    index = pick.index;
+    if (estimates) drive.positioningEstimates += n;
+    if (sim.sink) {
+      sim.sink.decision({
+        tNs: now,
+        layer: 'disk',
+        rule: pick.rule,
+        chosen: candidates[index]!.id,
+        candidates: candidates
+          .slice(0, n)
+          .map((c, i) => ({ rq: c.id, estimateNs: pick.estimatesNs[i] ?? null })),
+        text: explainDiskPick(pick, candidates, n),
+      });
+    }
   }
-  removeAt(drive.queue, candidateSlots[pick.index]!);
+  const chosen = candidates[index]!;
+  removeAt(drive.queue, candidateSlots[index]!);
   startService(sim, chosen, now);
 }
 
 const pos: Positioning = { seekNs: 0, rotationNs: 0 };
 const xfer = newTransferEnd();
 const writeData: WriteData = { firstNs: 0, perSectorNs: 0 };
+const firstSector: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
 
 function startService(sim: Simulation, rq: IoRequest, now: number): void {
   const st = sim.state;
@@ -297,12 +306,20 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
     ? 0
     : Math.max(
         1,
-        Math.floor(
-          Math.min(d.params.cache.segmentSectors || rq.nSectors, rq.nSectors) *
-            d.params.bus.readWatermark,
-        ),
+        Math.floor(Math.min(d.segmentSectors || rq.nSectors, rq.nSectors) * d.readWatermark),
       );
-  mediaTransfer(d, rq.sector, rq.nSectors, mediaStart, rq.write, xfer, Infinity, data, watermark);
+  mediaTransfer(
+    d,
+    rq.sector,
+    rq.nSectors,
+    mediaStart,
+    rq.write,
+    xfer,
+    Infinity,
+    data,
+    watermark,
+    addressOf(rq, firstSector),
+  );
   rq.seekNs = pos.seekNs;
   rq.rotationNs = pos.rotationNs;
   rq.transferNs = xfer.endNs - mediaStart;

@@ -17,6 +17,13 @@ export interface Zone {
   emptyFrontSectors: number;
   /** slipped tracks, zone-relative track numbers, ascending */
   slips: number[];
+  /**
+   * For LBN → track: a logical track t passes slip i (moves one track on) when
+   * slips[i] − i ≤ t, checking slips in order and stopping at the first it does not pass.
+   * slipLimits[i] is the running maximum of slips[j] − j (j ≤ i), ascending, so the
+   * slips passed are the limits ≤ t: a binary search gives the same count as that scan.
+   */
+  slipLimits: number[];
   firstSectorOffset: number;
   trackSkew: number;
   cylinderSkew: number;
@@ -45,6 +52,9 @@ export function buildGeometry(surfaces: number, cylinders: number, specs: ZoneSp
     // Slipped tracks use up spare tracks, so the LBN count is the physical count
     // less the empty front and the spare tracks (DiskSim's blksinband).
     const lbnCount = (tracks - z.spareTracks) * z.sectorsPerTrack - z.emptyFrontSectors;
+    const slips = [...z.slips].sort((a, b) => a - b);
+    const slipLimits: number[] = [];
+    slips.forEach((slip, i) => slipLimits.push(Math.max(slip - i, slipLimits[i - 1] ?? -Infinity)));
     zones.push({
       index,
       firstCylinder: z.firstCylinder,
@@ -53,7 +63,8 @@ export function buildGeometry(surfaces: number, cylinders: number, specs: ZoneSp
       firstLbn: lbn,
       lbnCount,
       emptyFrontSectors: z.emptyFrontSectors,
-      slips: [...z.slips].sort((a, b) => a - b),
+      slips,
+      slipLimits,
       firstSectorOffset: z.firstSectorOffset,
       trackSkew: z.trackSkew,
       cylinderSkew: z.cylinderSkew,
@@ -80,59 +91,36 @@ function badLbn(g: Geometry, lbn: number): never {
   throw new RangeError(`LBN ${lbn} outside 0…${g.totalLbns - 1}`);
 }
 
-/**
- * Addresses looked up lately, by LBN (direct-mapped on lbn / 8: 4 KiB-aligned requests
- * spread over it). A request's first LBN is looked up when the drive accepts it, again when
- * it starts, and once more when its read-ahead is stopped, so most lookups repeat one.
- * Typed arrays: no allocation; keyed by the geometry too (several simulations may run).
- */
-const MEMO = 8;
-const memoLbn = new Float64Array(MEMO).fill(NaN); // NaN: empty (equal to no LBN)
-const memoZone = new Int32Array(MEMO);
-const memoCyl = new Int32Array(MEMO);
-const memoHead = new Int32Array(MEMO);
-const memoSector = new Float64Array(MEMO); // exact, whatever the LBN
-const memoOf: { g: Geometry | null } = { g: null };
-
-/** LBN → physical address, written into `out` (no allocation on the hot path). */
+/** LBN → physical address, written into `out` (no allocation on the hot path). The drive
+ * keeps a located request's address, so the hot path looks up each LBN about once. */
 export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
-  const k = (lbn >>> 3) & (MEMO - 1);
-  if (memoLbn[k] === lbn && memoOf.g === g) {
-    out.zone = memoZone[k]!;
-    out.cylinder = memoCyl[k]!;
-    out.head = memoHead[k]!;
-    out.sector = memoSector[k]!;
-    return out;
-  }
-  lookUp(g, lbn, out);
-  if (memoOf.g !== g) {
-    memoOf.g = g;
-    memoLbn.fill(NaN);
-  }
-  memoLbn[k] = lbn;
-  memoZone[k] = out.zone;
-  memoCyl[k] = out.cylinder;
-  memoHead[k] = out.head;
-  memoSector[k] = out.sector;
-  return out;
-}
-
-function lookUp(g: Geometry, lbn: number, out: PhysAddr): void {
   if (!(lbn >= 0 && lbn < g.totalLbns)) badLbn(g, lbn);
   const z = zoneOfLbn(g, lbn);
   // DiskSim g1_ltop_trackspare: count the empty front, then skip slipped tracks.
   const x = lbn - z.firstLbn + z.emptyFrontSectors;
   const spt = z.sectorsPerTrack;
-  let track = Math.floor(x / spt);
-  const slips = z.slips;
-  for (let i = 0; i < slips.length; i++) {
-    if (slips[i]! <= track) track++;
-    else break;
-  }
+  const logicalTrack = Math.floor(x / spt);
+  const track = logicalTrack + slipsPassed(z.slipLimits, logicalTrack);
+  // Remainders by subtraction: one division each for track and cylinder, not two
+  // (exact: LBNs are whole numbers).
+  const cylInZone = Math.floor(track / g.surfaces);
   out.zone = z.index;
-  out.cylinder = z.firstCylinder + Math.floor(track / g.surfaces);
-  out.head = track % g.surfaces;
-  out.sector = x % spt;
+  out.cylinder = z.firstCylinder + cylInZone;
+  out.head = track - cylInZone * g.surfaces;
+  out.sector = x - logicalTrack * spt;
+  return out;
+}
+
+/** How many slipped tracks logical track t moves past (see Zone.slipLimits). */
+function slipsPassed(limits: number[], t: number): number {
+  let lo = 0;
+  let hi = limits.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (limits[mid]! <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Physical address → LBN, or −1 for an empty-front, slipped or spare sector. */

@@ -110,9 +110,20 @@ export function positionTo(
 /** Fill in where a request's first sector is (once, when the drive accepts it). */
 export function locate(d: CompiledDisk, rq: IoRequest): void {
   const p = lbnToPhys(d.geometry, rq.sector, scratch);
+  rq.zone = p.zone;
   rq.cylinder = p.cylinder;
   rq.head = p.head;
+  rq.trackSector = p.sector;
   rq.angle = sectorAngle(d.geometry, p);
+}
+
+/** A located request's first sector as an address (into `out`), for mediaTransfer's `at`. */
+export function addressOf(rq: IoRequest, out: PhysAddr): PhysAddr {
+  out.zone = rq.zone;
+  out.cylinder = rq.cylinder;
+  out.head = rq.head;
+  out.sector = rq.trackSector;
+  return out;
 }
 
 /** Where a media transfer left the arm, and when it ended. */
@@ -150,7 +161,8 @@ export interface WriteData {
  * (a one-cylinder seek at a cylinder boundary, a longer move past a slipped track) and
  * waits for the next sector — the skew is what keeps that wait short. With `untilNs`
  * the transfer is cut off there (read-ahead stopped), counting only whole sectors;
- * a switch already under way completes first, as in DiskSim.
+ * a switch already under way completes first, as in DiskSim. `at`, if given, is where
+ * `lbn` is (a located request's address): the transfer then looks up only the tracks after.
  */
 export function mediaTransfer(
   d: CompiledDisk,
@@ -162,12 +174,13 @@ export function mediaTransfer(
   untilNs = Infinity,
   data: WriteData | null = null,
   markSectors = 0,
+  at: PhysAddr | null = null,
 ): TransferEnd {
   const g = d.geometry;
   out.markNs = -1;
   let t = startNs;
   let done = 0;
-  let p = lbnToPhys(g, lbn, scratch);
+  let p = at ?? lbnToPhys(g, lbn, scratch);
   let cyl = p.cylinder;
   let head = p.head;
   let busy = 0;
@@ -186,7 +199,7 @@ export function mediaTransfer(
       t = switchEnd + rotationalWaitNs(d, switchEnd, sectorAngle(g, p));
     }
     const spt = g.zones[p.zone]!.sectorsPerTrack;
-    const sectorNs = d.revolutionNs / spt;
+    const sectorNs = d.sectorNs[p.zone]!;
     // A track holds consecutive LBNs from its sector 0, so the run ends at the track's end.
     const run = Math.min(n - done, spt - p.sector);
     if (t + run * sectorNs > untilNs) {

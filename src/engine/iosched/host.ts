@@ -325,9 +325,11 @@ export function hostComplete(sim: Simulation, rq: IoRequest, now: number): void 
   h.blocked = false; // a completion makes room: a refused command may go again
   if (sim.sink) emitRq(sim, 'C', rq, now);
   noteCompleted(sim, rq);
-  for (const slot of rq.bios) {
+  // An index loop: for…of runs the array iterator's protocol, on every completion.
+  const slots = rq.bios;
+  for (let i = 0; i < slots.length; i++) {
     // a piece of a split bio is freed; the bio itself ends with its last piece
-    const bio = pieceEnds(sim, bioAt(sim.state.bios, slot));
+    const bio = pieceEnds(sim, bioAt(sim.state.bios, slots[i]!));
     if (!bio) continue;
     noteBioCompleted(sim, bio, rq);
     noteBioDone(sim, bio, now);

@@ -165,6 +165,13 @@ export function countAt(s: CounterSeries, tNs: number, amount = 1): void {
 
 /** The level changes to `level` at tNs (tNs ≥ the previous change). */
 export function setLevel(s: LevelSeries, tNs: number, level: number): void {
+  if (tNs === s.lastNs) {
+    // Another change at the same instant (a request queued and dispatched at once): no
+    // time passed, so nothing to integrate, and the window is the last one.
+    if (level > s.max[s.lastWindow]!) s.max[s.lastWindow] = level;
+    s.level = level;
+    return;
+  }
   if (!(tNs >= s.lastNs && tNs <= MAX_TIME)) badLevelTime(s, tNs);
   let ib = Math.floor(tNs / s.windowNs);
   if (ib >= s.maxPoints) {

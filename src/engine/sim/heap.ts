@@ -18,19 +18,22 @@ export interface SimEvent {
 }
 
 export interface EventHeap {
+  /**
+   * items[0 … size) is the heap; the event objects past `size` were processed and are
+   * reused by the next pushes, so a long run allocates no event objects. The array only
+   * grows (to the most events ever pending at once): pushing and popping are indexed
+   * reads and writes, never Array push/pop.
+   */
   items: SimEvent[];
+  size: number;
   nextSeq: number;
-  /** processed events kept for reuse, so a long run allocates no event objects */
-  spare: SimEvent[];
 }
 
 export function createHeap(): EventHeap {
-  return { items: [], nextSeq: 0, spare: [] };
-}
-
-/** Give a processed event back for reuse; the caller must not touch it afterwards. */
-export function recycleEvent(h: EventHeap, ev: SimEvent): void {
-  if (h.spare.length < 256) h.spare.push(ev);
+  // One spare to start with: the array holds objects from its creation on. (Created empty,
+  // V8 would change its element kind at the first push, in every new simulation, and drop
+  // the optimized code that pushes events.) NaN: `t` is a double from the start too.
+  return { items: [{ t: NaN, p: 0, s: 0, kind: 0, a: 0, rq: -1 }], size: 0, nextSeq: 0 };
 }
 
 function before(x: SimEvent, y: SimEvent): boolean {
@@ -40,8 +43,11 @@ function before(x: SimEvent, y: SimEvent): boolean {
 }
 
 export function pushEvent(h: EventHeap, t: number, p: number, kind: number, a = 0, rq = -1): void {
-  let ev = h.spare.pop();
-  if (ev) {
+  const items = h.items;
+  let i = h.size;
+  let ev: SimEvent;
+  if (i < items.length) {
+    ev = items[i]!;
     ev.t = t;
     ev.p = p;
     ev.s = h.nextSeq++;
@@ -50,10 +56,9 @@ export function pushEvent(h: EventHeap, t: number, p: number, kind: number, a = 
     ev.rq = rq;
   } else {
     ev = { t, p, s: h.nextSeq++, kind, a, rq };
+    items.push(ev);
   }
-  const items = h.items;
-  let i = items.length;
-  items.push(ev);
+  h.size = i + 1;
   while (i > 0) {
     const parent = (i - 1) >> 1;
     const up = items[parent]!;
@@ -65,16 +70,20 @@ export function pushEvent(h: EventHeap, t: number, p: number, kind: number, a = 
 }
 
 export function peekEvent(h: EventHeap): SimEvent | undefined {
-  return h.items[0];
+  return h.size > 0 ? h.items[0] : undefined;
 }
 
+/**
+ * Take the earliest event off the heap. The object returned is the heap's own, parked
+ * for reuse: read it before the next pushEvent, which may overwrite it.
+ */
 export function popEvent(h: EventHeap): SimEvent | undefined {
+  if (h.size === 0) return undefined;
   const items = h.items;
-  const top = items[0];
-  if (top === undefined) return undefined;
-  const last = items.pop()!;
-  const n = items.length;
+  const top = items[0]!;
+  const n = --h.size;
   if (n > 0) {
+    const last = items[n]!;
     let i = 0;
     for (;;) {
       const l = 2 * i + 1;
@@ -88,5 +97,6 @@ export function popEvent(h: EventHeap): SimEvent | undefined {
     }
     items[i] = last;
   }
+  items[n] = top;
   return top;
 }

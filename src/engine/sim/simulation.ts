@@ -38,7 +38,7 @@ import {
   type WorkloadState,
 } from '../workload/workload';
 import { EventKind } from './events';
-import { createHeap, peekEvent, popEvent, recycleEvent, type EventHeap } from './heap';
+import { createHeap, peekEvent, popEvent, type EventHeap } from './heap';
 
 export interface Model {
   disk: CompiledDisk;
@@ -130,8 +130,8 @@ export function step(sim: Simulation): boolean {
   st.now = ev.t;
   setContextTime(sim.ctx, ev.t);
   st.steps++;
+  // Read now: the handlers' pushes may reuse the event object.
   const { kind, a, rq, t } = ev;
-  recycleEvent(st.heap, ev);
   switch (kind) {
     case EventKind.Issue:
       onIssue(sim, a, t);

@@ -88,9 +88,12 @@ export function useLab(): Lab {
       if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
     });
     page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-    page.on('requestfailed', (req) =>
-      problems.push(`request failed: ${req.url()} ${req.failure()?.errorText ?? ''}`),
-    );
+    page.on('requestfailed', (req) => {
+      const why = req.failure()?.errorText ?? '';
+      // ERR_ABORTED: the test navigated away while the request (e.g. a lazy chunk) was in
+      // flight — a cancellation, not a failure; a missing file shows as an HTTP error below
+      if (why !== 'net::ERR_ABORTED') problems.push(`request failed: ${req.url()} ${why}`);
+    });
     page.on('response', (res) => {
       if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
     });

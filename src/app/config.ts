@@ -8,7 +8,7 @@
 //
 // An override left undefined means "as the lesson says": a link carries only what differs.
 
-import { applyGenerators, type GeneratorInfo } from './workload-config';
+import { applyGenerators, asObject, type GeneratorInfo, type Json } from './workload-config';
 
 export type { GeneratorInfo } from './workload-config';
 export { lessonGenerators } from './workload-config';
@@ -141,12 +141,6 @@ export function isEmptyOverrides(o: RunOverrides): boolean {
 
 // ---------------------------------------------------------------------------------------
 // Applying overrides (the worker does this before loading the scenario)
-
-type Json = Record<string, unknown>;
-
-function asObject(v: unknown): Json {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
-}
 
 /**
  * The lesson's raw scenario JSON with the overrides applied: a new object, the input

@@ -3,9 +3,10 @@
 // lesson lets the user change, and how a change is written into the scenario.
 import type { Catalog } from './config';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-function asObject(v: unknown): Json {
+/** A JSON object, or {} for anything else (a lesson's raw keys are not trusted). */
+export function asObject(v: unknown): Json {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
 }
 

@@ -85,7 +85,7 @@ function findMerge(sim: Simulation, bio: Bio): Found {
 }
 
 /** The request gets the better I/O priority of the two (lower class, then lower level). */
-export function bestPrio(
+function bestPrio(
   into: { ioprioClass: number; ioprioLevel: number },
   from: typeof into,
 ): void {
@@ -112,15 +112,8 @@ export function tryMerge(sim: Simulation, bio: Bio, now: number): boolean {
     return false;
   }
   const e = sim.elevator;
-  bio.rq = rq.slot;
-  bestPrio(rq, bio);
-  if (bio.serviceNs > rq.serviceNs) rq.serviceNs = bio.serviceNs;
-  if (sim.sink) emitBio(sim, front ? 'F' : 'M', bio, now);
   if (front) {
-    rq.sector = bio.sector;
-    rq.nSectors += bio.nSectors;
-    rq.bios.unshift(bio.slot);
-    h.frontMerges++;
+    joinBio(sim, rq, bio, true, now);
     const prev = e.formerRequest ? e.formerRequest(h.elevator, rq, sim.ctx) : -1;
     if (prev < 0 || !attemptMerge(sim, requestAt(sim.state.requests, prev), rq)) {
       e.merged?.(h.elevator, rq, true, sim.ctx);
@@ -128,10 +121,8 @@ export function tryMerge(sim: Simulation, bio: Bio, now: number): boolean {
     }
   } else {
     hashDel(h.hash, rq);
-    rq.nSectors += bio.nSectors;
-    rq.bios.push(bio.slot);
-    hashAdd(h.hash, rq);
-    h.backMerges++;
+    joinBio(sim, rq, bio, false, now);
+    hashAdd(h.hash, rq); // under its new end
     const next = e.latterRequest ? e.latterRequest(h.elevator, rq, sim.ctx) : -1;
     if (next < 0 || !attemptMerge(sim, rq, requestAt(sim.state.requests, next))) {
       e.merged?.(h.elevator, rq, false, sim.ctx);
@@ -139,6 +130,31 @@ export function tryMerge(sim: Simulation, bio: Bio, now: number): boolean {
     }
   }
   return true;
+}
+
+/** The bio joins `rq` at its front or back (F or M): its extent, bios, priority, counts.
+ * Shared by the scheduler's merges (tryMerge) and 6.18's plug merge (plug-task.ts). */
+export function joinBio(
+  sim: Simulation,
+  rq: IoRequest,
+  bio: Bio,
+  front: boolean,
+  now: number,
+): void {
+  const h = sim.state.host;
+  bio.rq = rq.slot;
+  bestPrio(rq, bio);
+  if (bio.serviceNs > rq.serviceNs) rq.serviceNs = bio.serviceNs;
+  if (sim.sink) emitBio(sim, front ? 'F' : 'M', bio, now);
+  rq.nSectors += bio.nSectors;
+  if (front) {
+    rq.sector = bio.sector;
+    rq.bios.unshift(bio.slot);
+    h.frontMerges++;
+  } else {
+    rq.bios.push(bio.slot);
+    h.backMerges++;
+  }
 }
 
 /**

@@ -12,9 +12,9 @@ import { requestAt, type IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
-import { emitBio, emitPlug } from './emit';
+import { emitPlug } from './emit';
 import { hostRunQueue, insertRequest } from './host';
-import { bestPrio, mergeOk } from './merge';
+import { joinBio, mergeOk } from './merge';
 import type { Bio } from './types';
 
 /** BLK_MAX_REQUEST_COUNT: a plug takes this many requests before it is flushed */
@@ -37,18 +37,7 @@ export function plugMerge(sim: Simulation, bio: Bio, now: number): boolean {
   if (rq.nSectors + bio.nSectors > sim.model.iosched.queue.maxSectors) return false;
   const back = rq.sector + rq.nSectors === bio.sector;
   if (!back && rq.sector !== bio.sector + bio.nSectors) return false;
-  bio.rq = rq.slot;
-  bestPrio(rq, bio);
-  if (bio.serviceNs > rq.serviceNs) rq.serviceNs = bio.serviceNs;
-  if (sim.sink) emitBio(sim, back ? 'M' : 'F', bio, now);
-  if (back) rq.bios.push(bio.slot);
-  else {
-    rq.sector = bio.sector;
-    rq.bios.unshift(bio.slot);
-  }
-  rq.nSectors += bio.nSectors;
-  if (back) sim.state.host.backMerges++;
-  else sim.state.host.frontMerges++;
+  joinBio(sim, rq, bio, !back, now);
   return true;
 }
 

@@ -159,17 +159,7 @@ class DeviceCollector {
       return;
     }
     if (e.rwbs.includes('F')) this.out.flushFuaWithData++;
-    const q: TracedQ = {
-      pid: e.pid,
-      comm: e.comm ?? '',
-      tNs: e.tNs,
-      sector: e.sector,
-      nSectors: e.nSectors,
-      write: e.write,
-      rwbs: e.rwbs,
-      doneNs: -1,
-      dispatchedNs: -1,
-    };
+    const q: TracedQ = traced(e, -1);
     this.out.qs.push(q);
     const k = this.firstAtOrAfter(q.sector);
     this.open.splice(k, 0, { q, left: q.nSectors });
@@ -187,17 +177,7 @@ class DeviceCollector {
 
   private dispatchArrival(e: ParsedEvent): void {
     if (mainLetter(e.rwbs) === 'D') return; // a discard: nothing to replay
-    const q: TracedQ = {
-      pid: e.pid,
-      comm: e.comm ?? '',
-      tNs: e.tNs,
-      sector: e.sector,
-      nSectors: e.nSectors,
-      write: e.write,
-      rwbs: e.rwbs,
-      doneNs: -1,
-      dispatchedNs: e.tNs,
-    };
+    const q: TracedQ = traced(e, e.tNs);
     this.dArrivals!.push(q);
     const list = this.dPending.get(e.sector);
     if (list === undefined) this.dPending.set(e.sector, [q]);
@@ -216,17 +196,7 @@ class DeviceCollector {
   /** G: a request with data (not a discard) is allocated for a bio */
   private allocated(e: ParsedEvent): void {
     if (e.nSectors === 0 || e.sector < 0 || mainLetter(e.rwbs) === 'D') return;
-    const rq: TracedRequest = {
-      pid: e.pid,
-      comm: e.comm ?? '',
-      tNs: e.tNs,
-      sector: e.sector,
-      nSectors: e.nSectors,
-      write: e.write,
-      rwbs: e.rwbs,
-      dispatchedNs: -1,
-      doneNs: -1,
-    };
+    const rq: TracedRequest = traced(e, -1);
     this.out.requests.push(rq);
     this.building.push(rq);
   }
@@ -304,6 +274,21 @@ class DeviceCollector {
     }
     return lo;
   }
+}
+
+/** A Q, a request (at G) or a dispatch-as-arrival (at D) from its event: not yet completed. */
+function traced(e: ParsedEvent, dispatchedNs: number): TracedQ & TracedRequest {
+  return {
+    pid: e.pid,
+    comm: e.comm ?? '',
+    tNs: e.tNs,
+    sector: e.sector,
+    nSectors: e.nSectors,
+    write: e.write,
+    rwbs: e.rwbs,
+    doneNs: -1,
+    dispatchedNs,
+  };
 }
 
 /** RWBS's main letter (§6.3): after an optional leading F (preflush) */

@@ -85,10 +85,7 @@ function findMerge(sim: Simulation, bio: Bio): Found {
 }
 
 /** The request gets the better I/O priority of the two (lower class, then lower level). */
-function bestPrio(
-  into: { ioprioClass: number; ioprioLevel: number },
-  from: typeof into,
-): void {
+function bestPrio(into: { ioprioClass: number; ioprioLevel: number }, from: typeof into): void {
   if (
     from.ioprioClass < into.ioprioClass ||
     (from.ioprioClass === into.ioprioClass && from.ioprioLevel < into.ioprioLevel)

@@ -241,7 +241,7 @@ describe('lesson: Postmark on four file systems (Riska et al.)', () => {
       expect(get('noop', 'ext3', config).throughput.mbps).toBeGreaterThan(
         1.03 * get('none', 'ext3', config).throughput.mbps,
       );
-      // SS: 1.2% against 6.9%; LL: 3.3% against 12.3%
+      // SS: 0.8% against 7.6%; LL: 3.1% against 13.9%
       const loss = (fs: string) =>
         1 - get('none', fs, config).throughput.mbps / get('noop', fs, config).throughput.mbps;
       expect(loss('xfs')).toBeLessThan(loss('ext3') / 2);
@@ -253,22 +253,23 @@ describe('lesson: Postmark on four file systems (Riska et al.)', () => {
     expect(g.merging).toBeGreaterThan(g.ordering);
   });
 
-  // Does not reproduce with small files (SS, ext3): merging gains 0.33 MB/s (none 4.45 → noop
-  // 4.78), ordering 0.48 (→ anticipatory 5.26). Held at the request pool, one Postmark process
-  // keeps enough buffered writes queued for AS's and CFQ's ordering to be worth more.
+  // Does not reproduce with small files (SS, ext3): merging gains 0.52 MB/s (none 6.33 → noop
+  // 6.86), ordering 1.18 (→ CFQ 8.04). Held at the request pool, one Postmark process keeps
+  // enough buffered writes queued for ordering (and CFQ's longer-held, better-merged async
+  // writes) to be worth more.
   it.fails('study: merging makes the most difference with small files too (SS, ext3)', () => {
     const g = gains('SS');
     expect(g.merging).toBeGreaterThan(g.ordering);
   });
 
   // Does not reproduce in full (cheetah-15k4-146g, QD 4, SPTF in the drive, 30 s; MB/s):
-  //   SS ext3: none 4.45, noop 4.78, deadline 4.87 (+2%), anticipatory 5.26 (+10%), cfq 5.22 (+9%)
-  //   SS xfs:  none 4.81, noop 4.87, deadline 4.93 (+1%), anticipatory 5.31 (+9%), cfq 5.22 (+7%)
-  // AS and CFQ pull ahead, deadline does not. The model has no page cache: Postmark's reads
-  // all go to the disk (the real SS working set stays in memory) and its
-  // writes reach the block layer as it makes them, not as writeback's sorted batches — a
-  // missing piece of the kernel, not a tunable. (With the reads served from memory, in an
-  // experiment, deadline was 6% ahead, AS 8%, CFQ 6%: still short of 10%.)
+  //   SS ext3: none 6.33, noop 6.86, deadline 7.13 (+4%), anticipatory 7.10 (+4%), cfq 8.04 (+17%)
+  //   SS xfs:  none 6.93, noop 6.99, deadline 7.25 (+4%), anticipatory 7.26 (+4%), cfq 8.03 (+15%)
+  // CFQ pulls well ahead, deadline and AS do not. The model has no page cache: Postmark's
+  // reads all go to the disk (the real SS working set stays in memory), each metadata update
+  // reaches the disk (a page cache folds repeated updates of a block into one write), and its
+  // writes reach the block layer as it makes them, not as writeback's batches — a missing
+  // piece of the kernel, not a tunable.
   it.fails(
     'study: seek-based schedulers well ahead (≥ 10%) of noop on small random files at queue depth 4',
     () => {

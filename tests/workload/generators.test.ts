@@ -135,14 +135,18 @@ describe('Postmark with a file-system personality (Riska et al.)', () => {
     expect(blocks(pm('SS', 'ext3'))).toBeGreaterThan(1.1 * blocks(pm('SS', 'ext2')));
     expect(blocks(pm('SS', 'xfs'))).toBeGreaterThan(blocks(pm('SS', 'ext2')));
   });
-  it('ext3 writes metadata in its inode-table area; ReiserFS in tree nodes near the file', () => {
+  it('ext3 writes metadata in its files’ block group, just before their data; ReiserFS in tree nodes near the file', () => {
     const meta = (fs: PostmarkSpec['fs']) =>
       pm('SS', fs, 500).filter((x) => x.write && x.nSectors === 8);
-    // ext3's 4 KiB metadata and journal writes sit in the front areas (metadata 2%, journal)
-    const front = 2_000_000 / 50 + 32 * 2048;
-    const e3 = meta('ext3').filter((x) => x.sector < front).length / meta('ext3').length;
-    const rf = meta('reiserfs').filter((x) => x.sector < front).length / meta('reiserfs').length;
-    expect(e3).toBeGreaterThan(rf + 0.2);
+    // the journal (32 MiB) first, then the group's metadata for 2000 slots: two bitmaps,
+    // 63 blocks of 128-byte inodes, 12 blocks of 24-byte directory entries; then the data
+    const journal = 32 * 2048;
+    const area = (2 + 63 + 12) * 8;
+    const inArea = (x: Step) => x.sector >= journal && x.sector < journal + area;
+    const e3 = meta('ext3');
+    const share = (s: Step[]) => s.filter(inArea).length / s.length;
+    expect(share(e3)).toBeGreaterThan(0.25);
+    expect(share(meta('reiserfs'))).toBeLessThan(share(e3) - 0.2);
   });
   it('small files stay under 10 KiB; large files reach past 64 KiB; a large working set spreads wider', () => {
     const small = reads(pm('SS', 'ext2'));

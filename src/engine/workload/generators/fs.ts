@@ -9,10 +9,9 @@
 //    journal block (the study's extra journal traffic); XFS logs into 32 KiB log buffers,
 //    one per 8 metadata updates (delayed logging, chosen); ext2 has no journal.
 // Metadata blocks (inodes, directories, bitmaps) are 4 KiB async writes in place: for ext2,
-// ext3 and XFS in a metadata area at the front of the file system (inode tables; chosen for
-// XFS, whose allocation groups each hold their own), for ReiserFS in its balanced tree,
-// whose nodes sit among the data they describe (chosen: within 512 KiB of the file). The
-// journal sits right after the metadata area.
+// ext3 and XFS in the files' block group (allocation group), just before their data
+// (postmark.ts lays it out); for ReiserFS in its balanced tree, whose nodes sit among the
+// data they describe (chosen: within 512 KiB of the file). The journal sits before the group.
 export const FS_NAMES = ['ext2', 'ext3', 'reiserfs', 'xfs'] as const;
 export type FsName = (typeof FS_NAMES)[number];
 

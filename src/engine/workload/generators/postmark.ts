@@ -13,6 +13,11 @@
 //    file system allocates them), each in a slot of the largest file size; when the large
 //    working set would not fit in the span, both working-set sizes shrink by the same
 //    factor (the shape — file sizes, and a small set 1/20 of the large one — is kept).
+//  - Postmark's files share one directory, so they and their metadata share a block group:
+//    the metadata area just before the data holds the block bitmap, the inode bitmap, the
+//    inode table (128-byte inodes, ext2/3's default) and the directory (24-byte entries:
+//    8 bytes plus Postmark's short names); an update writes the block holding that file's
+//    inode or entry. The journal (ext3, ReiserFS, XFS) sits before the group.
 //  - The creation phase is not simulated: the file set starts as if created, and the run
 //    measures the transaction phase.
 //  - A read goes through the page cache: one sync read per read-ahead window (128 KiB) of
@@ -62,20 +67,21 @@ interface PostmarkState {
 function metaWrites(
   st: PostmarkState,
   spec: PostmarkSpec,
-  n: number,
+  blocks: MetaBlock[],
   rng: Parameters<GenFamily<PostmarkSpec, PostmarkState>['next']>[3],
   out: Step[],
-  /** the file the update is about (ReiserFS puts its tree nodes near it) */
-  fileSector: number,
+  /** the file the update is about: its slot (ReiserFS puts its tree nodes near its data) */
+  f: number,
 ): void {
   const fs = FS_PERSONALITIES[spec.fs];
-  for (let i = 0; i < n; i++) {
+  const fileSector = st.dataStart + f * st.slotSectors;
+  for (const which of blocks) {
     let sector: number;
     if (fs.metadata === 'tree') {
       const from = Math.max(st.metaStart, fileSector - TREE_NEAR_SECTORS);
       sector = from + nextInt(rng, (2 * TREE_NEAR_SECTORS) / BLOCK) * BLOCK;
     } else {
-      sector = st.metaStart + nextInt(rng, Math.max(1, Math.floor(st.metaSectors / BLOCK))) * BLOCK;
+      sector = st.metaStart + metaBlock(st.fileSize.length, which, f) * BLOCK;
     }
     out.push({
       sector,
@@ -94,6 +100,22 @@ function metaWrites(
     out.push({ sector: st.journalCursor, nSectors: n2, write: true, sync: false, thinkMs: 0 });
     st.journalCursor += n2;
   }
+}
+
+/** The metadata block an update writes, in the file system's metadata area. */
+type MetaBlock = 'inode' | 'dir' | 'bitmap';
+const INODE_BYTES = 128;
+const DIRENT_BYTES = 24;
+const BLOCK_BYTES = BLOCK * 512;
+/** metadata area layout (blocks): block bitmap, inode bitmap, inode table, directory */
+function metaBlock(slots: number, which: MetaBlock, f: number): number {
+  const inodeTable = Math.ceil((slots * INODE_BYTES) / BLOCK_BYTES);
+  if (which === 'bitmap') return 0;
+  if (which === 'inode') return 2 + Math.floor((f * INODE_BYTES) / BLOCK_BYTES);
+  return 2 + inodeTable + Math.floor((f * DIRENT_BYTES) / BLOCK_BYTES);
+}
+function metaAreaBlocks(slots: number): number {
+  return metaBlock(slots, 'dir', slots - 1) + 1;
 }
 
 /** data writes of [sector, sector+n) as the file system sends them */
@@ -118,21 +140,23 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
     const [minK, maxK] = POSTMARK_SIZES[spec.config[0] as 'S' | 'L'];
     const wanted = POSTMARK_FILES[spec.config[1] as 'S' | 'L'] * spec.scale;
     const len = env.regionSectors;
-    const metaSectors = Math.max(BLOCK, Math.floor(len / 50 / BLOCK) * BLOCK);
     const journalSectors =
       FS_PERSONALITIES[spec.fs].journalKiB === 0
         ? 0
         : Math.min(JOURNAL_SECTORS, Math.floor(len / 20 / BLOCK) * BLOCK);
-    const metaStart = env.regionStart;
-    const journalStart = metaStart + metaSectors;
-    const dataStart = journalStart + journalSectors;
-    const dataSectors = env.regionStart + len - dataStart;
     // Each file has a slot of the largest size; twice the set's slots (half free for creates).
     // If the large working set does not fit, both working sets shrink by the same factor, so
     // the small set stays 1/20 of the large one and the file sizes stay as they are.
     const slotSectors = toBlocks(Math.ceil(maxK * 2));
-    const fit = Math.min(1, dataSectors / (2 * POSTMARK_FILES.L * spec.scale * slotSectors));
+    const room = len - journalSectors;
+    const perFile = 2 * slotSectors + (2 * BLOCK * (INODE_BYTES + DIRENT_BYTES)) / BLOCK_BYTES;
+    const fit = Math.min(1, room / (2 * POSTMARK_FILES.L * spec.scale * perFile));
     const files = Math.max(2, Math.floor(wanted * fit));
+    // the journal, then the files' block group: its metadata area, then their data
+    const journalStart = env.regionStart;
+    const metaStart = journalStart + journalSectors;
+    const metaSectors = metaAreaBlocks(2 * files) * BLOCK;
+    const dataStart = metaStart + metaSectors;
     const fileSize: number[] = [];
     for (let i = 0; i < files; i++)
       fileSize.push(Math.min(slotSectors, sizeBetween(rng, minK, maxK)));
@@ -198,7 +222,7 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
         dataWrites(spec, start(f) + from, to - from, out);
         st.fileSize[f]! += add;
       }
-      metaWrites(st, spec, 1, rng, out, start(f)); // the inode's size and times
+      metaWrites(st, spec, ['inode'], rng, out, f); // the inode's size and times
     }
     // create or delete (bias 5)
     if (nextFloat(rng) < 0.5) {
@@ -206,12 +230,12 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
       if (st.fileSize[g] === 0) move(g, st.free, st.live);
       st.fileSize[g] = Math.min(st.slotSectors, sizeBetween(rng, minK, maxK));
       dataWrites(spec, start(g), toBlocks(st.fileSize[g]!), out);
-      metaWrites(st, spec, 2, rng, out, start(g)); // directory block and inode
+      metaWrites(st, spec, ['dir', 'inode'], rng, out, g); // directory block and inode
     } else {
       const g = pick(true);
       if (st.fileSize[g]! > 0) move(g, st.live, st.free);
       st.fileSize[g] = 0;
-      metaWrites(st, spec, 3, rng, out, start(g)); // directory, inode, block bitmap
+      metaWrites(st, spec, ['dir', 'inode', 'bitmap'], rng, out, g); // directory, inode, block bitmap
     }
   },
 };

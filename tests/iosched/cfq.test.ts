@@ -493,6 +493,36 @@ describe('§5.6 queue selection', () => {
     for (let i = 2; i < t.length; i++) expect(t[i]).toBe(t[i - 2]);
   });
 
+  test('a lone queue whose slice is used is set active again: a fresh slice, so its FIFO is checked again', () => {
+    // One buffered random writer with a deep backlog: the shared async queue is the only
+    // busy queue. cfq_select_queue still expires it when slice_async is used, and
+    // __cfq_set_active_queue makes it active again with its fifo_expire flag cleared, so
+    // cfq_check_fifo looks at its FIFO once per slice (not once per fifo_expire_async, as
+    // AS's as_fifo_expired does): once the backlog is older than fifo_expire_async, every
+    // slice starts with the FIFO head, wherever it lies.
+    const writer = () => proc({ name: 'w', op: 'write', sync: false, outstanding: 64, span: null });
+    const r = run({ stopMs: 4000, processes: [writer()] });
+    const actives = r.messages.filter((m) => m.text === 'cfq1000 set_active');
+    const fifo = r.messages.filter((m) => m.text.startsWith('cfq1000 fifo='));
+    // one FIFO look per slice, right at set_active
+    expect(fifo).toHaveLength(actives.length);
+    expect(actives.length).toBeGreaterThan(20);
+    fifo.forEach((m, i) => expect(m.tMs).toBe(actives[i]!.tMs));
+    // after the first second, every slice's first dispatch is the overdue FIFO head
+    const late = fifo.filter((m) => m.tMs > 1000);
+    expect(late.length).toBeGreaterThan(10);
+    for (const m of late) expect(m.text).toMatch(/^cfq1000 fifo=ffff8800[0-9a-f]{8}$/);
+    expect(r.rules['fifo-expired-in-queue']).toBeGreaterThanOrEqual(late.length);
+    expect(r.rules['slice-expired']).toBeGreaterThanOrEqual(late.length);
+    // a FIFO deadline longer than the run: no slice starts off the FIFO
+    const calm = run({
+      stopMs: 4000,
+      tunables: { fifo_expire_async: 10000 },
+      processes: [writer()],
+    });
+    expect(calm.rules['fifo-expired-in-queue']).toBeUndefined();
+  });
+
   test('close cooperator: a queue that runs dry hands over to one working at the head, and they merge', () => {
     const stream = (start: number, n: number): FixedRequest[] =>
       Array.from({ length: n }, (_, i) => ({

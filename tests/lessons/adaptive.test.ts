@@ -119,8 +119,29 @@ describe('lesson: six fio jobs back to back under the switcher (Bautista et al.)
   //   CFQ      1.30 1.21 0.67 0.46 70.05 31.01   whole run 17.45
   //   switcher 1.30 1.21 0.67 0.46 68.52 75.10   whole run 24.55
   // Over the whole run it reproduces; per phase all but rand-write do: there the switcher is
-  // on CFQ, as the paper's rule says for a random job, and AS is 48% ahead (AS sorts the
-  // buffered writes into one-way sweeps; CFQ serves them in short async slices).
+  // on CFQ, as the paper's rule says for a random job, and AS is 48% ahead. The CFQ rules
+  // behind it are 2.6.32's own (rand-write alone, 30 s: CFQ 0.46 MB/s, AS 0.66):
+  //  - The four threads' buffered writes all go to CFQ's one async queue (be/4: async queues
+  //    are shared by every process of a priority), about 128 deep (the request pool), each
+  //    waiting about 1.1 s, far past fifo_expire_async (250 ms). Alone as it is, the queue
+  //    still has its 40 ms slice_async expire and is set active again with a fresh slice,
+  //    and cfq_check_fifo looks once per slice: each slice starts with the FIFO head, 561 of
+  //    3356 dispatches (one in 5.9). AS looks at its write FIFO at most once per write_expire
+  //    (as_fifo_expired, 250 ms): 119 of 4842.
+  //  - The FIFO head lies in any of the four files, a quarter of the disk apart. 2.6.32
+  //    chooses next_rq against the end of the request dispatched before (last_position
+  //    moves at activation; cf7c25cf "cfq-iosched: fix next_rq computation" changed that
+  //    for 2.6.33), so after a jump the sweep's next request is "behind the head" and the
+  //    next arrival ahead of it, in another file, takes its place: CFQ changes file at 1195
+  //    of its dispatches, AS at 100.
+  // The drive (queue depth 1, write-back, FCFS destage) writes them in that order: a CFQ
+  // write costs 4.80 ms of seek and 4.14 of rotation (21818 cylinders on average), an AS
+  // write 1.98 and 4.19 (1317 cylinders): 112 against 161 writes/s. As experiments, not
+  // kernels: a FIFO that never expires gives CFQ AS's 0.67 MB/s; the 2.6.33 next_rq rule
+  // alone 0.58. cfq_may_dispatch's limits (quantum, ×4 alone, low_latency's async depth)
+  // never bind at queue depth 1 with no sync I/O. What the model leaves out is the page
+  // cache: in the kernel these writes reach CFQ through writeback, each file's dirty pages
+  // in offset order; here they come as fio makes them (as in the Postmark lesson below).
   // Two model defects hid this before: the drive's write-back buffer held 2048 random writes
   // (not its 16 segments' worth), destaged first come first served for half a minute after
   // rand-write (seq-read fell to 5–14 MB/s); and a buffered writer was held at 64 bios of

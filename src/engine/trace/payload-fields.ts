@@ -1,7 +1,8 @@
 // The readers of the fields an event line carries after its RWBS (action-payload.ts):
 // `sector + n`, `[comm]` or `[error]`, `-t`'s `(elapsed)`, a SCSI pass-through's
-// `bytes (cdb ..)`. Each one reads s[i, n) (codes in b, codes.ts) into the event, and gives
-// the index after what it read, or null, or the reason the field is unreadable.
+// `bytes (cdb ..)`. Each reads s[i, n) (codes in b, codes.ts) into the event and gives the
+// index after what it read (sectorPlus), whether it read the line (sizedBracket), or null
+// or the reason the field is unreadable (the rest); trimEnd and bracketEnd find ends.
 
 import {
   MAX_EXACT,

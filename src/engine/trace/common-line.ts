@@ -1,7 +1,7 @@
-// The reader for the line as blkparse prints nearly all of them (parse-line.ts's fast path).
+// The reader for the line as blkparse prints nearly all of them (event-line.ts's fast path).
 import { ACTION_OF } from './actions';
 import { MAX_EXACT, MAX_SECTORS, RWBS_LETTER, RWBS_MAX, intern, type Codes } from './codes';
-import type { ParsedEvent } from './parse-line';
+import type { ParsedEvent } from './parsed-event';
 
 /**
  * The line as blkparse prints nearly all of them — `maj,min cpu seq sec.ns pid action rwbs`

@@ -39,6 +39,7 @@ export function runReport(s: RunSummary, title: string): string {
     num(l.max),
   ];
   const p = s.positioningMs;
+  const pc = s.pageCache;
   const procs = s.processes
     .slice(0, MAX_PROCESS_ROWS)
     .map((x) => [
@@ -50,6 +51,7 @@ export function runReport(s: RunSummary, title: string): string {
       num(x.q2cMeanMs),
       num(x.q2cMaxMs),
       `${num(x.diskTimeShare * 100, 1)}%`,
+      ...(pc ? [x.cached ? num(x.cached.mbps, 3) : '—'] : []),
     ]);
   const more = s.processes.length - procs.length;
   return [
@@ -66,9 +68,26 @@ export function runReport(s: RunSummary, title: string): string {
     ]),
     '',
     `per request at the media (ms): seek ${num(p.seek)} · rotation ${num(p.rotation)} · transfer ${num(p.transfer)} · overhead ${num(p.overhead)}`,
+    ...(pc
+      ? [
+          `page cache: ${num(pc.readHits, 0)} reads served from memory, ${num(pc.readMisses, 0)} from the disk · ` +
+            `${num(pc.pagesDirtied, 0)} pages dirtied, ${num(pc.pagesWritten, 0)} written back, ` +
+            `${num(pc.pagesDropped, 0)} dropped dirty, ${num(pc.evicted, 0)} evicted`,
+        ]
+      : []),
     '',
     table([
-      ['process', 'pid', 'completed', 'IOPS', 'MB/s', 'Q2C mean', 'Q2C max', 'disk time'],
+      [
+        'process',
+        'pid',
+        'completed',
+        'IOPS',
+        'MB/s',
+        'Q2C mean',
+        'Q2C max',
+        'disk time',
+        ...(pc ? ['cached MB/s'] : []),
+      ],
       ...procs,
     ]),
     ...(more > 0 ? [`… and ${more} more (see --json)`] : []),

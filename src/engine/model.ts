@@ -3,7 +3,8 @@ import { compileDisk } from './disk/compile';
 import type { DiskParams } from './disk/params';
 import { getPreset } from './disk/presets';
 import type { Model } from './sim/simulation';
-import type { Scenario } from './scenario/types';
+import type { ProcessSpec, Scenario } from './scenario/types';
+import { PROCESS_DEFAULTS } from './scenario/process';
 import { queueSettings } from './iosched/queue-settings';
 import { getElevator } from './iosched/elevator';
 import './iosched/registry';
@@ -64,9 +65,17 @@ export function buildModel(s: Scenario, seed = s.seed): Model {
       hz: s.iosched.hz,
       queue: queueSettings(s.iosched.queue, s.iosched.kernel),
     },
-    processes: s.workload.processes,
+    processes: s.workload.pageCache
+      ? [...s.workload.processes, flusherProcess()]
+      : s.workload.processes,
+    pageCache: s.workload.pageCache ?? null,
     seed,
     stopRequests: s.stop.requests,
     stopNs: s.stop.timeMs === null ? null : s.stop.timeMs * 1e6,
   };
+}
+
+/** The page cache's flusher thread, named as 2.6.32 names it for the first SCSI disk. */
+function flusherProcess(): ProcessSpec {
+  return { ...PROCESS_DEFAULTS, name: 'flush-8:0', rateIops: 0, op: 'write', flusher: true };
 }

@@ -22,6 +22,8 @@ export interface ProcessSummary {
   q2cMeanMs: number;
   q2cMaxMs: number;
   diskTimeShare: number;
+  /** with a page cache: its steps served from memory (writes absorbed, reads hit) */
+  cached?: { ops: number; mbps: number };
 }
 
 export interface RunSummary {
@@ -60,6 +62,16 @@ export interface RunSummary {
   };
   /** time the write-back buffer was full, with host writes waiting for room */
   drive: { bufferFullMs: number; queueFullRefusals: number };
+  /** with a page cache (workload.pageCache): buffered reads it served and missed, pages
+   * dirtied, written back, dropped (deleted while dirty) and evicted */
+  pageCache?: {
+    readHits: number;
+    readMisses: number;
+    pagesDirtied: number;
+    pagesWritten: number;
+    pagesDropped: number;
+    evicted: number;
+  };
 }
 
 function bufferFullNs(sim: Simulation): number {
@@ -80,6 +92,7 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
   const perSecond = (x: number): number => (seconds > 0 ? x / seconds : 0);
   const n = m.completed || 1;
   const totalDisk = m.processes.reduce((a, p) => a + p.diskNs, 0);
+  const pc = sim.state.workload.pageCache;
   return {
     scenario: scenario.name,
     seed: model.seed,
@@ -121,6 +134,14 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
         q2cMeanMs: p.completed > 0 ? p.q2cSumNs / p.completed / NS_PER_MS : 0,
         q2cMaxMs: p.q2cMaxNs / NS_PER_MS,
         diskTimeShare: totalDisk > 0 ? p.diskNs / totalDisk : 0,
+        ...(pc && inst.gen
+          ? {
+              cached: {
+                ops: inst.gen.cachedOps,
+                mbps: perSecond(inst.gen.cachedSectors * 512) / 1e6,
+              },
+            }
+          : {}),
       };
     }),
     work: {
@@ -133,5 +154,17 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       bufferFullMs: bufferFullNs(sim) / NS_PER_MS,
       queueFullRefusals: sim.state.drive.queueFullRefusals,
     },
+    ...(pc
+      ? {
+          pageCache: {
+            readHits: pc.readHits,
+            readMisses: pc.readMisses,
+            pagesDirtied: pc.pagesDirtied,
+            pagesWritten: pc.pagesWritten,
+            pagesDropped: pc.pagesDropped,
+            evicted: pc.evicted,
+          },
+        }
+      : {}),
   };
 }

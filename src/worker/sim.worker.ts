@@ -86,7 +86,7 @@ function runLog(scenario: Scenario, seed: number): RunLog {
     }
   }
   const params = model.disk.params;
-  const names = scenario.workload.processes.flatMap((p) =>
+  const names = model.processes.flatMap((p) =>
     p.count === 1 ? [p.name] : Array.from({ length: p.count }, (_, i) => `${p.name}${i}`),
   );
   return {

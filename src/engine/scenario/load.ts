@@ -26,6 +26,7 @@ import { makesRangeWrites, RANGE_SCHEDULERS } from '../disk/range';
 import { getPreset, presetNames } from '../disk/presets';
 import { elevatorNames, getElevator } from '../iosched/elevator';
 import '../iosched/registry';
+import { PAGE_CACHE_DEFAULTS } from '../workload/page-cache';
 import { HZ_VALUES, KERNELS, QUEUE_SETTINGS, type Kernel } from '../iosched/queue-settings';
 import { defaultAt, type TunableSpec } from '../iosched/types';
 import {
@@ -129,6 +130,17 @@ function scenarioSchema() {
       processes: z
         .array(processSchema, { error: 'must be a list of processes' })
         .min(1, { error: 'must be a non-empty list of processes' }),
+      // the vm sysctls by their names (page-cache.ts); {} is 2.6.32's defaults
+      pageCache: object({
+        memoryMiB: intIn(1, 1048576, 'must be a whole number of MiB from 1 to 1048576'),
+        dirty_ratio: intIn(1, 100, 'must be a percentage from 1 to 100'),
+        dirty_background_ratio: intIn(1, 100, 'must be a percentage from 1 to 100'),
+        dirty_expire_centisecs: intIn(1, 8640000, 'must be centiseconds from 1 to 8640000'),
+        dirty_writeback_centisecs: intIn(1, 8640000, 'must be centiseconds from 1 to 8640000'),
+      })
+        .partial()
+        .nullable()
+        .optional(),
     }),
     stop: object({
       requests: intIn(
@@ -258,7 +270,12 @@ function build(raw: RawScenario, source: string, problems: Problem[]): Scenario 
       overrides,
     },
     iosched,
-    workload: { processes },
+    workload: {
+      processes,
+      pageCache: raw.workload.pageCache
+        ? { ...PAGE_CACHE_DEFAULTS, ...raw.workload.pageCache }
+        : null,
+    },
     stop,
     source,
   };

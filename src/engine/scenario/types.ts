@@ -5,6 +5,7 @@ import type { RangeSchedulerName } from '../disk/range';
 import type { WritePolicy } from '../disk/params';
 import type { Kernel } from '../iosched/queue-settings';
 import type { GeneratorSpec } from '../workload/generators/index';
+import type { PageCacheSpec } from '../workload/page-cache';
 
 export interface SizeRange {
   min: number;
@@ -56,6 +57,8 @@ export interface ProcessSpec {
   generator?: GeneratorSpec | null;
   /** its writes are range writes (absent or null: ordinary writes) */
   range?: RangeSpec | null;
+  /** the page cache's flusher thread (model.ts adds it; a scenario cannot) */
+  flusher?: boolean;
 }
 
 /** A process's range writes: each write may land in any of `targets` ranges of
@@ -99,7 +102,8 @@ export interface Scenario {
     /** the kernel's timer frequency: jiffy-based defaults depend on it */
     hz: number;
   };
-  workload: { processes: ProcessSpec[] };
+  /** pageCache: buffered I/O of generator threads goes through a page cache (null: off) */
+  workload: { processes: ProcessSpec[]; pageCache?: PageCacheSpec | null };
   stop: { requests: number | null; timeMs: number | null };
   /** where it came from, for error messages */
   source: string;

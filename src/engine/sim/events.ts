@@ -20,6 +20,8 @@ export const EventKind = {
   QueueDelay: 8,
   /** kernel 6.18: a process's submission is over, its plug is flushed (a: pid) */
   PlugFlush: 9,
+  /** the page cache's flusher thread runs (a: its arming number; workload/flusher.ts) */
+  Writeback: 10,
 } as const;
 
 /**

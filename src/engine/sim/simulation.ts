@@ -19,6 +19,7 @@ import '../iosched/registry';
 import { createElevatorContext, setContextTime } from '../iosched/context';
 import { onQueueDelay } from '../iosched/requeue';
 import { onPlugFlush } from '../iosched/plug-task';
+import { onWriteback } from '../workload/flusher';
 import { onUnplugTimer } from '../iosched/plug-queue';
 import { createHostState, hostComplete, onHostTimer, type HostState } from '../iosched/host';
 import { createCollector, type Collector } from '../metrics/collector';
@@ -31,6 +32,7 @@ import {
 } from '../request';
 import type { QueueSettings } from '../iosched/queue-settings';
 import type { ProcessSpec } from '../scenario/types';
+import type { PageCacheSpec } from '../workload/page-cache';
 import {
   createWorkloadState,
   onIssue,
@@ -51,6 +53,8 @@ export interface Model {
   ecsTargets: number;
   iosched: { name: string; tunables: Record<string, number>; hz: number; queue: QueueSettings };
   processes: ProcessSpec[];
+  /** buffered I/O through a page cache (the flusher is the last process), or null */
+  pageCache: PageCacheSpec | null;
   seed: number;
   stopRequests: number | null;
   stopNs: number | null;
@@ -162,6 +166,9 @@ export function step(sim: Simulation): boolean {
       break;
     case EventKind.PlugFlush:
       onPlugFlush(sim, a, t);
+      break;
+    case EventKind.Writeback:
+      onWriteback(sim, a, t);
       break;
   }
   if (sim.model.stopRequests !== null && st.metrics.iosCompleted >= sim.model.stopRequests)

@@ -18,8 +18,17 @@ import {
   generatorIssue,
   generatorStart,
   generatorWakes,
+  generatorRelease,
   type GenInstance,
 } from './generators/runtime';
+import { createPageCache, type PageCacheState } from './page-cache';
+import {
+  createFlusher,
+  flusherDone,
+  flusherWakes,
+  startFlusher,
+  type FlusherState,
+} from './flusher';
 
 const MS = 1e6;
 
@@ -44,6 +53,9 @@ export interface ProcInstance {
 
 export interface WorkloadState {
   instances: ProcInstance[];
+  /** the page cache and its flusher (model.pageCache), or null */
+  pageCache: PageCacheState | null;
+  flusher: FlusherState | null;
   /** sectors of generator threads' buffered (async) writes not yet completed: the dirty
    * pages balance_dirty_pages counts (generators/runtime.ts) */
   dirtySectors: number;
@@ -77,7 +89,9 @@ export function createWorkloadState(model: Model): WorkloadState {
       });
     }
   });
-  return { instances, dirtySectors: 0 };
+  const pageCache = model.pageCache ? createPageCache(model.pageCache) : null;
+  const flusher = pageCache ? createFlusher(instances.length - 1, pageCache) : null;
+  return { instances, pageCache, flusher, dirtySectors: 0 };
 }
 
 function resolveSpan(p: ProcessSpec, totalLbns: number): { startSector: number; sectors: number } {
@@ -89,7 +103,9 @@ export function startWorkload(sim: Simulation): void {
   const heap = sim.state.heap;
   sim.state.workload.instances.forEach((inst, i) => {
     const p = sim.model.processes[inst.spec]!;
-    if (p.generator) {
+    if (p.flusher) {
+      startFlusher(sim);
+    } else if (p.generator) {
       generatorStart(sim, inst, i, p);
     } else if (p.requests) {
       const first = p.requests[0];
@@ -255,6 +271,7 @@ function sizeSectors(rng: Rng, p: ProcessSpec): number {
 export function noteBioWakes(sim: Simulation, bio: Bio, now: number): void {
   const inst = sim.state.workload.instances[bio.proc]!;
   if (inst.gen) generatorWakes(sim, inst, bio.proc, sim.model.processes[inst.spec]!, now);
+  else if (sim.model.processes[inst.spec]!.flusher) flusherWakes(sim, now);
 }
 
 /** A bio of this process completed: a closed-loop process issues its next one. */
@@ -262,7 +279,9 @@ export function noteBioDone(sim: Simulation, bio: Bio, now: number): void {
   const inst = sim.state.workload.instances[bio.proc]!;
   inst.inFlight--;
   const p = sim.model.processes[inst.spec]!;
-  if (p.generator) {
+  if (p.flusher) {
+    flusherDone(sim, bio, now, (i, t) => generatorRelease(sim, i, t));
+  } else if (p.generator) {
     generatorDone(sim, inst, bio.proc, p, bio, now);
   } else if (p.requests) {
     const next = p.requests[inst.listIndex];

@@ -89,6 +89,7 @@ function metaWrites(
       write: true,
       sync: false,
       thinkMs: 0,
+      file: METADATA_FILE,
     });
     if (fs.journalKiB === 0) continue;
     st.unlogged++;
@@ -97,7 +98,15 @@ function metaWrites(
     const n2 = fs.journalKiB * 2;
     if (st.journalCursor + n2 > st.journalStart + st.journalSectors)
       st.journalCursor = st.journalStart;
-    out.push({ sector: st.journalCursor, nSectors: n2, write: true, sync: false, thinkMs: 0 });
+    // the journal is written by the file system itself, not by page-cache writeback
+    out.push({
+      sector: st.journalCursor,
+      nSectors: n2,
+      write: true,
+      sync: false,
+      thinkMs: 0,
+      direct: true,
+    });
     st.journalCursor += n2;
   }
 }
@@ -118,8 +127,12 @@ function metaAreaBlocks(slots: number): number {
   return metaBlock(slots, 'dir', slots - 1) + 1;
 }
 
-/** data writes of [sector, sector+n) as the file system sends them */
-function dataWrites(spec: PostmarkSpec, sector: number, n: number, out: Step[]): void {
+/** Metadata blocks belong to the block device's own inode (buffer heads), written back
+ * together in block order; a file's data to the file (its slot number). */
+const METADATA_FILE = -1;
+
+/** data writes of [sector, sector+n) of file f as the file system sends them */
+function dataWrites(spec: PostmarkSpec, f: number, sector: number, n: number, out: Step[]): void {
   const bio = FS_PERSONALITIES[spec.fs].writeBioKiB * 2;
   for (let s = 0; s < n; s += bio)
     out.push({
@@ -128,6 +141,7 @@ function dataWrites(spec: PostmarkSpec, sector: number, n: number, out: Step[]):
       write: true,
       sync: false,
       thinkMs: 0,
+      file: f,
     });
 }
 
@@ -219,7 +233,7 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
         // the append rewrites the file's last partial block and goes on from there
         const from = Math.floor(st.fileSize[f]! / BLOCK) * BLOCK;
         const to = toBlocks(st.fileSize[f]! + add);
-        dataWrites(spec, start(f) + from, to - from, out);
+        dataWrites(spec, f, start(f) + from, to - from, out);
         st.fileSize[f]! += add;
       }
       metaWrites(st, spec, ['inode'], rng, out, f); // the inode's size and times
@@ -229,11 +243,20 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
       const g = pick(false);
       if (st.fileSize[g] === 0) move(g, st.free, st.live);
       st.fileSize[g] = Math.min(st.slotSectors, sizeBetween(rng, minK, maxK));
-      dataWrites(spec, start(g), toBlocks(st.fileSize[g]!), out);
+      dataWrites(spec, g, start(g), toBlocks(st.fileSize[g]!), out);
       metaWrites(st, spec, ['dir', 'inode'], rng, out, g); // directory block and inode
     } else {
       const g = pick(true);
       if (st.fileSize[g]! > 0) move(g, st.live, st.free);
+      // its pages go (a page cache drops them, dirty or not: no I/O)
+      out.push({
+        sector: start(g),
+        nSectors: st.slotSectors,
+        write: true,
+        sync: false,
+        thinkMs: 0,
+        drop: true,
+      });
       st.fileSize[g] = 0;
       metaWrites(st, spec, ['dir', 'inode', 'bitmap'], rng, out, g); // directory, inode, block bitmap
     }

@@ -23,6 +23,16 @@ import { generatorFamily, type GeneratorSpec } from './index';
 import type { GenEnv, Step } from './types';
 import { part } from './layout';
 import { attachRangeWrite } from '../../disk/range-pick';
+import {
+  dirtyPages,
+  dropPages,
+  overDirtyLimit,
+  pageSpan,
+  readFilled,
+  readHit,
+  type PageCacheState,
+} from '../page-cache';
+import { kickFlusher } from '../flusher';
 
 const MS = 1e6;
 /** async bios one thread may have in flight before it waits (dirty-page throttling, chosen) */
@@ -56,6 +66,12 @@ export interface GenInstance {
   armed: boolean;
   /** stops issuing at this time, ns; −1 = never */
   endNs: number;
+  /** steps the page cache served without a bio (writes it absorbed, reads it hit), and
+   * their sectors */
+  cachedOps: number;
+  cachedSectors: number;
+  /** held above vm.dirty_ratio (the page cache's balance_dirty_pages) */
+  throttled: boolean;
 }
 
 /** The instance's state for instance k of count in the span. */
@@ -85,6 +101,9 @@ export function createGenInstance(
     sleeping: 0,
     armed: false,
     endNs: spec.durationMs === null ? -1 : (spec.startMs + spec.durationMs) * MS,
+    cachedOps: 0,
+    cachedSectors: 0,
+    throttled: false,
   };
 }
 
@@ -192,8 +211,21 @@ export function generatorIssue(
     g.blocked = true;
     return;
   }
-  const step = peek(spec, g, inst.rng);
+  const pc = sim.state.workload.pageCache;
+  let step = peek(spec, g, inst.rng);
+  while (step.drop) {
+    if (pc) dropPages(pc, step.sector, step.nSectors);
+    g.pending.shift();
+    step = peek(spec, g, inst.rng);
+  }
   g.pending.shift();
+  if (pc && !step.range && !step.direct && (step.write ? !step.sync : true)) {
+    if (throughPageCache(sim, pc, g, instIndex, step, now)) {
+      if (!g.blocked)
+        arm(sim, g, instIndex, now + cachedCostNs(step) + peek(spec, g, inst.rng).thinkMs * MS);
+      return;
+    }
+  }
   // decide before submitting: submitBio may complete nothing synchronously, but keep the
   // order of effects obvious (the thread's state first, then the block layer)
   const wait = step.sync
@@ -203,6 +235,58 @@ export function generatorIssue(
   g.blocked = wait;
   if (!wait) arm(sim, g, instIndex, now + peek(spec, g, inst.rng).thinkMs * MS);
   issueStep(sim, inst, instIndex, p, step, now);
+}
+
+/** What a buffered step costs the CPU when the page cache serves it: a system call and a
+ * copy of its pages (chosen: about 1 µs each on the papers' machines). */
+function cachedCostNs(step: Step): number {
+  const [a, b] = pageSpan(step.sector, step.nSectors);
+  return SYSCALL_NS + (b - a + 1) * PAGE_COPY_NS;
+}
+const SYSCALL_NS = 1000;
+const PAGE_COPY_NS = 1000;
+
+/** The thread's own file, for writeback's grouping, when its step names none. */
+const OWN_FILE_BASE = 1e9;
+
+/**
+ * A buffered step meets the page cache: a write dirties its pages (the flusher is woken
+ * past dirty_background_ratio; past dirty_ratio the thread waits for writeback); a read
+ * whose pages are all cached is served from memory. True when no bio is needed.
+ */
+function throughPageCache(
+  sim: Simulation,
+  pc: PageCacheState,
+  g: GenInstance,
+  instIndex: number,
+  step: Step,
+  now: number,
+): boolean {
+  if (!step.write) {
+    if (!readHit(pc, step.sector, step.nSectors)) return false;
+    g.cachedOps++;
+    g.cachedSectors += step.nSectors;
+    return true;
+  }
+  g.cachedOps++;
+  g.cachedSectors += step.nSectors;
+  const file = step.file ?? OWN_FILE_BASE + instIndex;
+  dirtyPages(pc, file, step.sector, step.nSectors, Math.ceil(step.nSectors / 8), now);
+  kickFlusher(sim, now);
+  if (overDirtyLimit(pc)) {
+    g.blocked = true;
+    g.throttled = true;
+    sim.state.workload.flusher!.throttled.push(instIndex);
+  }
+  return true;
+}
+
+/** The flusher brought the dirty pages below dirty_ratio: a thread it held goes on. */
+export function generatorRelease(sim: Simulation, instIndex: number, now: number): void {
+  const inst = sim.state.workload.instances[instIndex]!;
+  const spec = sim.model.processes[inst.spec]!.generator!;
+  inst.gen!.throttled = false;
+  resume(sim, inst, instIndex, spec, now);
 }
 
 /** One of a generator thread's bios completed. */
@@ -216,6 +300,9 @@ export function generatorDone(
 ): void {
   const spec = p.generator!;
   const g = inst.gen!;
+  const pc = sim.state.workload.pageCache;
+  // what it read (or wrote through, O_SYNC) is cached now
+  if (pc && (!bio.write || bio.sync)) readFilled(pc, bio.sector, bio.nSectors);
   if (bio.sync) {
     g.syncOut--;
   } else {
@@ -241,6 +328,7 @@ function resume(sim: Simulation, inst: Inst, instIndex: number, spec: GeneratorS
   if (!g.blocked || g.armed || g.sleeping > 0) return;
   if (g.syncOut >= generatorFamily(spec).depth(spec) || g.asyncOut >= asyncLimit(spec)) return;
   if (sim.state.workload.dirtySectors >= DIRTY_LIMIT_SECTORS) return;
+  if (g.throttled) return; // held by balance_dirty_pages until the flusher releases it
   g.blocked = false;
   if (g.endNs >= 0 && now >= g.endNs) return;
   arm(sim, g, instIndex, now + peek(spec, g, inst.rng).thinkMs * MS);

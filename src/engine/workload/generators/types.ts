@@ -20,6 +20,14 @@ export interface Step {
   thinkMs: number;
   /** a range write (the drive picks the address; `sector` is a placeholder) */
   range?: RangeWrite;
+  /** the file it belongs to, for the page cache's writeback (absent: the thread's own) */
+  file?: number;
+  /** buffered, but not through the page cache's writeback: the file system writes it
+   * itself (a journal) */
+  direct?: boolean;
+  /** the file's pages in [sector, sector + nSectors) are deleted: no I/O (a page cache
+   * drops them, dirty or not; without one, nothing happens) */
+  drop?: boolean;
 }
 
 /** Where one thread (process instance) of a generator works. */

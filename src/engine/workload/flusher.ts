@@ -1,0 +1,188 @@
+// The flusher thread of kernel 2.6.32 ("flush-8:0", one per disk: fs/fs-writeback.c
+// bdi_writeback_task) writing the page cache's dirty pages back (page-cache.ts).
+//
+//  - When it runs out of work it sleeps dirty_writeback_centisecs; on waking, if that long
+//    has passed since the last kupdate round, it writes back every file dirtied more than
+//    dirty_expire_centisecs ago (wb_check_old_data_flush, "kupdate").
+//  - It is woken at once when the dirty pages pass dirty_background_ratio, and writes the
+//    oldest-dirtied files until they are below it again (background writeback).
+//  - It submits one pass's bios back to back (async writes under its own pid); when no
+//    request is free it sleeps in get_request like any process, and goes on when woken.
+//  - Writers held above dirty_ratio (balance_dirty_pages) go on once the dirty pages and
+//    those under writeback fall below it. Simplified: 2.6.32's writer writes some pages back
+//    itself before it sleeps; here the flusher does all the writing.
+// The flusher is the last process instance of a run with a page cache (model.ts adds it).
+import { allocBio } from '../request';
+import type { Bio } from '../iosched/types';
+import { submitBio } from '../iosched/host';
+import { pushEvent } from '../sim/heap';
+import { EventKind, EventPriority } from '../sim/events';
+import type { Simulation } from '../sim/simulation';
+import {
+  PAGE_SECTORS,
+  backgroundThresh,
+  overDirtyLimit,
+  takeWritebackPass,
+  writebackDone,
+  type PageCacheState,
+  type WritebackBio,
+} from './page-cache';
+
+const CENTISEC_NS = 1e7;
+
+export interface FlusherState {
+  /** its process instance */
+  inst: number;
+  /** the arming number the pending Writeback event must carry (older ones are stale) */
+  armSeq: number;
+  armed: boolean;
+  armedAtNs: number;
+  /** its last bio sleeps for a request */
+  sleeping: boolean;
+  /** bios of the current pass not yet submitted */
+  pending: WritebackBio[];
+  /** the kupdate round is on: files dirtied at or before kupdateBeforeNs are written */
+  kupdate: boolean;
+  kupdateBeforeNs: number;
+  /** when the last kupdate round started (wb->last_old_flush), ns */
+  lastOldFlushNs: number;
+  /** writer instances held above dirty_ratio, in the order they stopped */
+  throttled: number[];
+}
+
+export function createFlusher(inst: number, pc: PageCacheState): FlusherState {
+  return {
+    inst,
+    armSeq: 0,
+    armed: false,
+    armedAtNs: 0,
+    sleeping: false,
+    pending: [],
+    kupdate: false,
+    kupdateBeforeNs: 0,
+    lastOldFlushNs: 0,
+    throttled: [],
+  };
+}
+
+function arm(sim: Simulation, fl: FlusherState, atNs: number): void {
+  fl.armed = true;
+  fl.armedAtNs = atNs;
+  fl.armSeq++;
+  pushEvent(sim.state.heap, atNs, EventPriority.Issue, EventKind.Writeback, fl.armSeq);
+}
+
+/** The flusher sleeps dirty_writeback_centisecs whenever it runs out of work. */
+function periodNs(sim: Simulation): number {
+  return sim.state.workload.pageCache!.spec.dirty_writeback_centisecs * CENTISEC_NS;
+}
+
+/** The first wake-up: one period after the start. */
+export function startFlusher(sim: Simulation): void {
+  arm(sim, sim.state.workload.flusher!, periodNs(sim));
+}
+
+/** Wake the flusher now if it is waiting for its period (the dirty pages crossed the
+ * background threshold). */
+export function kickFlusher(sim: Simulation, now: number): void {
+  const fl = sim.state.workload.flusher!;
+  const pc = sim.state.workload.pageCache!;
+  if (fl.sleeping || fl.pending.length > 0 || (fl.armed && fl.armedAtNs <= now)) return;
+  if (pc.dirty <= backgroundThresh(pc)) return;
+  arm(sim, fl, now);
+}
+
+/** The next pass's bios: background writeback first, then the kupdate round. */
+function nextPass(sim: Simulation, fl: FlusherState): WritebackBio[] {
+  const pc = sim.state.workload.pageCache!;
+  // a file whose pages are all still under writeback yields nothing (it goes to the back):
+  // try the others, at most once each
+  for (let tries = pc.files.size; tries > 0; tries--) {
+    const background = pc.dirty > backgroundThresh(pc);
+    if (!background && !fl.kupdate) return [];
+    const bios = takeWritebackPass(pc, background ? Infinity : fl.kupdateBeforeNs);
+    if (bios.length > 0) return bios;
+    if (!background && !anyExpired(pc, fl.kupdateBeforeNs)) break;
+  }
+  fl.kupdate = false; // the kupdate round has nothing more to write
+  return [];
+}
+
+function anyExpired(pc: PageCacheState, beforeNs: number): boolean {
+  for (const f of pc.files.values()) if (f.sinceNs <= beforeNs) return true;
+  return false;
+}
+
+/** A Writeback event: the flusher submits its next bio, or sleeps until there is work. */
+export function onWriteback(sim: Simulation, seq: number, now: number): void {
+  const fl = sim.state.workload.flusher!;
+  if (!fl.armed || seq !== fl.armSeq) return; // superseded by a later arming
+  fl.armed = false;
+  const pc = sim.state.workload.pageCache!;
+  if (now >= fl.lastOldFlushNs + periodNs(sim)) {
+    // kupdate (wb_check_old_data_flush): files dirtied more than dirty_expire_centisecs ago
+    fl.kupdate = true;
+    fl.kupdateBeforeNs = now - pc.spec.dirty_expire_centisecs * CENTISEC_NS;
+    fl.lastOldFlushNs = now;
+  }
+  if (fl.pending.length === 0) fl.pending = nextPass(sim, fl);
+  const b = fl.pending.shift();
+  if (!b) {
+    arm(sim, fl, now + periodNs(sim));
+    return;
+  }
+  const inst = sim.state.workload.instances[fl.inst]!;
+  const bio: Bio = allocBio(
+    sim.state.bios,
+    sim.state.nextBioId++,
+    fl.inst,
+    inst.pid,
+    true,
+    false,
+    b.first * PAGE_SECTORS,
+    b.count * PAGE_SECTORS,
+    now,
+  );
+  inst.inFlight++;
+  inst.issued++;
+  submitBio(sim, bio, now);
+  if (bio.rq < 0 && isSleeping(sim, bio.slot)) {
+    fl.sleeping = true;
+    return;
+  }
+  arm(sim, fl, now);
+}
+
+function isSleeping(sim: Simulation, slot: number): boolean {
+  for (const line of sim.state.host.waiters) if (line[line.length - 1] === slot) return true;
+  return false;
+}
+
+/** The flusher's bio got the request it slept for: it goes on. */
+export function flusherWakes(sim: Simulation, now: number): void {
+  const fl = sim.state.workload.flusher!;
+  if (!fl.sleeping) return;
+  fl.sleeping = false;
+  arm(sim, fl, now);
+}
+
+/**
+ * One of the flusher's bios completed: its pages are clean; writers held above dirty_ratio
+ * go on once below it (`release` resumes one).
+ */
+export function flusherDone(
+  sim: Simulation,
+  bio: Bio,
+  now: number,
+  release: (instIndex: number, now: number) => void,
+): void {
+  const pc = sim.state.workload.pageCache!;
+  const fl = sim.state.workload.flusher!;
+  writebackDone(pc, bio.sector / PAGE_SECTORS, bio.nSectors / PAGE_SECTORS);
+  if (fl.throttled.length > 0 && !overDirtyLimit(pc)) {
+    const held = fl.throttled.splice(0);
+    for (const i of held) release(i, now);
+  }
+  // pages dirtied again under writeback are dirty now: background writeback may resume
+  kickFlusher(sim, now);
+}

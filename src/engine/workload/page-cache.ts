@@ -1,0 +1,320 @@
+// The page cache between generator threads and the block layer (Linux 2.6.32's mm/
+// filemap.c, mm/page-writeback.c, fs/fs-writeback.c, reduced to what decides which bios
+// reach the scheduler and when). Opt-in: `workload.pageCache` in a scenario.
+//
+//  - A page is 4 KiB of the disk (sector / 8). Cached pages are kept least recently used
+//    first; when the cache is full the oldest clean page is evicted (dirty pages and pages
+//    under writeback stay until written).
+//  - A buffered read whose pages are all cached is served from memory (no bio); otherwise
+//    its bio goes to the disk and its pages are cached when it completes.
+//  - A buffered write dirties its pages (no bio). Each file (inode) remembers when it was
+//    first dirtied; a page dirtied again while dirty costs nothing more — the disk sees it
+//    once. A page dirtied while under writeback is dirty again (written once more later).
+//  - Deleting a file drops its pages, dirty ones too, without I/O (truncate_inode_pages).
+//  - Writeback (flusher.ts) takes the oldest-dirtied file first, up to MAX_WRITEBACK_PAGES
+//    of it per pass in page order from where its last pass stopped (range_cyclic), and
+//    sends contiguous dirty pages together, up to the file system's bio size.
+//  - Thresholds as 2.6.32 computes them, on `memoryMiB` of dirtyable memory: background
+//    writeback above dirty_background_ratio %, writers wait above dirty_ratio % (dirty +
+//    under writeback), kupdate writes files dirtied more than dirty_expire_centisecs ago
+//    every dirty_writeback_centisecs.
+// All state is plain data (Maps and Sets keep insertion order: that order is the LRU and
+// the dirtied order), so a snapshot is a structuredClone and runs are deterministic. Clean
+// pages and busy ones (dirty or under writeback) are kept apart, so eviction never walks
+// past dirty pages.
+
+/** The scenario's `workload.pageCache`: sizes and the vm sysctls, with their names. */
+export interface PageCacheSpec {
+  /** memory the page cache may use (dirtyable memory), MiB */
+  memoryMiB: number;
+  /** vm.dirty_ratio: % of memory dirty + under writeback at which writers wait */
+  dirty_ratio: number;
+  /** vm.dirty_background_ratio: % of memory dirty at which the flusher starts */
+  dirty_background_ratio: number;
+  /** vm.dirty_expire_centisecs: a file dirty this long is written by kupdate */
+  dirty_expire_centisecs: number;
+  /** vm.dirty_writeback_centisecs: the flusher's period */
+  dirty_writeback_centisecs: number;
+}
+
+/** 2.6.32's defaults (memory chosen: the papers' machines' was not available). */
+export const PAGE_CACHE_DEFAULTS: PageCacheSpec = {
+  memoryMiB: 1024,
+  dirty_ratio: 20,
+  dirty_background_ratio: 10,
+  dirty_expire_centisecs: 3000,
+  dirty_writeback_centisecs: 500,
+};
+
+/** fs/fs-writeback.c: pages of one file written per pass before the next file's turn */
+export const MAX_WRITEBACK_PAGES = 1024;
+export const PAGE_SECTORS = 8;
+
+const DIRTY = 1;
+const WRITEBACK = 2;
+/** under writeback and dirtied again */
+const REDIRTIED = 3;
+
+/** One dirty file: the kernel's inode on the bdi's dirty list. */
+export interface DirtyFile {
+  /** when it was first dirtied (dirtied_when), ns */
+  sinceNs: number;
+  /** its dirty pages not yet under writeback (unordered; sorted when written) */
+  pages: number[];
+  /** the largest bio its file system sends, pages */
+  bioPages: number;
+  /** the page after the last one written (writeback_index) */
+  cursor: number;
+}
+
+export interface PageCacheState {
+  spec: PageCacheSpec;
+  capacity: number;
+  /** clean cached pages: a list from the least recently used (head) to the most (tail),
+   * as page → next and page → previous (−1 at the ends), so every step is O(1) */
+  clean: Map<number, number>;
+  cleanPrev: Map<number, number>;
+  lruHead: number;
+  lruTail: number;
+  /** dirty or under writeback: page → DIRTY | WRITEBACK | REDIRTIED */
+  busy: Map<number, number>;
+  /** pages deleted while under writeback: not cached once written */
+  dropped: Set<number>;
+  /** dirty page → the file it belongs to */
+  owner: Map<number, number>;
+  /** dirty files, oldest dirtied first */
+  files: Map<number, DirtyFile>;
+  dirty: number;
+  writeback: number;
+  readHits: number;
+  readMisses: number;
+  pagesDirtied: number;
+  pagesWritten: number;
+  pagesDropped: number;
+  evicted: number;
+}
+
+export function createPageCache(spec: PageCacheSpec): PageCacheState {
+  return {
+    spec,
+    capacity: Math.max(1, Math.floor((spec.memoryMiB * 1024) / 4)),
+    clean: new Map(),
+    cleanPrev: new Map(),
+    lruHead: -1,
+    lruTail: -1,
+    busy: new Map(),
+    dropped: new Set(),
+    owner: new Map(),
+    files: new Map(),
+    dirty: 0,
+    writeback: 0,
+    readHits: 0,
+    readMisses: 0,
+    pagesDirtied: 0,
+    pagesWritten: 0,
+    pagesDropped: 0,
+    evicted: 0,
+  };
+}
+
+/** The pages [first, last] a sector range touches. */
+export function pageSpan(sector: number, nSectors: number): [number, number] {
+  return [
+    Math.floor(sector / PAGE_SECTORS),
+    Math.floor((sector + Math.max(1, nSectors) - 1) / PAGE_SECTORS),
+  ];
+}
+
+function cached(pc: PageCacheState, page: number): boolean {
+  return pc.clean.has(page) || pc.busy.has(page);
+}
+
+/** Take a page out of the clean list (no-op if it is not there). */
+function unlinkClean(pc: PageCacheState, page: number): void {
+  const next = pc.clean.get(page);
+  if (next === undefined) return;
+  const prev = pc.cleanPrev.get(page)!;
+  if (prev >= 0) pc.clean.set(prev, next);
+  else pc.lruHead = next;
+  if (next >= 0) pc.cleanPrev.set(next, prev);
+  else pc.lruTail = prev;
+  pc.clean.delete(page);
+  pc.cleanPrev.delete(page);
+}
+
+/** A clean page used now: the most recently used. */
+function touchClean(pc: PageCacheState, page: number): void {
+  unlinkClean(pc, page);
+  pc.clean.set(page, -1);
+  pc.cleanPrev.set(page, pc.lruTail);
+  if (pc.lruTail >= 0) pc.clean.set(pc.lruTail, page);
+  else pc.lruHead = page;
+  pc.lruTail = page;
+}
+
+/** Make room for one more page: evict the least recently used clean page, if any (dirty
+ * pages and pages under writeback stay until written). */
+function makeRoom(pc: PageCacheState): void {
+  if (pc.clean.size + pc.busy.size < pc.capacity || pc.lruHead < 0) return;
+  unlinkClean(pc, pc.lruHead);
+  pc.evicted++;
+}
+
+/** A buffered read: true if every page is cached (served from memory; the pages are
+ * touched), false if it must go to the disk. */
+export function readHit(pc: PageCacheState, sector: number, nSectors: number): boolean {
+  const [a, b] = pageSpan(sector, nSectors);
+  for (let p = a; p <= b; p++)
+    if (!cached(pc, p)) {
+      pc.readMisses++;
+      return false;
+    }
+  for (let p = a; p <= b; p++) if (pc.clean.has(p)) touchClean(pc, p);
+  pc.readHits++;
+  return true;
+}
+
+/** A read from the disk completed: its pages are cached (clean unless already there). */
+export function readFilled(pc: PageCacheState, sector: number, nSectors: number): void {
+  const [a, b] = pageSpan(sector, nSectors);
+  for (let p = a; p <= b; p++) {
+    if (pc.busy.has(p)) continue;
+    if (!pc.clean.has(p)) makeRoom(pc);
+    touchClean(pc, p);
+  }
+}
+
+/** A buffered write of [sector, sector + n) to `file`, sent by its file system in bios of
+ * up to `bioPages` pages. Returns the pages newly dirtied. */
+export function dirtyPages(
+  pc: PageCacheState,
+  file: number,
+  sector: number,
+  nSectors: number,
+  bioPages: number,
+  nowNs: number,
+): number {
+  const [a, b] = pageSpan(sector, nSectors);
+  let added = 0;
+  for (let p = a; p <= b; p++) {
+    const s = pc.busy.get(p);
+    if (s === DIRTY || s === REDIRTIED) continue;
+    pc.dropped.delete(p);
+    if (s === undefined) {
+      if (pc.clean.has(p)) unlinkClean(pc, p);
+      else makeRoom(pc);
+    }
+    pc.busy.set(p, s === WRITEBACK ? REDIRTIED : DIRTY);
+    let f = pc.files.get(file);
+    if (!f) {
+      f = { sinceNs: nowNs, pages: [], bioPages, cursor: 0 };
+      pc.files.set(file, f);
+    }
+    f.bioPages = Math.max(f.bioPages, bioPages);
+    f.pages.push(p);
+    pc.owner.set(p, file);
+    pc.dirty++;
+    added++;
+  }
+  pc.pagesDirtied += added;
+  return added;
+}
+
+/** A file's pages in [sector, sector + n) are deleted: dropped from the cache, dirty or
+ * not, with no I/O (a page under writeback finishes its write first, then goes). */
+export function dropPages(pc: PageCacheState, sector: number, nSectors: number): void {
+  const [a, b] = pageSpan(sector, nSectors);
+  for (let p = a; p <= b; p++) {
+    unlinkClean(pc, p);
+    const s = pc.busy.get(p);
+    if (s === undefined) continue;
+    if (s === DIRTY || s === REDIRTIED) {
+      const file = pc.owner.get(p)!;
+      const f = pc.files.get(file)!;
+      f.pages.splice(f.pages.indexOf(p), 1);
+      if (f.pages.length === 0) pc.files.delete(file);
+      pc.owner.delete(p);
+      pc.dirty--;
+      pc.pagesDropped++;
+    }
+    if (s === WRITEBACK || s === REDIRTIED) {
+      pc.busy.set(p, WRITEBACK);
+      pc.dropped.add(p);
+    } else pc.busy.delete(p);
+  }
+}
+
+/** Dirty pages above which the flusher starts, and dirty + writeback at which writers
+ * wait (2.6.32 get_dirty_limits, on dirtyable memory). */
+export function backgroundThresh(pc: PageCacheState): number {
+  return Math.floor((pc.spec.dirty_background_ratio * pc.capacity) / 100);
+}
+export function dirtyThresh(pc: PageCacheState): number {
+  return Math.floor((pc.spec.dirty_ratio * pc.capacity) / 100);
+}
+export function overDirtyLimit(pc: PageCacheState): boolean {
+  return pc.dirty + pc.writeback >= dirtyThresh(pc);
+}
+
+/** One writeback bio: pages [first, first + count) of `file`. */
+export interface WritebackBio {
+  file: number;
+  first: number;
+  count: number;
+}
+
+/**
+ * The next pass over one file: the oldest-dirtied file (kupdate: only if dirtied at or
+ * before `expiredBeforeNs`), up to MAX_WRITEBACK_PAGES of its dirty pages in page order
+ * from its cursor, wrapping round, cut into bios of contiguous pages up to its bio size.
+ * The pages go under writeback. A file with pages left goes to the back of the list
+ * (requeue_io) keeping its dirtied time. Empty when nothing qualifies.
+ */
+export function takeWritebackPass(pc: PageCacheState, expiredBeforeNs: number): WritebackBio[] {
+  const first = pc.files.entries().next();
+  if (first.done) return [];
+  const [file, f] = first.value;
+  if (f.sinceNs > expiredBeforeNs) return [];
+  const sorted = f.pages.slice().sort((x, y) => x - y);
+  let start = sorted.findIndex((p) => p >= f.cursor);
+  if (start < 0) start = 0;
+  const order = sorted.slice(start).concat(sorted.slice(0, start));
+  // a page still under an earlier writeback is skipped (WB_SYNC_NONE) and stays dirty
+  const take: number[] = [];
+  const left: number[] = [];
+  for (const p of order)
+    if (take.length < MAX_WRITEBACK_PAGES && pc.busy.get(p) === DIRTY) take.push(p);
+    else left.push(p);
+  const bios: WritebackBio[] = [];
+  for (const p of take) {
+    const last = bios[bios.length - 1];
+    if (last && last.first + last.count === p && last.count < f.bioPages) last.count++;
+    else bios.push({ file, first: p, count: 1 });
+    pc.busy.set(p, WRITEBACK);
+    pc.owner.delete(p);
+  }
+  pc.dirty -= take.length;
+  pc.writeback += take.length;
+  if (take.length > 0) f.cursor = take[take.length - 1]! + 1;
+  pc.files.delete(file);
+  if (left.length > 0) {
+    f.pages = left;
+    pc.files.set(file, f);
+  }
+  return bios;
+}
+
+/** A writeback bio completed: its pages are clean (or dirty again if dirtied meanwhile). */
+export function writebackDone(pc: PageCacheState, first: number, count: number): void {
+  for (let p = first; p < first + count; p++) {
+    const s = pc.busy.get(p);
+    pc.writeback--;
+    pc.pagesWritten++;
+    if (s === REDIRTIED) pc.busy.set(p, DIRTY);
+    else if (s === WRITEBACK) {
+      // written: clean, and the most recently used (a deleted file's page just goes)
+      pc.busy.delete(p);
+      if (!pc.dropped.delete(p)) touchClean(pc, p);
+    }
+  }
+}

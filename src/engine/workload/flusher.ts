@@ -50,7 +50,7 @@ export interface FlusherState {
   throttled: number[];
 }
 
-export function createFlusher(inst: number, pc: PageCacheState): FlusherState {
+export function createFlusher(inst: number): FlusherState {
   return {
     inst,
     armSeq: 0,

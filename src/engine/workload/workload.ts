@@ -90,7 +90,7 @@ export function createWorkloadState(model: Model): WorkloadState {
     }
   });
   const pageCache = model.pageCache ? createPageCache(model.pageCache) : null;
-  const flusher = pageCache ? createFlusher(instances.length - 1, pageCache) : null;
+  const flusher = pageCache ? createFlusher(instances.length - 1) : null;
   return { instances, pageCache, flusher, dirtySectors: 0 };
 }
 

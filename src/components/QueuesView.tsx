@@ -18,7 +18,7 @@ interface Props {
 export function QueuesView({ replay, store, sim }: Props) {
   // Re-render on each step of the log, not on each animation frame.
   const cursor = useStore(store, (s) => lastAtOrBefore(replay.stops, s.tNs));
-  const tNs = cursor >= 0 ? replay.stops[cursor]! : 0;
+  const tNs = cursor >= 0 ? replay.stops[cursor]! : replay.log.fromNs;
   const [view, setView] = useState<InspectView | null>(null);
 
   useEffect(() => {

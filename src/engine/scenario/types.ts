@@ -101,6 +101,8 @@ export interface Scenario {
   };
   workload: { processes: ProcessSpec[] };
   stop: { requests: number | null; timeMs: number | null };
+  /** where the page starts playing the run (a viewing hint: the simulation ignores it) */
+  play?: { fromMs: number };
   /** where it came from, for error messages */
   source: string;
 }

@@ -33,7 +33,7 @@ import { indexLog, type Replay } from './replay';
 import { createStore, useStore } from './store';
 import { usePlayback } from './usePlayback';
 import { serializeUrlState } from './url-state';
-import { defaultSlowdown, startTime } from './window';
+import { defaultSlowdown, spanOf, startTime } from './window';
 
 type Panel = 'settings' | 'share' | null;
 
@@ -135,7 +135,7 @@ export function App() {
       const at = startAt.current;
       startAt.current = undefined;
       const slowest = Math.max(...rs.map((r) => defaultSlowdown(r.log)));
-      const from = Math.min(...rs.map((r) => r.log.fromNs));
+      const from = spanOf(rs.map((r) => r.log)).fromNs;
       if (at !== undefined)
         store.set({ tNs: Math.max(at, from), playing: false, slowdown: slowest });
       else if (store.get().tNs <= from) store.set({ tNs: from, playing: true, slowdown: slowest });
@@ -378,6 +378,7 @@ export function App() {
                   : []
             }
             store={store}
+            onPlayFrom={playFrom}
           />
         )}
       {config.embed && (

@@ -2,6 +2,7 @@
 // go through executeAction, so a shortcut and its button can never disagree.
 import { nextAfter, prevBefore, type Replay } from './replay';
 import { clampSlowdown, type PlaybackState, type Store } from './store';
+import { spanOf } from './window';
 
 /** What the playback actions move along: one run's log, or several runs' in compare mode
  * (one shared clock: the union of their stops, to the latest end). */
@@ -32,9 +33,10 @@ function mergeSorted(lists: ReadonlyArray<readonly number[]>): number[] {
 
 export function mergeClocks(replays: readonly Replay[]): Clock | null {
   if (replays.length === 0) return null;
+  const { fromNs, endNs } = spanOf(replays.map((r) => r.log));
   return {
-    startNs: Math.min(...replays.map((r) => r.log.fromNs)),
-    endNs: Math.max(...replays.map((r) => r.log.endNs)),
+    startNs: fromNs,
+    endNs,
     stops: mergeSorted(replays.map((r) => r.stops)),
     decisionTimes: mergeSorted(replays.map((r) => r.decisionTimes)),
   };

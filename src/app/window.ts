@@ -23,6 +23,18 @@ export function windowText(w: Pick<Window, 'fromNs' | 'endNs'>): string {
   return `${f(w.fromNs)}–${f(w.endNs)} ${unit}`;
 }
 
+/** The window several runs span together (compare mode's shared clock): earliest start to
+ * latest end. */
+export function spanOf(ws: ReadonlyArray<Pick<Window, 'fromNs' | 'endNs'>>): {
+  fromNs: number;
+  endNs: number;
+} {
+  return {
+    fromNs: Math.min(...ws.map((w) => w.fromNs)),
+    endNs: Math.max(...ws.map((w) => w.endNs)),
+  };
+}
+
 /** Which part of the run is played, in words: null when it is the whole run. */
 export function playedPart(w: Window): string | null {
   if (w.fromNs > 0 && w.fromNs >= w.endNs && !w.bounded) {

@@ -1,7 +1,7 @@
 // End-to-end: a played window that starts later in the run. The switcher lesson opens where
 // its `play.fromMs` says (a few seconds before its first switch to anticipatory), the clock
 // and the scrubber start there, the decision list reaches the switch, and "play from" under
-// the disk plays another window (the link follows as `from=`). Any console error fails a
+// the disk or a click on the whole run's charts plays another window (the link says `from=`). Any console error fails a
 // test; screenshots go to test-results/e2e/play-window-*.png and are looked at.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -49,7 +49,7 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
     await page.context().close();
   });
 
-  it('plays from a time typed under the disk; the link says from=', async () => {
+  it('plays from a time typed under the disk, or clicked on the whole run’s chart; the link says from=', async () => {
     const { page, problems } = await lab.openLab('?v=1&lesson=fio-switcher.json&from=0');
     await expect
       .poll(() => lessonInfo(page), { timeout: 60_000 })
@@ -67,6 +67,25 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
     await page.getByRole('button', { name: 'Reset to the start' }).click();
     await expect.poll(() => clockSeconds(page)).toBe(10);
     await lab.shot(page, 'play-window-from.png', true);
+
+    // the whole run's charts: a click on a time chart plays from the time clicked
+    const charts = page.getByRole('region', { name: 'Charts' });
+    await charts.getByRole('button', { name: 'Chart the whole run' }).click();
+    await charts.getByRole('button', { name: 'Show the part played' }).waitFor({ timeout: 60_000 });
+    const plot = charts.getByTestId('chart-latency-over-time').locator('rect[fill="transparent"]');
+    const box = (await plot.boundingBox())!;
+    await plot.hover({ position: { x: box.width * 0.7, y: box.height / 2 } });
+    expect(await charts.getByTestId('chart-readout').textContent()).toContain(
+      'click or Enter: watch from here',
+    );
+    await plot.click({ position: { x: box.width * 0.7, y: box.height / 2 } });
+    await expect
+      .poll(() => lessonInfo(page), { timeout: 60_000 })
+      .toMatch(/showing 1[0-9]{2}\.\d–\d+\.\d s of the run/);
+    const start = Number(/from=(\d+)/.exec(await query(page))![1]) / 1e9;
+    expect(start).toBeGreaterThan(100);
+    expect(await clockSeconds(page)).toBeGreaterThanOrEqual(start);
+    await lab.shot(page, 'play-window-chart-click.png', true);
     expect(problems).toEqual([]);
     await page.context().close();
   });

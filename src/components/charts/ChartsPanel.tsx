@@ -7,7 +7,7 @@ import type { ChartRun } from '../../app/chart-data';
 import { chartsJson, requestsCsv } from '../../app/chart-files';
 import { downloadBlob, downloadText } from '../../app/exports';
 import type { Store } from '../../app/store';
-import { windowText } from '../../app/window';
+import { spanOf, windowText } from '../../app/window';
 import { PLAYED_BOUND, WHOLE_RUN_BOUND } from '../../worker/bounds';
 import type { ChartLog } from '../../worker/chart-tables';
 import { createSimHandle } from '../../worker/client';
@@ -19,6 +19,7 @@ import type { ChartProps } from './marks';
 import { QueueDepthChart } from './QueueDepthChart';
 import { SharesChart } from './SharesChart';
 import { ThroughputChart } from './ThroughputChart';
+import { PlayFromContext } from './play-from';
 import './charts.css';
 
 export interface ChartsPanelProps {
@@ -26,6 +27,8 @@ export interface ChartsPanelProps {
   runs: ReadonlyArray<{ label: string; log: ChartLog }>;
   /** the playback clock: each time chart draws a cursor at it */
   store: Store;
+  /** play the page's run from this time (ns): offered on the whole run's time charts */
+  onPlayFrom?: (fromNs: number) => void;
 }
 
 const TABS: ReadonlyArray<{ id: string; label: string; chart: ComponentType<ChartProps> | null }> =
@@ -145,7 +148,7 @@ export default function ChartsPanel(props: ChartsPanelProps) {
     current?.state === 'done'
       ? `the whole run: ${count} requests${shown.some((r) => r.log.bounded) ? ` (stopped at ${WHOLE_RUN_BOUND.completions.toLocaleString('en')} requests or an hour of simulated time)` : ''}`
       : anyBounded
-        ? `the part played${played[0]!.log.fromNs > 0 ? `, ${windowText(played[0]!.log)}` : ''}: ${count} requests (the played log stops at ${PLAYED_BOUND.completions.toLocaleString('en')} requests or ${PLAYED_BOUND.simNs / 1e9} s of simulated time from its start)`
+        ? `the part played${played[0]!.log.fromNs > 0 ? `, ${windowText(spanOf(played.map((r) => r.log)))}` : ''}: ${count} requests (the played log stops at ${PLAYED_BOUND.completions.toLocaleString('en')} requests or ${PLAYED_BOUND.simNs / 1e9} s of simulated time from its start)`
         : `the whole run: ${count} requests`;
   const base = fileLabel(shown.length > 1 ? 'compare' : (shown[0]?.label ?? 'run'));
   const visible = tab === 'all' ? TABS.filter((t) => t.chart) : TABS.filter((t) => t.id === tab);
@@ -221,7 +224,9 @@ export default function ChartsPanel(props: ChartsPanelProps) {
         Showing {scope}.{' '}
         {current?.state === 'done' ? (
           <>
-            To watch a moment of it, type its time into “play from” under the disk.{' '}
+            {props.onPlayFrom
+              ? 'Click a time chart to watch the run from there.'
+              : 'To watch a moment of it, type its time into “play from” under the disk.'}{' '}
             <button type="button" onClick={() => setWhole({ state: 'idle' })}>
               Show the part played
             </button>
@@ -242,21 +247,25 @@ export default function ChartsPanel(props: ChartsPanelProps) {
           </span>
         )}
       </p>
-      <div
-        id="chart-tabpanel"
-        role="tabpanel"
-        aria-labelledby={`chart-tab-${tab}`}
-        className={tab === 'all' ? 'chart-grid' : undefined}
+      <PlayFromContext.Provider
+        value={current?.state === 'done' ? (props.onPlayFrom ?? null) : null}
       >
-        {shown.length === 0 ? (
-          <p className="muted">No run to chart yet.</p>
-        ) : (
-          visible.slice(0, drawn).map((t) => {
-            const Chart = t.chart!;
-            return <Chart key={t.id} runs={shown} store={store} />;
-          })
-        )}
-      </div>
+        <div
+          id="chart-tabpanel"
+          role="tabpanel"
+          aria-labelledby={`chart-tab-${tab}`}
+          className={tab === 'all' ? 'chart-grid' : undefined}
+        >
+          {shown.length === 0 ? (
+            <p className="muted">No run to chart yet.</p>
+          ) : (
+            visible.slice(0, drawn).map((t) => {
+              const Chart = t.chart!;
+              return <Chart key={t.id} runs={shown} store={store} />;
+            })
+          )}
+        </div>
+      </PlayFromContext.Provider>
     </section>
   );
 }

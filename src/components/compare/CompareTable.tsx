@@ -4,7 +4,7 @@
 // lower or higher is plainly better, the best column is marked.
 import { useMemo } from 'react';
 import type { RunLog } from '../../worker/client';
-import { windowText } from '../../app/window';
+import { spanOf, windowText } from '../../app/window';
 import { processLatencies } from './latency';
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
@@ -108,7 +108,7 @@ export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: 
         {logs.some((l) => l.fromNs > 0) ? (
           <small className="muted">
             {' '}
-            · played {windowText(logs[0]!)}: the figures are each run&apos;s from 0 to its
+            · played {windowText(spanOf(logs))}: the figures are each run&apos;s from 0 to its
             window&apos;s end, the per-process latencies and the decisions the window&apos;s
           </small>
         ) : (

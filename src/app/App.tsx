@@ -25,36 +25,17 @@ import {
 } from '../components/settings/ThemeToggle';
 import { createSimHandle, type RunLog } from '../worker/client';
 import { clockOf, mergeClocks } from './actions';
-import {
-  effective,
-  emptyOverrides,
-  isEmptyOverrides,
-  type Hideable,
-  type LabConfig,
-} from './config';
+import { emptyOverrides, isEmptyOverrides, startCompare, type Hideable } from './config';
 import { useLabConfig } from './config-state';
 import { errorText, fetchJson, scenarioUrl } from './lessons';
 import { isFixedList, newQuiz, quizDecisions } from './quiz';
 import { indexLog, type Replay } from './replay';
-import { clampSlowdown, createStore, useStore } from './store';
+import { createStore, useStore } from './store';
 import { usePlayback } from './usePlayback';
 import { serializeUrlState } from './url-state';
-
-/** Slow enough to follow: a revolution in 4 s on screen; an SSD's whole run in a minute. */
-function defaultSlowdown(log: RunLog): number {
-  const g = log.geometry;
-  if (g.rotating && Number.isFinite(g.revolutionNs)) return clampSlowdown(4e9 / g.revolutionNs);
-  return clampSlowdown(60e9 / Math.max(1, log.endNs));
-}
+import { defaultSlowdown, spanOf, startTime } from './window';
 
 type Panel = 'settings' | 'share' | null;
-
-/** Compare mode's first two columns: what runs now, and the same under another scheduler. */
-function startCompare(c: LabConfig, lesson: unknown): LabConfig {
-  const now = effective(lesson, c.run);
-  const other = now.sched === 'deadline' ? 'noop' : 'deadline';
-  return { ...c, compare: [c.run, { ...emptyOverrides(), ...c.run, sched: other, tunables: {} }] };
-}
 
 export function App() {
   const [store] = useState(() =>
@@ -120,7 +101,7 @@ export function App() {
     store.set({ playing: false });
     handle
       .get()
-      .run('main', lessonJson.json, url, config.run, config.seed)
+      .run('main', lessonJson.json, url, config.run, config.seed, config.fromNs)
       .then((result) => {
         if (!live) return;
         setError(null);
@@ -129,7 +110,7 @@ export function App() {
         const at = startAt.current;
         startAt.current = undefined;
         store.set({
-          tNs: at === undefined ? 0 : Math.min(at, result.endNs),
+          tNs: startTime(result, at),
           playing: at === undefined,
           slowdown: defaultSlowdown(result),
         });
@@ -143,7 +124,7 @@ export function App() {
     return () => {
       live = false;
     };
-  }, [handle, lessonJson, config.lesson, config.run, config.seed, comparing, store]);
+  }, [handle, lessonJson, config.lesson, config.run, config.seed, config.fromNs, comparing, store]);
 
   // Compare mode: the columns report their runs; the clock starts when all have arrived.
   const onReplays = useCallback(
@@ -154,8 +135,10 @@ export function App() {
       const at = startAt.current;
       startAt.current = undefined;
       const slowest = Math.max(...rs.map((r) => defaultSlowdown(r.log)));
-      if (at !== undefined) store.set({ tNs: at, playing: false, slowdown: slowest });
-      else if (store.get().tNs === 0) store.set({ playing: true, slowdown: slowest });
+      const from = spanOf(rs.map((r) => r.log)).fromNs;
+      if (at !== undefined)
+        store.set({ tNs: Math.max(at, from), playing: false, slowdown: slowest });
+      else if (store.get().tNs <= from) store.set({ tNs: from, playing: true, slowdown: slowest });
     },
     [store],
   );
@@ -167,6 +150,7 @@ export function App() {
       ...c,
       lesson: file,
       seed: undefined,
+      fromNs: undefined,
       run: emptyOverrides(),
       // a column keeps its scheduler choice; tunables of the old lesson's scheduler go
       compare:
@@ -177,6 +161,14 @@ export function App() {
         ) ?? null,
     }));
   }
+
+  /** Play the window from this time (ns): the worker runs there unrecorded, then records. */
+  function playFrom(fromNs: number) {
+    setLoading(true);
+    setConfig((c) => ({ ...c, fromNs }));
+  }
+
+  const controls = { clock, store, onFrom: playFrom, hidden };
 
   function toggleCompare() {
     store.set({ tNs: 0, playing: false });
@@ -315,13 +307,14 @@ export function App() {
       )}
       {comparing && catalog && lessonReady && config.compare && (
         <>
-          <Controls clock={clock} store={store} seed={null} onSeed={() => {}} hidden={hidden} />
+          <Controls {...controls} seed={null} onSeed={() => {}} />
           <CompareView
             sim={handle}
             catalog={catalog}
             lesson={lessonJson.json}
             source={scenarioUrl(config.lesson)}
             seed={config.seed}
+            fromNs={config.fromNs}
             columns={config.compare}
             onColumns={(cols) => setConfig((c) => ({ ...c, compare: cols }))}
             store={store}
@@ -334,14 +327,12 @@ export function App() {
           <div className="stage">
             <DiskView replay={replay} store={store} />
             <Controls
-              clock={clock}
-              store={store}
+              {...controls}
               seed={replay.log.seed}
               onSeed={(seed) => {
                 setLoading(true);
                 setConfig((c) => ({ ...c, seed }));
               }}
-              hidden={hidden}
             />
             <LessonPanel
               log={replay.log}
@@ -356,14 +347,16 @@ export function App() {
                 replay={replay}
                 store={store}
                 decisions={quizList}
-                askTotal={lessonReady && isFixedList(lessonJson.json)}
+                askTotal={lessonReady && isFixedList(lessonJson.json) && replay.log.fromNs === 0}
               />
             )}
             <QueuesView replay={replay} store={store} sim={handle} />
             <DecisionLog replay={replay} store={store} />
           </div>
           <details className="summary-box">
-            <summary>Run summary{replay.log.bounded ? ' (first part of the run)' : ''}</summary>
+            <summary>
+              Run summary{replay.log.bounded ? ' (from 0 to the played part’s end)' : ''}
+            </summary>
             <RunSummary summary={replay.log.summary} />
           </details>
         </main>
@@ -385,6 +378,7 @@ export function App() {
                   : []
             }
             store={store}
+            onPlayFrom={playFrom}
           />
         )}
       {config.embed && (

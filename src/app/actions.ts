@@ -2,10 +2,13 @@
 // go through executeAction, so a shortcut and its button can never disagree.
 import { nextAfter, prevBefore, type Replay } from './replay';
 import { clampSlowdown, type PlaybackState, type Store } from './store';
+import { spanOf } from './window';
 
 /** What the playback actions move along: one run's log, or several runs' in compare mode
  * (one shared clock: the union of their stops, to the latest end). */
 export interface Clock {
+  /** the played window's start: reset and step back stop here */
+  startNs: number;
   endNs: number;
   /** ascending */
   stops: readonly number[];
@@ -14,7 +17,12 @@ export interface Clock {
 }
 
 export function clockOf(replay: Replay): Clock {
-  return { endNs: replay.log.endNs, stops: replay.stops, decisionTimes: replay.decisionTimes };
+  return {
+    startNs: replay.log.fromNs,
+    endNs: replay.log.endNs,
+    stops: replay.stops,
+    decisionTimes: replay.decisionTimes,
+  };
 }
 
 function mergeSorted(lists: ReadonlyArray<readonly number[]>): number[] {
@@ -25,8 +33,10 @@ function mergeSorted(lists: ReadonlyArray<readonly number[]>): number[] {
 
 export function mergeClocks(replays: readonly Replay[]): Clock | null {
   if (replays.length === 0) return null;
+  const { fromNs, endNs } = spanOf(replays.map((r) => r.log));
   return {
-    endNs: Math.max(...replays.map((r) => r.log.endNs)),
+    startNs: fromNs,
+    endNs,
     stops: mergeSorted(replays.map((r) => r.stops)),
     decisionTimes: mergeSorted(replays.map((r) => r.decisionTimes)),
   };
@@ -58,7 +68,7 @@ export const actions: Action[] = [
     perform: ({ state, clock }) => {
       if (!clock) return null;
       // Playing from the end starts over.
-      if (!state.playing && state.tNs >= clock.endNs) return { tNs: 0, playing: true };
+      if (!state.playing && state.tNs >= clock.endNs) return { tNs: clock.startNs, playing: true };
       return { playing: !state.playing };
     },
   },
@@ -79,7 +89,7 @@ export const actions: Action[] = [
     keyTest: (e) => e.key === 'ArrowLeft' && !e.shiftKey,
     perform: ({ state, clock }) => {
       const t = clock && prevBefore(clock.stops, state.tNs);
-      return { tNs: t ?? 0, playing: false };
+      return { tNs: t ?? clock?.startNs ?? 0, playing: false };
     },
   },
   {
@@ -111,7 +121,7 @@ export const actions: Action[] = [
     label: 'Reset to the start',
     keys: ['Home'],
     keyTest: (e) => e.key === 'Home',
-    perform: () => ({ tNs: 0, playing: false }),
+    perform: ({ clock }) => ({ tNs: clock?.startNs ?? 0, playing: false }),
   },
   {
     name: 'help',

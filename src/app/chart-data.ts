@@ -17,19 +17,22 @@ export const MAX_POINTS_PER_RUN = 6000;
 /** Vertices of a step or CDF line at most. */
 export const MAX_LINE_POINTS = 1200;
 
-/** The common time axis of the runs, ms. */
+/** The common time axis of the runs, ms: their window, [0, end] for whole runs and later
+ * for a played window that starts later (ChartLog.fromNs). */
 export function timeDomainMs(runs: readonly ChartRun[]): [number, number] {
-  const end = Math.max(0, ...runs.map((r) => r.log.endNs));
-  return [0, Math.max(end / NS_PER_MS, 1e-6)];
+  const end = Math.max(0, ...runs.map((r) => r.log.endNs)) / NS_PER_MS;
+  const start = runs.length > 0 ? Math.min(...runs.map((r) => r.log.fromNs)) / NS_PER_MS : 0;
+  return [start, Math.max(end, start + 1e-6)];
 }
 
-/** A bin width, ms: about `perBin` completed I/Os per bin on average, 8–150 bins, nice. */
+/** A bin width, ms: about `perBin` completed I/Os per bin on average, 8–150 bins, nice.
+ * Bins start at the time domain's start. */
 export function binWidthMs(runs: readonly ChartRun[], perBin = 5): number {
-  const [, end] = timeDomainMs(runs);
+  const [start, end] = timeDomainMs(runs);
   const n = Math.max(...runs.map((r) => completedIos(r.log)), 1);
   const bins = Math.min(150, Math.max(8, Math.round(n / perBin)));
-  const step = tickStep(0, end, bins);
-  return step > 0 ? step : end / bins;
+  const step = tickStep(0, end - start, bins);
+  return step > 0 ? step : (end - start) / bins;
 }
 
 export function completedIos(log: ChartLog): number {
@@ -129,6 +132,7 @@ export interface LatencyOverTime {
 
 export function latencyOverTime(runs: readonly ChartRun[]): LatencyOverTime {
   const binMs = binWidthMs(runs);
+  const [startMs] = timeDomainMs(runs);
   const stride = Math.max(
     1,
     Math.ceil(Math.max(...runs.map((r) => completedIos(r.log))) / MAX_POINTS_PER_RUN),
@@ -148,7 +152,7 @@ export function latencyOverTime(runs: readonly ChartRun[]): LatencyOverTime {
       const t = c / NS_PER_MS;
       const ms = (c - qNs[i]!) / NS_PER_MS;
       if (ms > yMax) yMax = ms;
-      const b = Math.floor(t / binMs);
+      const b = Math.floor((t - startMs) / binMs);
       sums[b] = (sums[b] ?? 0) + ms;
       counts[b] = (counts[b] ?? 0) + 1;
       if (k++ % stride !== 0) continue;
@@ -169,7 +173,7 @@ export function latencyOverTime(runs: readonly ChartRun[]): LatencyOverTime {
     }
     const line: XYLine = { run: ri, proc: -1, x: [], y: [] };
     for (let b = 0; b < counts.length; b++) {
-      line.x.push((b + 0.5) * binMs);
+      line.x.push(startMs + (b + 0.5) * binMs);
       line.y.push(counts[b] ? sums[b]! / counts[b]! : NaN);
     }
     means.push(line);
@@ -240,8 +244,10 @@ export interface Throughput {
 
 export function throughput(runs: readonly ChartRun[]): Throughput {
   const binMs = binWidthMs(runs);
-  const [, endMs] = timeDomainMs(runs);
-  const nb = Math.max(1, Math.ceil(endMs / binMs));
+  const [startMs, endMs] = timeDomainMs(runs);
+  const nb = Math.max(1, Math.ceil((endMs - startMs) / binMs));
+  const bin = (cNs: number) =>
+    Math.min(nb - 1, Math.max(0, Math.floor((cNs / NS_PER_MS - startMs) / binMs)));
   const series = runs.map((run, ri): RateSeries => {
     const ios = new Array<number>(nb).fill(0);
     const bytes = new Array<number>(nb).fill(0);
@@ -253,22 +259,24 @@ export function throughput(runs: readonly ChartRun[]): Throughput {
       const c = t.ios.cNs[i]!;
       if (c !== c) continue;
       nIos++;
-      ios[Math.min(nb - 1, Math.floor(c / NS_PER_MS / binMs))]!++;
+      ios[bin(c)]!++;
     }
     for (let i = 0; i < t.requests.n; i++) {
       const c = t.requests.cNs[i]!;
       const b = t.requests.nSectors[i]! * 512;
       nBytes += b;
       if (c > last) last = c;
-      bytes[Math.min(nb - 1, Math.floor(c / NS_PER_MS / binMs))]! += b;
+      bytes[bin(c)]! += b;
     }
     // Per second of each bin; the run's last bin may be cut short by its end.
     const runEndMs = run.log.endNs / NS_PER_MS;
-    const perS = (b: number) => 1000 / Math.max(1e-9, Math.min(binMs, runEndMs - b * binMs));
-    const seconds = last / 1e9;
+    const binAt = (b: number) => startMs + b * binMs;
+    const perS = (b: number) => 1000 / Math.max(1e-9, Math.min(binMs, runEndMs - binAt(b)));
+    // from the window's start (a run's start) to the last completion
+    const seconds = (last - run.log.fromNs) / 1e9;
     return {
       run: ri,
-      x: ios.map((_, b) => b * binMs),
+      x: ios.map((_, b) => binAt(b)),
       iops: ios.map((v, b) => v * perS(b)),
       mbps: bytes.map((v, b) => (v * perS(b)) / 1e6),
       totalIops: seconds > 0 ? nIos / seconds : 0,
@@ -300,6 +308,7 @@ export function lbaOverTime(runs: readonly ChartRun[]): LbaOverTime {
     const r = run.log.tables.requests;
     const byProc = new Map<number, { x: number[]; y: number[]; w: number[] }>();
     for (let i = 0; i < r.n; i += stride) {
+      if (r.dNs[i]! < run.log.fromNs) continue; // dispatched before the window
       let s = byProc.get(r.proc[i]!);
       if (!s) byProc.set(r.proc[i]!, (s = { x: [], y: [], w: [] }));
       s.x.push(r.dNs[i]! / NS_PER_MS);

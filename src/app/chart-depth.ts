@@ -18,11 +18,13 @@ export interface DepthSeries {
   max: number;
 }
 
-/** A depth step function from [start, end) intervals (end NaN: until endNs). */
+/** A depth step function over [fromNs, endNs] from [start, end) intervals (end NaN: until
+ * endNs; an interval begun before fromNs counts from fromNs). */
 function steps(
   starts: Float64Array,
   ends: Float64Array,
   extraStarts: Float64Array,
+  fromNs: number,
   endNs: number,
 ): { x: number[]; y: number[]; mean: number; max: number } {
   // Starts and ends sorted apart (native typed-array sorts), then merged in time order.
@@ -33,22 +35,23 @@ function steps(
   for (let i = 0; i < starts.length; i++) {
     const s = starts[i]!;
     if (s !== s) continue;
-    const e = ends[i]!;
-    up[k] = s;
-    down[k++] = e === e ? e : endNs;
+    const e = ends[i]! === ends[i]! ? ends[i]! : endNs;
+    if (fromNs > 0 && e <= fromNs) continue; // over before the window
+    up[k] = Math.max(s, fromNs);
+    down[k++] = e;
   }
   for (const s of extraStarts) {
-    up[k] = s;
+    up[k] = Math.max(s, fromNs);
     down[k++] = endNs;
   }
   const ups = up.subarray(0, k).sort();
   const downs = down.subarray(0, k).sort();
-  const x: number[] = [0];
+  const x: number[] = [fromNs];
   const y: number[] = [0];
   let depth = 0;
   let max = 0;
   let area = 0;
-  let prev = 0;
+  let prev = fromNs;
   let i = 0;
   let j = 0;
   while (i < k || j < k) {
@@ -71,16 +74,17 @@ function steps(
     if (depth > max) max = depth;
   }
   area += y[y.length - 1]! * Math.max(0, endNs - prev);
-  return { x, y, mean: endNs > 0 ? area / endNs : 0, max };
+  const span = endNs - fromNs;
+  return { x, y, mean: span > 0 ? area / span : 0, max };
 }
 
-/** Time-weighted mean of a step function over `bins` equal bins of [0, endNs]. */
-function binSteps(x: number[], y: number[], endNs: number, bins: number): number[] {
-  const w = endNs / bins;
+/** Time-weighted mean of a step function over `bins` equal bins of [fromNs, endNs]. */
+function binSteps(x: number[], y: number[], fromNs: number, endNs: number, bins: number): number[] {
+  const w = (endNs - fromNs) / bins;
   const out = new Array<number>(bins).fill(0);
   for (let i = 0; i < x.length; i++) {
-    const a = x[i]!;
-    const b = i + 1 < x.length ? x[i + 1]! : endNs;
+    const a = x[i]! - fromNs;
+    const b = (i + 1 < x.length ? x[i + 1]! : endNs) - fromNs;
     if (y[i] === 0 || b <= a) continue;
     for (let k = Math.floor(a / w); k < bins && k * w < b; k++) {
       const lo = Math.max(a, k * w);
@@ -95,9 +99,9 @@ export function queueDepth(runs: readonly ChartRun[]): DepthSeries[] {
   const out: DepthSeries[] = [];
   runs.forEach((run, ri) => {
     const { ios, requests, inDriveDNs } = run.log.tables;
-    const endNs = run.log.endNs;
-    const host = steps(ios.qNs, ios.dNs, new Float64Array(0), endNs);
-    const drive = steps(requests.dNs, requests.cNs, inDriveDNs, endNs);
+    const { fromNs, endNs } = run.log;
+    const host = steps(ios.qNs, ios.dNs, new Float64Array(0), fromNs, endNs);
+    const drive = steps(requests.dNs, requests.cNs, inDriveDNs, fromNs, endNs);
     for (const [where, s] of [
       ['host', host],
       ['drive', drive],
@@ -114,11 +118,11 @@ export function queueDepth(runs: readonly ChartRun[]): DepthSeries[] {
         });
       } else {
         const bins = MAX_LINE_POINTS / 2;
-        const y = binSteps(s.x, s.y, endNs, bins);
+        const y = binSteps(s.x, s.y, fromNs, endNs, bins);
         out.push({
           run: ri,
           where,
-          x: y.map((_, k) => (k * endNs) / bins / NS_PER_MS),
+          x: y.map((_, k) => (fromNs + (k * (endNs - fromNs)) / bins) / NS_PER_MS),
           y,
           binned: true,
           mean: s.mean,

@@ -87,6 +87,7 @@ export function chartsJson(runs: readonly ChartRun[]): string {
         scenario: r.log.name,
         seed: r.log.seed,
         processes: r.log.processes,
+        fromMs: r.log.fromNs / NS_PER_MS,
         endMs: r.log.endNs / NS_PER_MS,
         bounded: r.log.bounded,
         summary: r.log.summary,

@@ -103,6 +103,10 @@ export interface LabConfig {
   theme?: Theme;
   /** start paused at this simulated time (ns); undefined = play from the start */
   atNs?: number;
+  /** where the played window starts (ns of simulated time): the worker runs up to it
+   * without recording and plays from there; undefined = where the lesson says
+   * (its `play.fromMs`), else the run's start; 0 = the start, whatever the lesson says */
+  fromNs?: number;
 }
 
 export const DEFAULT_LESSON = 'seek-rotate-transfer.json';
@@ -360,4 +364,11 @@ export function sanitizeConfig(
     config: { ...c, lesson, run: run.overrides, compare: compare ?? null },
     problems,
   };
+}
+
+/** Compare mode's first two columns: what runs now, and the same under another scheduler. */
+export function startCompare(c: LabConfig, lesson: unknown): LabConfig {
+  const now = effective(lesson, c.run);
+  const other = now.sched === 'deadline' ? 'noop' : 'deadline';
+  return { ...c, compare: [c.run, { ...emptyOverrides(), ...c.run, sched: other, tunables: {} }] };
 }

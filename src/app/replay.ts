@@ -1,7 +1,7 @@
 // Replaying a run log at a time t: pure functions from (log, t) to what the views draw.
 // Nothing here touches the DOM; the views get narrowed, read-only results (STYLE.md habit 11).
 import type { DecisionRecord, ServiceRecord } from '../engine';
-import type { RunLog } from '../worker/client';
+import type { RunLog } from '../worker/log';
 
 /** One request's life as the log tells it, with the physical place of its first sector. */
 export interface RequestLife {
@@ -28,7 +28,8 @@ export interface Replay {
   log: RunLog;
   requests: Map<number, RequestLife>;
   lives: RequestLife[];
-  /** the distinct instants a step may stop at: events and service phase boundaries */
+  /** the distinct instants a step may stop at: events and service phase boundaries within
+   * the played window [log.fromNs, log.endNs] (its start always one of them) */
   stops: number[];
   decisionTimes: number[];
   services: ServiceRecord[];
@@ -71,7 +72,8 @@ export function indexLog(log: RunLog): Replay {
     if (e.action === 'D' && r.dispatchNs === Infinity) r.dispatchNs = e.tNs;
     if (e.action === 'C') r.doneNs = e.tNs;
   }
-  const stopSet = new Set<number>([0]);
+  const from = log.fromNs;
+  const stopSet = new Set<number>([from]);
   for (const e of log.events) stopSet.add(e.tNs);
   for (const s of log.services) {
     stopSet.add(s.startNs);
@@ -79,7 +81,8 @@ export function indexLog(log: RunLog): Replay {
     stopSet.add(s.mediaStartNs);
     stopSet.add(s.mediaEndNs);
   }
-  const stops = [...stopSet].filter((t) => t <= log.endNs).sort((a, b) => a - b);
+  // Events before the window (of the requests alive at its start) are history, not stops.
+  const stops = [...stopSet].filter((t) => t >= from && t <= log.endNs).sort((a, b) => a - b);
   const services = [...log.services].sort((a, b) => a.startNs - b.startNs);
   return {
     log,

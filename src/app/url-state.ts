@@ -10,7 +10,12 @@
 //    &w.ffsb.profile=rand-read&w.postmark.fs=xfs            workload generators' variants
 //    &cmp=2&c1.sched=noop&c2.sched=deadline&c2.t.read_expire=100    compare mode: 2–4 columns
 //    &_hide=seed,speed&present=1&embed=1&quiz=1&theme=dark&at=1500000  hidden controls, modes, time
+//    &from=124000000000                                     play the window from 124 s on
 //
+// Times are whole nanoseconds of simulated time. `at` is where playback starts, paused; `from`
+// is where the played window starts (the worker runs the simulation to it unrecorded, then
+// records its bounded log from there): absent = where the lesson's `play.fromMs` says, else
+// the start; `from=0` = the run's start even when the lesson says otherwise.
 // Why not base64 JSON: a teacher can read and write these by hand (`_hide=seed`), and a
 // shared link says what it changes. Only what differs from the lesson is written.
 //
@@ -190,8 +195,9 @@ export function parseUrlState(search: string): ParsedUrl {
         else bad('theme', `${shown(value)}: use light or dark`);
         continue;
       case 'at':
-        if (TIME_NS.test(value)) config.atNs = Number(value);
-        else bad('at', `${shown(value)} is not a time in whole nanoseconds`);
+      case 'from':
+        if (TIME_NS.test(value)) config[key === 'at' ? 'atNs' : 'fromNs'] = Number(value);
+        else bad(key, `${shown(value)} is not a time in whole nanoseconds`);
         continue;
     }
     const col = COLUMN_KEY.exec(key);
@@ -266,6 +272,7 @@ export function serializeUrlState(c: LabConfig): string {
   if (c.embed) out.push(['embed', '1']);
   if (c.quiz) out.push(['quiz', '1']);
   if (c.theme) out.push(['theme', c.theme]);
+  if (c.fromNs !== undefined) out.push(['from', String(Math.round(c.fromNs))]);
   if (c.atNs !== undefined) out.push(['at', String(Math.round(c.atNs))]);
   // URLSearchParams encodes every value; "," in _hide stays readable.
   return `?${new URLSearchParams(out).toString().replace(/%2C/g, ',')}`;

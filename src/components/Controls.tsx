@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { executeAction, type Clock } from '../app/actions';
 import type { Hideable } from '../app/config';
 import { clampSlowdown, useStore, type Store } from '../app/store';
+import { windowText, windowUnit } from '../app/window';
 import { formatNs, formatRate } from './format';
 
 interface Props {
@@ -13,15 +14,18 @@ interface Props {
   /** null: no seed form (compare mode sets seeds per lesson, not here) */
   seed: number | null;
   onSeed: (seed: number) => void;
+  /** play the run from this time (ns) on: a new played window; absent: no such control */
+  onFrom?: (fromNs: number) => void;
   /** controls a teacher hid (`_hide=`): seed, speed, step, scrubber */
   hidden?: readonly Hideable[];
 }
 
-export function Controls({ clock, store, seed, onSeed, hidden = [] }: Props) {
+export function Controls({ clock, store, seed, onSeed, onFrom, hidden = [] }: Props) {
   const tNs = useStore(store, (s) => s.tNs);
   const playing = useStore(store, (s) => s.playing);
   const slowdown = useStore(store, (s) => s.slowdown);
   const run = (name: string) => () => executeAction(name, store, clock);
+  const startNs = clock?.startNs ?? 0;
   const endNs = clock?.endNs ?? 0;
   const show = (id: Hideable) => !hidden.includes(id);
   return (
@@ -107,19 +111,21 @@ export function Controls({ clock, store, seed, onSeed, hidden = [] }: Props) {
           ?
         </button>
       </div>
-      <input
-        hidden={!show('scrubber')}
-        className="scrubber"
-        type="range"
-        min={0}
-        max={endNs}
-        step={Math.max(1, endNs / 2000)}
-        value={Math.min(tNs, endNs)}
-        aria-label="Timeline"
-        aria-valuetext={`t = ${formatNs(tNs)} of ${formatNs(endNs)}`}
-        onChange={(e) => store.set({ tNs: Number(e.target.value), playing: false })}
-        disabled={!clock}
-      />
+      <div className="timeline" hidden={!show('scrubber')}>
+        <input
+          className="scrubber"
+          type="range"
+          min={startNs}
+          max={endNs}
+          step={Math.max(1, (endNs - startNs) / 2000)}
+          value={Math.min(Math.max(tNs, startNs), endNs)}
+          aria-label="Timeline"
+          aria-valuetext={`t = ${formatNs(tNs)}, played from ${formatNs(startNs)} to ${formatNs(endNs)}`}
+          onChange={(e) => store.set({ tNs: Number(e.target.value), playing: false })}
+          disabled={!clock}
+        />
+        {onFrom && clock && <FromForm startNs={startNs} endNs={endNs} onFrom={onFrom} />}
+      </div>
     </section>
   );
 }
@@ -148,6 +154,44 @@ function SeedForm({ seed, onSeed }: { seed: number | null; onSeed: (seed: number
       </label>
       <button type="submit" aria-label="Run again with this seed">
         Run
+      </button>
+    </form>
+  );
+}
+
+/** "played 124.0–128.6 s · play from [124] s": the window on the scrubber, and a new one from
+ * a time typed in (later or earlier), in the unit the window is told in. */
+function FromForm(props: { startNs: number; endNs: number; onFrom: (fromNs: number) => void }) {
+  const { startNs, endNs, onFrom } = props;
+  const { scale, unit } = windowUnit(endNs);
+  const [text, setText] = useState<string | null>(null);
+  const value = text ?? String(Number((startNs / scale).toFixed(3)));
+  const n = Number(value);
+  const invalid = value.trim() === '' || !(n >= 0) || n * scale > 9e14;
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (invalid) return;
+    setText(null);
+    onFrom(Math.round(n * scale));
+  }
+  return (
+    <form className="play-from" onSubmit={submit} aria-label="Play from a time">
+      <span data-testid="played-window">played {windowText({ fromNs: startNs, endNs })}</span> ·{' '}
+      <label title="Runs the simulation to this time without drawing it, then plays from there">
+        play from{' '}
+        <input
+          type="number"
+          min={0}
+          step="any"
+          value={value}
+          aria-label={`Play from (${unit} of simulated time)`}
+          aria-invalid={invalid || undefined}
+          onChange={(e) => setText(e.target.value)}
+        />{' '}
+        {unit}
+      </label>{' '}
+      <button type="submit" disabled={invalid}>
+        Watch from there
       </button>
     </form>
   );

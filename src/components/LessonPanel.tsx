@@ -3,6 +3,7 @@
 // own settings, so the student should know when the run on screen is not that).
 import type { RunOverrides } from '../app/config';
 import type { RunLog } from '../worker/client';
+import { playedPart } from '../app/window';
 import { Markdown } from './markdown';
 
 /** The overrides in words, with Linux names: "I/O scheduler noop", "read_expire = 250". */
@@ -32,6 +33,7 @@ export function LessonPanel({
   /** quiz mode: the text may give the answers away, so it is behind a click */
   folded?: boolean;
 }) {
+  const part = playedPart(log);
   return (
     <section className="lesson" aria-label="Lesson">
       <h2>{log.title}</h2>
@@ -39,7 +41,7 @@ export function LessonPanel({
         {log.geometry.title} · I/O scheduler <code>{log.summary.iosched}</code> · drive scheduler{' '}
         <code>{log.summary.diskScheduler}</code> · queue depth {log.summary.queueDepth} · seed{' '}
         {log.seed}
-        {log.bounded ? ' · showing the first part of the run' : ''}
+        {part ? ` · ${part}` : ''}
       </p>
       {changes.length > 0 && (
         <p className="changed-note small" data-testid="changed-note">

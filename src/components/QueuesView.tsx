@@ -18,8 +18,11 @@ interface Props {
 export function QueuesView({ replay, store, sim }: Props) {
   // Re-render on each step of the log, not on each animation frame.
   const cursor = useStore(store, (s) => lastAtOrBefore(replay.stops, s.tNs));
-  const tNs = cursor >= 0 ? replay.stops[cursor]! : 0;
-  const [view, setView] = useState<InspectView | null>(null);
+  const tNs = cursor >= 0 ? replay.stops[cursor]! : replay.log.fromNs;
+  // The view belongs to the run it was read from: a new run (another window) shows "…" until
+  // its own arrives (the worker may first run to the window's start).
+  const [read, setRead] = useState<{ replay: Replay; view: InspectView | null } | null>(null);
+  const view = read?.replay === replay ? read.view : null;
 
   useEffect(() => {
     let live = true;
@@ -28,8 +31,8 @@ export function QueuesView({ replay, store, sim }: Props) {
       sim
         .get()
         .inspectAt(tNs)
-        .then((v) => live && setView(v))
-        .catch(() => live && setView(null));
+        .then((v) => live && setRead({ replay, view: v }))
+        .catch(() => live && setRead({ replay, view: null }));
     }, 60);
     return () => {
       live = false;

@@ -242,6 +242,8 @@ export interface ChartLog {
   title: string;
   seed: number;
   processes: string[];
+  /** the window charted is [fromNs, endNs]: 0 for a whole run, later for a played window */
+  fromNs: number;
   endNs: number;
   bounded: boolean;
   summary: RunSummary;
@@ -282,6 +284,7 @@ export function chartRun(scenario: Scenario, seed: number, bound: RunBound): Cha
     title: scenario.title,
     seed,
     processes: processNames(sim),
+    fromNs: 0,
     endNs: sim.state.now,
     bounded,
     summary: summarize(sim, scenario),

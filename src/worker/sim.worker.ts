@@ -1,7 +1,9 @@
 // The worker that owns a simulation: a thin adapter from messages to engine calls
 // (STYLE.md habit 1). The page talks to it through comlink; see ./client.ts.
-//   load(json, seed)  → the bounded run's log (events, services, decisions, geometry, summary)
-//   run(id, json, source, overrides, seed)
+//   load(json, seed, fromNs)  → the bounded run's log (events, services, decisions, geometry,
+//                       summary) from fromNs on (./played.ts; absent: the lesson's
+//                       play.fromMs, else 0)
+//   run(id, json, source, overrides, seed, fromNs)
 //                     → the same, with the page's overrides (src/app/config.ts) applied to
 //                       the lesson first; runs are kept by id (compare mode has several)
 //   inspectAt(tNs, id) → the block layer's and the drive's inspection views at that instant,
@@ -18,6 +20,7 @@ import {
   createTimeline,
   inspectDrive,
   loadScenario,
+  peekTime,
   seekTo,
   step,
   type DriveView,
@@ -29,10 +32,10 @@ import { elevatorNames, getElevator } from '../engine/iosched/elevator';
 import { hostView } from '../engine/iosched/inspect';
 import { HZ_VALUES, KERNELS, QUEUE_SETTINGS } from '../engine/iosched/queue-settings';
 import { defaultAt, type TunableSpec } from '../engine/iosched/types';
-import { summarize } from '../engine/summary';
 import { GENERATOR_CHOICES } from '../engine/workload/generators';
 import { chartMethods } from './chart-tables';
-import { createLogSink, trackStarts, MAX_COMPLETIONS, MAX_SIM_NS, type RunLog } from './log';
+import type { RunLog } from './log';
+import { runLog, windowStart } from './played';
 
 export type { RunLog } from './log';
 
@@ -46,6 +49,7 @@ interface Run {
   scenario: Scenario;
   seed: number;
   timeline: Timeline | null;
+  fromNs: number;
   endNs: number;
 }
 
@@ -72,55 +76,6 @@ function tunableInfo(t: TunableSpec): TunableInfo {
   };
 }
 
-function runLog(scenario: Scenario, seed: number): RunLog {
-  const model = buildModel(scenario, seed);
-  const geometry = model.disk.geometry;
-  const sink = createLogSink(geometry);
-  const sim = createSimulation(model, sink);
-  sink.bind(sim); // the chart tables read each completed request's phases
-  let bounded = false;
-  while (step(sim)) {
-    if (sink.completions >= MAX_COMPLETIONS || sim.state.now >= MAX_SIM_NS) {
-      bounded = true;
-      break;
-    }
-  }
-  const params = model.disk.params;
-  const names = model.processes.flatMap((p) =>
-    p.count === 1 ? [p.name] : Array.from({ length: p.count }, (_, i) => `${p.name}${i}`),
-  );
-  return {
-    name: scenario.name,
-    title: scenario.title,
-    lesson: scenario.lesson,
-    seed,
-    geometry: {
-      surfaces: geometry.surfaces,
-      cylinders: geometry.cylinders,
-      zones: geometry.zones.map((z) => ({
-        firstCylinder: z.firstCylinder,
-        lastCylinder: z.lastCylinder,
-        sectorsPerTrack: z.sectorsPerTrack,
-      })),
-      rpm: params.rpm,
-      revolutionNs: model.disk.revolutionNs,
-      initialAngle: params.initialAngle,
-      trackStart: trackStarts(geometry),
-      rotating: params.ssd === null,
-      title: params.title,
-    },
-    events: sink.events,
-    services: sink.services,
-    decisions: sink.decisions,
-    processes: names,
-    endNs: sim.state.now,
-    bounded,
-    summary: summarize(sim, scenario),
-    tables: sink.tables(),
-    scenario,
-  };
-}
-
 const api = {
   /** the charts panel's: the whole run's tables, a run as blkparse text (./chart-tables.ts) */
   ...chartMethods,
@@ -129,11 +84,11 @@ const api = {
    * Validate a scenario file's JSON and run it (bounded). An invalid scenario throws the
    * engine's ScenarioError; comlink re-throws it in the page with its message (file and key).
    */
-  load(json: unknown, source: string, seed?: number): RunLog {
+  load(json: unknown, source: string, seed?: number, fromNs?: number): RunLog {
     const scenario = loadScenario(json, source);
     const s = seed ?? scenario.seed;
-    const log = runLog(scenario, s);
-    keep(MAIN, { scenario, seed: s, timeline: null, endNs: log.endNs });
+    const log = runLog(scenario, s, windowStart(scenario, fromNs));
+    keep(MAIN, { scenario, seed: s, timeline: null, fromNs: log.fromNs, endNs: log.endNs });
     return log;
   },
 
@@ -142,10 +97,18 @@ const api = {
    * loader checks the result, so an override it refuses comes back as a ScenarioError
    * naming the key.
    */
-  run(id: string, json: unknown, source: string, overrides: RunOverrides, seed?: number): RunLog {
+  run(
+    id: string,
+    json: unknown,
+    source: string,
+    overrides: RunOverrides,
+    seed?: number,
+    fromNs?: number,
+  ): RunLog {
     const scenario = loadScenario(applyOverrides(json, overrides, seed), source);
-    const log = runLog(scenario, scenario.seed);
-    keep(id, { scenario, seed: scenario.seed, timeline: null, endNs: log.endNs });
+    const log = runLog(scenario, scenario.seed, windowStart(scenario, fromNs));
+    const { fromNs: from, endNs } = log;
+    keep(id, { scenario, seed: scenario.seed, timeline: null, fromNs: from, endNs });
     return log;
   },
 
@@ -154,11 +117,14 @@ const api = {
     const current = runs.get(id);
     if (!current) return null;
     if (!current.timeline) {
+      // The timeline starts at the played window's start: nothing before it is asked for.
       const sim = createSimulation(buildModel(current.scenario, current.seed), null);
-      current.timeline = createTimeline(sim, Math.max(1, current.endNs / 128));
+      while (!sim.state.done && peekTime(sim) < current.fromNs) step(sim);
+      const span = current.endNs - current.fromNs;
+      current.timeline = createTimeline(sim, Math.max(1, span / 128));
     }
     const tl = current.timeline;
-    seekTo(tl, Math.min(tNs, current.endNs));
+    seekTo(tl, Math.max(current.fromNs, Math.min(tNs, current.endNs)));
     return { tNs, host: hostView(tl.sim), drive: inspectDrive(tl.sim) };
   },
 

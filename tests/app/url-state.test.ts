@@ -52,6 +52,7 @@ const config: fc.Arbitrary<LabConfig> = fc.record(
     quiz: fc.boolean(),
     theme: fc.constantFrom('light' as const, 'dark' as const),
     atNs: fc.integer({ min: 0, max: 1e15 - 1 }),
+    fromNs: fc.integer({ min: 0, max: 1e15 - 1 }),
   },
   { requiredKeys: ['lesson', 'run', 'compare', 'hide', 'present', 'embed', 'quiz'] },
 );
@@ -149,6 +150,28 @@ describe('URL state', () => {
     expect(text).toContain('compare takes 2 to 4 columns');
   });
 
+  it('reads the played window’s start (from=, whole ns) strictly; from=0 is kept', () => {
+    const r = parseUrlState('?v=1&lesson=fio-switcher.json&from=124000000000&at=126000000000');
+    expect(r.problems).toEqual([]);
+    expect(r.config.fromNs).toBe(124e9);
+    expect(r.config.atNs).toBe(126e9);
+    expect(serializeUrlState(r.config)).toBe(
+      '?v=1&lesson=fio-switcher.json&from=124000000000&at=126000000000',
+    );
+    // 0 means the run's start even when the lesson says otherwise: it is written back
+    const zero = parseUrlState('?v=1&from=0');
+    expect(zero.config.fromNs).toBe(0);
+    expect(serializeUrlState(zero.config)).toContain('&from=0');
+    expect(parseUrlState('?v=1').config.fromNs).toBeUndefined();
+    for (const bad of ['-5', '1.5', '1e9', '124s', '', '1234567890123456']) {
+      const b = parseUrlState(`?v=1&from=${encodeURIComponent(bad)}`);
+      expect(b.config.fromNs).toBeUndefined();
+      expect(b.problems).toEqual([
+        { where: 'from', message: `${JSON.stringify(bad)} is not a time in whole nanoseconds` },
+      ]);
+    }
+  });
+
   it('does not let a key reach an object prototype', () => {
     const r = parseUrlState('?v=1&t.__proto__=1&q.__proto__=2&t.constructor=3');
     expect(Object.getPrototypeOf(r.config.run.tunables)).toBe(Object.prototype);
@@ -176,6 +199,7 @@ describe('URL state', () => {
                 'c2.qd',
                 '_hide',
                 'at',
+                'from',
               ),
               fc.string({ maxLength: 12 }),
             ),

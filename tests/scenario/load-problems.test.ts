@@ -148,6 +148,21 @@ describe('problems name the file and the key path', () => {
       `${FILE}: stop.timeMs: must be a simulated time in ms greater than 0 (got 0)`,
     ],
     [
+      'a negative play.fromMs',
+      (s) => (s.play = { fromMs: -1 }),
+      `${FILE}: play.fromMs: must be a simulated time in ms from 0 to 1000000000000 (got -1)`,
+    ],
+    [
+      'a play without fromMs',
+      (s) => (s.play = {}),
+      `${FILE}: play.fromMs: missing (must be a simulated time in ms from 0 to 1000000000000)`,
+    ],
+    [
+      'an unknown key in play',
+      (s) => (s.play = { fromMs: 5, atMs: 3 }),
+      `${FILE}: play.atMs: unknown key`,
+    ],
+    [
       'no processes',
       (s) => (s.workload.processes = []),
       `${FILE}: workload.processes: must be a non-empty list of processes (got an empty list)`,

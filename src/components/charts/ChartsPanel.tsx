@@ -7,6 +7,7 @@ import type { ChartRun } from '../../app/chart-data';
 import { chartsJson, requestsCsv } from '../../app/chart-files';
 import { downloadBlob, downloadText } from '../../app/exports';
 import type { Store } from '../../app/store';
+import { spanOf, windowText } from '../../app/window';
 import { PLAYED_BOUND, WHOLE_RUN_BOUND } from '../../worker/bounds';
 import type { ChartLog } from '../../worker/chart-tables';
 import { createSimHandle } from '../../worker/client';
@@ -18,6 +19,7 @@ import type { ChartProps } from './marks';
 import { QueueDepthChart } from './QueueDepthChart';
 import { SharesChart } from './SharesChart';
 import { ThroughputChart } from './ThroughputChart';
+import { PlayFromContext } from './play-from';
 import './charts.css';
 
 export interface ChartsPanelProps {
@@ -25,6 +27,8 @@ export interface ChartsPanelProps {
   runs: ReadonlyArray<{ label: string; log: ChartLog }>;
   /** the playback clock: each time chart draws a cursor at it */
   store: Store;
+  /** play the page's run from this time (ns): offered on the whole run's time charts */
+  onPlayFrom?: (fromNs: number) => void;
 }
 
 const TABS: ReadonlyArray<{ id: string; label: string; chart: ComponentType<ChartProps> | null }> =
@@ -93,7 +97,8 @@ export default function ChartsPanel(props: ChartsPanelProps) {
   const current = whole.state !== 'idle' && whole.for === runs ? whole : null;
   const played = useMemo(() => runs.map((r) => ({ label: r.label, log: r.log })), [runs]);
   const shown = current?.state === 'done' ? current.runs : played;
-  const anyBounded = runs.some((r) => r.log.bounded);
+  // a played window that starts later is a part of the run too
+  const anyBounded = runs.some((r) => r.log.bounded || r.log.fromNs > 0);
 
   async function chartWholeRun() {
     const forRuns = runs;
@@ -121,8 +126,14 @@ export default function ChartsPanel(props: ChartsPanelProps) {
     setExporting(true);
     try {
       const sim = handle.get();
-      const bound = current?.state === 'done' ? WHOLE_RUN_BOUND : PLAYED_BOUND;
       for (const r of shown) {
+        // blkparse text starts at the run's start: a later window's is 0 to the window's end
+        const bound =
+          current?.state === 'done'
+            ? WHOLE_RUN_BOUND
+            : r.log.fromNs > 0
+              ? { completions: Number.MAX_SAFE_INTEGER, simNs: r.log.endNs }
+              : PLAYED_BOUND;
         const blob = await sim.blkparse(r.log.scenario, r.log.seed, bound);
         downloadBlob(blob, `spindle-${fileLabel(r.label)}.blkparse.txt`);
       }
@@ -137,7 +148,7 @@ export default function ChartsPanel(props: ChartsPanelProps) {
     current?.state === 'done'
       ? `the whole run: ${count} requests${shown.some((r) => r.log.bounded) ? ` (stopped at ${WHOLE_RUN_BOUND.completions.toLocaleString('en')} requests or an hour of simulated time)` : ''}`
       : anyBounded
-        ? `the part played: ${count} requests (the played log stops at ${PLAYED_BOUND.completions.toLocaleString('en')} requests or ${PLAYED_BOUND.simNs / 1e9} s of simulated time)`
+        ? `the part played${played[0]!.log.fromNs > 0 ? `, ${windowText(spanOf(played.map((r) => r.log)))}` : ''}: ${count} requests (the played log stops at ${PLAYED_BOUND.completions.toLocaleString('en')} requests or ${PLAYED_BOUND.simNs / 1e9} s of simulated time from its start)`
         : `the whole run: ${count} requests`;
   const base = fileLabel(shown.length > 1 ? 'compare' : (shown[0]?.label ?? 'run'));
   const visible = tab === 'all' ? TABS.filter((t) => t.chart) : TABS.filter((t) => t.id === tab);
@@ -198,6 +209,11 @@ export default function ChartsPanel(props: ChartsPanelProps) {
             type="button"
             disabled={exporting}
             onClick={() => void exportBlkparse()}
+            title={
+              current?.state !== 'done' && played.some((r) => r.log.fromNs > 0)
+                ? 'From the run’s start to the end of the part played (blkparse text starts at 0)'
+                : undefined
+            }
             aria-label="Download the run as blkparse text"
           >
             blkparse
@@ -207,9 +223,14 @@ export default function ChartsPanel(props: ChartsPanelProps) {
       <p className="chart-scope small" data-testid="chart-scope">
         Showing {scope}.{' '}
         {current?.state === 'done' ? (
-          <button type="button" onClick={() => setWhole({ state: 'idle' })}>
-            Show the part played
-          </button>
+          <>
+            {props.onPlayFrom
+              ? 'Click a time chart to watch the run from there.'
+              : 'To watch a moment of it, type its time into “play from” under the disk.'}{' '}
+            <button type="button" onClick={() => setWhole({ state: 'idle' })}>
+              Show the part played
+            </button>
+          </>
         ) : anyBounded ? (
           <button
             type="button"
@@ -226,21 +247,25 @@ export default function ChartsPanel(props: ChartsPanelProps) {
           </span>
         )}
       </p>
-      <div
-        id="chart-tabpanel"
-        role="tabpanel"
-        aria-labelledby={`chart-tab-${tab}`}
-        className={tab === 'all' ? 'chart-grid' : undefined}
+      <PlayFromContext.Provider
+        value={current?.state === 'done' ? (props.onPlayFrom ?? null) : null}
       >
-        {shown.length === 0 ? (
-          <p className="muted">No run to chart yet.</p>
-        ) : (
-          visible.slice(0, drawn).map((t) => {
-            const Chart = t.chart!;
-            return <Chart key={t.id} runs={shown} store={store} />;
-          })
-        )}
-      </div>
+        <div
+          id="chart-tabpanel"
+          role="tabpanel"
+          aria-labelledby={`chart-tab-${tab}`}
+          className={tab === 'all' ? 'chart-grid' : undefined}
+        >
+          {shown.length === 0 ? (
+            <p className="muted">No run to chart yet.</p>
+          ) : (
+            visible.slice(0, drawn).map((t) => {
+              const Chart = t.chart!;
+              return <Chart key={t.id} runs={shown} store={store} />;
+            })
+          )}
+        </div>
+      </PlayFromContext.Provider>
     </section>
   );
 }

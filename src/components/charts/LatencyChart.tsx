@@ -31,10 +31,10 @@ export function LatencyChart({ runs, store }: ChartProps) {
   }
   if (writes) legend.push({ label: 'write', colour: '#868e96', hollow: true });
   const lay = layout(legend);
-  const [, endMs] = timeDomainMs(runs);
+  const [startMs, endMs] = timeDomainMs(runs);
   const x = useMemo(
-    () => scaleLinear().domain([0, endMs]).range([0, lay.width]),
-    [endMs, lay.width],
+    () => scaleLinear().domain([startMs, endMs]).range([0, lay.width]),
+    [startMs, endMs, lay.width],
   );
   const y = scaleLinear()
     .domain([0, Math.max(data.yMaxMs * 1.05, 1e-3)])
@@ -56,8 +56,9 @@ export function LatencyChart({ runs, store }: ChartProps) {
       };
     }
     const tMs = x.invert(px);
-    const b = Math.floor(tMs / data.binMs);
-    const lines = [`${ms(b * data.binMs)} – ${ms((b + 1) * data.binMs)}`];
+    const b = Math.floor((tMs - startMs) / data.binMs);
+    const b0 = startMs + b * data.binMs;
+    const lines = [`${ms(b0)} – ${ms(b0 + data.binMs)}`];
     for (const m of data.means) {
       const v = m.y[b];
       lines.push(

@@ -22,10 +22,10 @@ export function LbaChart({ runs, store }: ChartProps) {
         }));
   if (hasWrites(data.points)) legend.push({ label: 'write', colour: '#868e96', hollow: true });
   const lay = layout(legend);
-  const [, endMs] = timeDomainMs(runs);
+  const [startMs, endMs] = timeDomainMs(runs);
   const x = useMemo(
-    () => scaleLinear().domain([0, endMs]).range([0, lay.width]),
-    [endMs, lay.width],
+    () => scaleLinear().domain([startMs, endMs]).range([0, lay.width]),
+    [startMs, endMs, lay.width],
   );
   const y = scaleLinear()
     .domain([0, Math.max(1, data.maxSector)])

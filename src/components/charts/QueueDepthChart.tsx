@@ -36,10 +36,10 @@ export function QueueDepthChart({ runs, store }: ChartProps) {
     dash: s.where === 'host',
   }));
   const lay = layout(legend);
-  const [, endMs] = timeDomainMs(runs);
+  const [startMs, endMs] = timeDomainMs(runs);
   const x = useMemo(
-    () => scaleLinear().domain([0, endMs]).range([0, lay.width]),
-    [endMs, lay.width],
+    () => scaleLinear().domain([startMs, endMs]).range([0, lay.width]),
+    [startMs, endMs, lay.width],
   );
   const top = Math.max(1, ...series.map((s) => s.max));
   const y = scaleLinear()

@@ -16,10 +16,10 @@ function RateChart(props: ChartProps & { metric: 'iops' | 'mbps' }) {
     colour: seriesColour(n, s.run, -1),
   }));
   const lay = layout(legend);
-  const [, endMs] = timeDomainMs(runs);
+  const [startMs, endMs] = timeDomainMs(runs);
   const x = useMemo(
-    () => scaleLinear().domain([0, endMs]).range([0, lay.width]),
-    [endMs, lay.width],
+    () => scaleLinear().domain([startMs, endMs]).range([0, lay.width]),
+    [startMs, endMs, lay.width],
   );
   const values = (s: RateSeries) => (metric === 'iops' ? s.iops : s.mbps);
   const top = Math.max(1e-6, ...data.series.flatMap(values));
@@ -31,8 +31,9 @@ function RateChart(props: ChartProps & { metric: 'iops' | 'mbps' }) {
   const unit = metric === 'iops' ? 'IOPS' : 'MB/s';
 
   function readout(px: number) {
-    const b = Math.max(0, Math.floor(x.invert(px) / data.binMs));
-    const lines = [`${ms(b * data.binMs)} – ${ms((b + 1) * data.binMs)}`];
+    const b = Math.max(0, Math.floor((x.invert(px) - startMs) / data.binMs));
+    const b0 = startMs + b * data.binMs;
+    const lines = [`${ms(b0)} – ${ms(b0 + data.binMs)}`];
     for (const s of data.series) {
       const v = values(s)[b];
       lines.push(
@@ -65,7 +66,7 @@ function RateChart(props: ChartProps & { metric: 'iops' | 'mbps' }) {
       {data.series.map((s) => (
         <path
           key={s.run}
-          d={stepPath(s.x, values(s), x, y, Math.min(endMs, s.x.length * data.binMs))}
+          d={stepPath(s.x, values(s), x, y, Math.min(endMs, startMs + s.x.length * data.binMs))}
           fill="none"
           stroke={seriesColour(n, s.run, -1)}
           strokeWidth={1.8}

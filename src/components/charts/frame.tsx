@@ -1,10 +1,11 @@
 // The frame every chart draws in: a fixed viewBox (the SVG scales with its box), its title
 // and legend inside the SVG (so an exported file explains itself), axes from d3 scales, the
 // playback cursor, and a hover / keyboard read-out. React owns the <svg>; d3 computes.
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { ScaleLinear } from 'd3-scale';
 import type { Store } from '../../app/store';
 import { downloadPng, downloadSvg } from '../../app/exports';
+import { PlayFromContext } from './play-from';
 
 export const W = 720;
 export const H = 300;
@@ -226,15 +227,27 @@ export function ChartFrame(props: ChartFrameProps) {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState<string | null>(null);
   const noteId = useId();
-  const readoutFrom = (px: number, py: number | null = null) =>
-    setAt(props.readout(Math.min(lay.width, Math.max(0, px)), py));
+  const onPlayFrom = useContext(PlayFromContext);
+  const x = props.cursor?.x;
+  const playFrom =
+    onPlayFrom && x
+      ? (px: number) => onPlayFrom(Math.max(0, Math.round(x.invert(px) * 1e6)))
+      : null;
+  const readoutFrom = (px: number, py: number | null = null) => {
+    const r = props.readout(Math.min(lay.width, Math.max(0, px)), py);
+    setAt(r && playFrom ? { ...r, lines: [...r.lines, 'click or Enter: watch from here'] } : r);
+  };
 
-  function onPointer(e: React.PointerEvent<SVGRectElement>) {
-    const svg = svgRef.current;
-    if (!svg) return;
-    const box = svg.getBoundingClientRect();
+  function plotPoint(e: React.PointerEvent<SVGRectElement> | React.MouseEvent<SVGRectElement>) {
+    const box = svgRef.current!.getBoundingClientRect();
     const px = ((e.clientX - box.left) / box.width) * W - lay.left;
     const py = ((e.clientY - box.top) / box.height) * H - lay.top;
+    return { px: Math.min(lay.width, Math.max(0, px)), py };
+  }
+
+  function onPointer(e: React.PointerEvent<SVGRectElement>) {
+    if (!svgRef.current) return;
+    const { px, py } = plotPoint(e);
     readoutFrom(px, py);
   }
 
@@ -246,6 +259,7 @@ export function ChartFrame(props: ChartFrameProps) {
     else if (e.key === 'Home') readoutFrom(0);
     else if (e.key === 'End') readoutFrom(lay.width);
     else if (e.key === 'Escape') setAt(null);
+    else if (e.key === 'Enter' && playFrom && at) playFrom(at.px);
     else return;
     e.preventDefault();
     e.stopPropagation();
@@ -359,6 +373,8 @@ export function ChartFrame(props: ChartFrameProps) {
               fill="transparent"
               onPointerMove={onPointer}
               onPointerLeave={() => setAt(null)}
+              onClick={playFrom ? (e) => svgRef.current && playFrom(plotPoint(e).px) : undefined}
+              style={playFrom ? { cursor: 'pointer' } : undefined}
             />
           </g>
         </svg>

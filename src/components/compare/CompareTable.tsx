@@ -4,6 +4,7 @@
 // lower or higher is plainly better, the best column is marked.
 import { useMemo } from 'react';
 import type { RunLog } from '../../worker/client';
+import { spanOf, windowText } from '../../app/window';
 import { processLatencies } from './latency';
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
@@ -104,8 +105,16 @@ export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: 
     <table className="compare-table" data-testid="compare-table">
       <caption>
         The runs side by side <small className="muted">(best in bold green)</small>
-        {logs.some((l) => l.bounded) && (
-          <small className="muted"> · bounded runs: the first part of each</small>
+        {logs.some((l) => l.fromNs > 0) ? (
+          <small className="muted">
+            {' '}
+            · played {windowText(spanOf(logs))}: the figures are each run&apos;s from 0 to its
+            window&apos;s end, the per-process latencies and the decisions the window&apos;s
+          </small>
+        ) : (
+          logs.some((l) => l.bounded) && (
+            <small className="muted"> · bounded runs: the first part of each</small>
+          )
         )}
       </caption>
       <thead>

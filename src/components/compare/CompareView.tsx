@@ -27,6 +27,8 @@ interface Props {
   lesson: unknown;
   source: string;
   seed: number | undefined;
+  /** the played window's start for every column (undefined: where the lesson says) */
+  fromNs: number | undefined;
   columns: RunOverrides[];
   onColumns: (columns: RunOverrides[]) => void;
   store: Store;
@@ -47,10 +49,11 @@ export function columnName(i: number, log: RunLog | null): string {
 }
 
 export function CompareView(props: Props) {
-  const { sim, catalog, lesson, source, seed, columns, onColumns, store, onReplays } = props;
+  const { sim, catalog, lesson, source, seed, fromNs, columns, onColumns, store, onReplays } =
+    props;
   const [runs, setRuns] = useState<ColumnRun[]>([]);
   const cache = useRef(new Map<string, Replay>());
-  const keys = columns.map((c) => JSON.stringify([source, seed ?? null, c]));
+  const keys = columns.map((c) => JSON.stringify([source, seed ?? null, fromNs ?? null, c]));
   const keyList = keys.join('\n');
 
   useEffect(() => {
@@ -64,10 +67,18 @@ export function CompareView(props: Props) {
       for (let i = 0; i < ks.length; i++) {
         const key = ks[i]!;
         if (cache.current.has(key)) continue;
-        const [, s, overrides] = JSON.parse(key) as [string, number | null, RunOverrides];
+        const [, s, from, overrides] = JSON.parse(key) as [
+          string,
+          number | null,
+          number | null,
+          RunOverrides,
+        ];
         let result: ColumnRun;
         try {
-          const log = await sim.get().run(`c${i + 1}`, lesson, source, overrides, s ?? undefined);
+          const id = `c${i + 1}`;
+          const log = await sim
+            .get()
+            .run(id, lesson, source, overrides, s ?? undefined, from ?? undefined);
           const replay = indexLog(log);
           cache.current.set(key, replay);
           result = { key, replay };
@@ -165,7 +176,7 @@ export function CompareView(props: Props) {
 /** A column's queues at the shared time: in the scheduler, and the drive's tags. */
 function MiniQueues({ replay, store }: { replay: Replay; store: Store }) {
   const cursor = useStore(store, (s) => lastAtOrBefore(replay.stops, s.tNs));
-  const tNs = cursor >= 0 ? replay.stops[cursor]! : 0;
+  const tNs = cursor >= 0 ? replay.stops[cursor]! : replay.log.fromNs;
   const pending = pendingAt(replay, tNs);
   const inScheduler = pending.filter((q) => q.insertNs <= tNs && tNs < q.dispatchNs);
   const inDrive = pending.filter((q) => q.dispatchNs <= tNs);

@@ -134,9 +134,9 @@ function TotalTime({ replay, store }: { replay: Replay; store: Store }) {
   const input = useRef<HTMLInputElement>(null);
   // The run waits for the guess: watching it would give the answer away.
   useEffect(() => {
-    store.set({ playing: false, tNs: 0 });
+    store.set({ playing: false, tNs: replay.log.fromNs });
     input.current?.focus();
-  }, [store]);
+  }, [store, replay]);
   const invalid = text.trim() !== '' && !(Number(text) > 0);
 
   function submit(e: FormEvent<HTMLFormElement>) {

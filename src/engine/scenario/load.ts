@@ -20,6 +20,8 @@
 //         · requests null; a fixed request's atMs 0
 //   stop: requests null · timeMs null — but a workload with a process that has no fixed
 //         request list must have one of them, or it would run forever.
+//   play: absent (the page plays from the start) · play.fromMs is required when play is
+//         given — where the page's animation starts, a viewing hint the engine ignores
 import { z } from 'zod';
 import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
 import { makesRangeWrites, RANGE_SCHEDULERS } from '../disk/range';
@@ -150,6 +152,10 @@ function scenarioSchema() {
       ).optional(),
       timeMs: positive(1e12, 'must be a simulated time in ms greater than 0').optional(),
     }).optional(),
+    // A viewing hint for the page (where its animation starts); the run ignores it.
+    play: object({
+      fromMs: numIn(0, 1e12, 'must be a simulated time in ms from 0 to 1000000000000'),
+    }).optional(),
   });
 }
 
@@ -277,6 +283,7 @@ function build(raw: RawScenario, source: string, problems: Problem[]): Scenario 
         : null,
     },
     stop,
+    ...(raw.play ? { play: { fromMs: raw.play.fromMs } } : {}),
     source,
   };
 }

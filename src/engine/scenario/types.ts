@@ -105,6 +105,8 @@ export interface Scenario {
   /** pageCache: buffered I/O of generator threads goes through a page cache (null: off) */
   workload: { processes: ProcessSpec[]; pageCache?: PageCacheSpec | null };
   stop: { requests: number | null; timeMs: number | null };
+  /** where the page starts playing the run (a viewing hint: the simulation ignores it) */
+  play?: { fromMs: number };
   /** where it came from, for error messages */
   source: string;
 }

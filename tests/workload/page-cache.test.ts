@@ -17,6 +17,7 @@ import {
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
 import type { TraceEvent, TraceSink } from '../../src/engine/events';
+import { hostView } from '../../src/engine/iosched/inspect';
 
 /** a cache of `pages` 4 KiB pages */
 const cache = (pages: number, over: object = {}) =>
@@ -245,6 +246,19 @@ describe('the page cache in a run', () => {
     expect(pc.pagesDropped).toBeGreaterThan(0);
     expect(pc.pagesWritten).toBeGreaterThan(0);
     expect(pc.pagesWritten + pc.pagesDropped).toBeLessThanOrEqual(pc.pagesDirtied);
+  });
+
+  it('the inspection panel shows the page cache: pages, dirty and under writeback, the thresholds, the flusher', () => {
+    const r = randWrite({ memoryMiB: 16 }, {}, 1000);
+    const view = hostView(r.simulation).pageCache as Record<string, unknown>;
+    const pc = r.simulation.state.workload.pageCache!;
+    expect(view).toMatchObject({
+      dirty: pc.dirty,
+      writeback: pc.writeback,
+      backgroundThresh: 409,
+      dirtyThresh: 819,
+    });
+    expect(['idle', 'writing', 'sleeping for a request']).toContain(view.flusher);
   });
 
   it('same scenario and seed, same run', () => {

@@ -2,6 +2,7 @@
 // scheduler's own inspection.
 import { requestAt } from '../request';
 import type { Simulation } from '../sim/simulation';
+import { pageCacheView } from '../workload/flusher';
 
 /** Requests waiting in the scheduler and the dispatch queue, for the UI. */
 export function hostView(sim: Simulation): Record<string, unknown> {
@@ -24,5 +25,7 @@ export function hostView(sim: Simulation): Record<string, unknown> {
     allocated: { async: h.allocated[0], sync: h.allocated[1] },
     sleeping: h.waiters[0].length + h.waiters[1].length,
     internals: sim.elevator.inspect(h.elevator, sim.ctx),
+    // the layer above, when the run has one: the page cache's pages and its flusher
+    ...(sim.state.workload.pageCache ? { pageCache: pageCacheView(sim) } : {}),
   };
 }

@@ -21,6 +21,7 @@ import type { Simulation } from '../sim/simulation';
 import {
   PAGE_SECTORS,
   backgroundThresh,
+  dirtyThresh,
   overDirtyLimit,
   takeWritebackPass,
   writebackDone,
@@ -185,4 +186,20 @@ export function flusherDone(
   }
   // pages dirtied again under writeback are dirty now: background writeback may resume
   kickFlusher(sim, now);
+}
+
+/** The page cache and its flusher at this instant, for the UI's inspection panel. */
+export function pageCacheView(sim: Simulation): Record<string, unknown> {
+  const pc = sim.state.workload.pageCache!;
+  const fl = sim.state.workload.flusher!;
+  return {
+    pages: pc.clean.size + pc.busy.size,
+    dirty: pc.dirty,
+    writeback: pc.writeback,
+    backgroundThresh: backgroundThresh(pc),
+    dirtyThresh: dirtyThresh(pc),
+    dirtyFiles: pc.files.size,
+    flusher: fl.sleeping ? 'sleeping for a request' : fl.pending.length > 0 ? 'writing' : 'idle',
+    writersWaiting: fl.throttled.length,
+  };
 }

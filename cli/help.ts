@@ -90,7 +90,8 @@ first few reported with their line numbers; they never stop the parse.
   --json            print the summary as one JSON document`,
 
   replay: `Usage: spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed|trace-timed]
-                      [--queue-depth N] [--device MAJ,MIN] [--kernel K] [--json]
+                      [--queue-depth N] [--nr-requests N] [--device MAJ,MIN] [--kernel K]
+                      [--json]
 
 Replay a blkparse trace's Q events on a simulated disk: one process per traced pid (named
 after its [comm]), each request with its traced sector, size, direction and sync flag
@@ -102,10 +103,11 @@ the output). --mode trace-timed replays the kernel's requests (its bios merged a
 kernel merged them), each issued when it was allocated (G) and served in its traced D2C,
 so only the scheduler's choices differ from the kernel's: the fairest agreement figure.
 A meta.json beside the trace
-(the shared corpus's) gives the traced scheduler, whether the device rotates, and
-max_sectors_kb. A trace from a disk larger than the simulated one is packed onto it: the
-regions it touches (1 GiB, or smaller until they fit) keep their order and each request
-its offset in its region ("addresses" in the output says how). A trace without Qs
+(the shared corpus's) gives the traced scheduler, whether the device rotates,
+max_sectors_kb and nr_requests (kernel 6.18: the tag pool's size). A trace from a disk
+larger than the simulated one is packed onto it: the regions it touches (1 GiB, or
+smaller until they fit) keep their order and each request its offset in its region
+("addresses" in the output says how). A trace without Qs
 (recorded with blktrace -a issue -a complete) is replayed from its dispatches (D).
 
   --scheduler S     the Spindle scheduler; default: the nearest to the traced one
@@ -118,6 +120,10 @@ its offset in its region ("addresses" in the output says how). A trace without Q
                     kernel's requests, at their traced G times, each in its traced D2C
   --queue-depth N   the drive's queue depth, 1 to 64 (default: the trace's most
                     requests in flight, capped at 64)
+  --nr-requests N   kernel 6.18: the queue's nr_requests, the tags a request takes
+                    (default: meta.json's, else the kernel's for the queue depth:
+                    2 × min(depth, 128) with a scheduler, the depth with none);
+                    stated in "nrRequests"
   --device MAJ,MIN  the device to replay (default: the only one with Qs)
   --kernel K        the simulated block layer: 2.6.32, 2.6.16 or 6.18 (per-task
                     plugging); default: 6.18 when a blk-mq trace (mq-deadline,

@@ -1,8 +1,8 @@
 // `spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed|trace-timed]
-// [--queue-depth N] [--device MAJ,MIN] [--kernel K] [--json]`: the trace's Qs replayed on a simulated disk
+// [--queue-depth N] [--nr-requests N] [--device MAJ,MIN] [--kernel K] [--json]`: the trace's Qs replayed on a simulated disk
 // (src/engine/trace/replay.ts), measured vs simulated. A meta.json beside the trace (the
-// shared corpus's) tells the traced scheduler, whether the device rotates and its
-// max_sectors_kb.
+// shared corpus's) tells the traced scheduler, whether the device rotates, its
+// max_sectors_kb and its nr_requests.
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -32,6 +32,7 @@ export async function replayCommand(
     disk: { value: true },
     mode: { value: true },
     'queue-depth': { value: true },
+    'nr-requests': { value: true },
     device: { value: true },
     kernel: { value: true },
   });
@@ -48,6 +49,9 @@ export async function replayCommand(
     if (!/^\d+$/.test(qd) || queueDepth < 1 || queueDepth > 64)
       throw new UsageError(`--queue-depth ${qd}: must be a whole number from 1 to 64`);
   }
+  const nr = single(a, 'nr-requests');
+  if (nr !== undefined && (!/^\d+$/.test(nr) || Number(nr) < 4 || Number(nr) > 8192))
+    throw new UsageError(`--nr-requests ${nr}: must be a whole number from 4 to 8192`);
   const kernel = single(a, 'kernel');
   if (kernel !== undefined && !(KERNELS as readonly string[]).includes(kernel))
     throw new UsageError(`--kernel ${kernel}: must be one of ${KERNELS.join(', ')}`);
@@ -71,6 +75,7 @@ export async function replayCommand(
       ...(scheduler !== undefined ? { scheduler } : {}),
       ...(single(a, 'disk') !== undefined ? { disk: single(a, 'disk')! } : {}),
       ...(queueDepth !== undefined ? { queueDepth } : {}),
+      ...(nr !== undefined ? { nrRequests: Number(nr) } : {}),
       ...(device !== undefined ? { device } : {}),
       ...(kernel !== undefined ? { kernel: kernel as Kernel } : {}),
       ...metaBeside(path),
@@ -96,12 +101,13 @@ function metaBeside(path: string): { meta?: TraceMeta } {
   if (typeof m !== 'object' || m === null) return {};
   const o = m as {
     scheduler?: unknown;
-    device?: { rotational?: unknown; max_sectors_kb?: unknown };
+    device?: { rotational?: unknown; max_sectors_kb?: unknown; nr_requests?: unknown };
   };
   const meta: TraceMeta = {};
   if (typeof o.scheduler === 'string') meta.scheduler = o.scheduler;
   if (typeof o.device?.rotational === 'number') meta.rotational = o.device.rotational;
   if (typeof o.device?.max_sectors_kb === 'number') meta.maxSectorsKb = o.device.max_sectors_kb;
+  if (typeof o.device?.nr_requests === 'number') meta.nrRequests = o.device.nr_requests;
   return { meta };
 }
 
@@ -144,7 +150,7 @@ function text(r: ReplayReport, path: string): string {
     `${path}: device ${r.device}, ${r.mode} replay of ${r.requests.replayed} ${r.requests.arrivals === 'D' ? 'Ds (the trace has no Q: its dispatches are the arrivals)' : 'Qs'} (${r.requests.skipped.total} skipped: ${r.requests.skipped.flush} flush, ${r.requests.skipped.discard} discard, ${r.requests.skipped.zeroSize} zero-size) from ${r.processes.length} processes`,
     `scheduler: traced ${m.traced ?? 'unknown'} (${m.tracedFrom}) → simulated ${m.simulated}: ${m.note}`,
     `disk: ${r.disk.preset} (${r.disk.source}); queue depth ${r.queueDepth.value} (${r.queueDepth.source})`,
-    `block layer: kernel ${r.kernel.value} (${r.kernel.source})`,
+    `block layer: kernel ${r.kernel.value} (${r.kernel.source})${r.nrRequests ? `; nr_requests ${r.nrRequests.value} (${r.nrRequests.source})` : ''}`,
     `Q2C ms  measured   ${lat(r.measured.q2cMs)}`,
     `        simulated  ${lat(r.simulated.q2cMs)}`,
     `D2C ms  measured   ${lat(r.measured.d2cMs)}`,

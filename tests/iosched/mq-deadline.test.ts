@@ -72,7 +72,7 @@ const stateOf = (sim: Simulation) => sim.state.host.elevator as MqDeadlineState;
 const view = (sim: Simulation) => mqDeadline.inspect(stateOf(sim), sim.ctx) as MqDeadlineView;
 
 describe('mq-deadline: tunables and contract (§9.2)', () => {
-  it('§9.2 tunables: deadline’s five with the same defaults, plus prio_aging_expire 10 s', () => {
+  it('§9.2 tunables: deadline’s five with the same defaults, plus prio_aging_expire 10 s and 6.18’s async_depth', () => {
     expect(mqDeadline.tunables.map((t) => [t.name, t.default, t.unit, t.min, t.max])).toEqual([
       ['read_expire', 500, 'ms', 0, INT_MAX],
       ['write_expire', 5000, 'ms', 0, INT_MAX],
@@ -80,6 +80,9 @@ describe('mq-deadline: tunables and contract (§9.2)', () => {
       ['writes_starved', 2, 'count', -2147483648, INT_MAX],
       ['front_merges', 1, 'bool', 0, 1],
       ['prio_aging_expire', 10000, 'ms', 0, INT_MAX],
+      // STORE_INT(deadline_async_depth_store, &dd->async_depth, 1, INT_MAX); the kernel's
+      // default is nr_requests itself, which INT_MAX matches: no limit
+      ['async_depth', INT_MAX, 'requests', 1, INT_MAX],
     ]);
     expect(MQ_DEADLINE_RULES).toContain('prio-aged');
   });

@@ -3,35 +3,15 @@
 // blk_mq_flush_plug_list; the event sequences are the ones the shared linux-6.18 traces
 // show (mq-deadline: Q G P U 1 I D; none: Q G P … U n D, no I).
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../src/engine/events';
 import { PLUG_MAX_REQUESTS } from '../../src/engine/iosched/plug-task';
-import { loadScenario } from '../../src/engine/scenario/load';
 import type { FixedRequest } from '../../src/engine/scenario/types';
-import { proc, scenario } from '../helpers/scenario';
-import { rd, tracedRun, wr } from '../helpers/traced-run';
+import { actions, loadedIosched, runProcs, type BlockRun } from '../helpers/mq-run';
+import { rd, wr } from '../helpers/traced-run';
 
 const MS = 1e6;
 
-function run(
-  iosched: string,
-  requests: FixedRequest[],
-  o: { kernel?: '2.6.32' | '6.18'; queue?: Record<string, number>; sync?: boolean } = {},
-) {
-  return tracedRun(
-    scenario({
-      iosched,
-      kernel: o.kernel ?? '6.18',
-      queue: o.queue ?? {},
-      processes: [proc({ name: 'p', requests, sync: o.sync ?? null })],
-    }),
-  );
-}
-
-/** the actions as blkparse prints them, `U`/`UT` with their count */
-const actions = (trace: TraceEvent[]) =>
-  trace.map((e) =>
-    e.action === 'U' || e.action === 'T' ? `${e.action === 'T' ? 'UT' : 'U'}${e.count}` : e.action,
-  );
+const run = (iosched: string, requests: FixedRequest[], o: BlockRun = {}) =>
+  runProcs(iosched, [requests], o);
 
 describe('kernel 6.18: each process plugs its own submissions', () => {
   it('one sync read under mq-deadline: Q G P U1 I D C — no queue plug, no unplug timer', () => {
@@ -43,7 +23,11 @@ describe('kernel 6.18: each process plugs its own submissions', () => {
   });
 
   it('a batch of four random reads at one instant under none: Q G ×4 in one plug, U4, then D without I', () => {
-    const r = run('none', [rd(585608, 0), rd(48656, 0), rd(1121192, 0), rd(1619264, 0)]);
+    // a device of four tags: without a scheduler each request holds a driver tag, and a
+    // queue depth of 1 would let one exist at a time (tags-mq.test.ts)
+    const r = run('none', [rd(585608, 0), rd(48656, 0), rd(1121192, 0), rd(1619264, 0)], {
+      queueDepth: 4,
+    });
     const seq = actions(r.trace).filter((a) => a !== 'C');
     expect(seq).toEqual(['Q', 'G', 'P', 'Q', 'G', 'Q', 'G', 'Q', 'G', 'U4', 'D', 'D', 'D', 'D']);
     // they leave the plug in submission order
@@ -84,44 +68,35 @@ describe('kernel 6.18: each process plugs its own submissions', () => {
 
   it(`a plug holding ${PLUG_MAX_REQUESTS} requests is flushed before the next joins, and a new plug begins (P)`, () => {
     const many = Array.from({ length: PLUG_MAX_REQUESTS + 3 }, (_, k) => wr(100_000 + k * 64, 0));
-    const r = run('mq-deadline', many);
+    // queue depth 32: 2 × 32 = 64 scheduler tags, room for all 35 (tags-mq.ts)
+    const r = run('mq-deadline', many, { queueDepth: 32 });
     const plugs = actions(r.trace).filter((a) => a === 'P' || a.startsWith('U'));
     expect(plugs).toEqual(['P', `U${PLUG_MAX_REQUESTS}`, 'P', 'U3']);
   });
 
   it('a request of 128 KiB flushes the plug before the next request joins', () => {
-    const r = run('mq-deadline', [wr(100_000, 0, 128), wr(200_000, 0), wr(300_000, 0)]);
+    // queue depth 2: four scheduler tags, room for the three requests
+    const r = run('mq-deadline', [wr(100_000, 0, 128), wr(200_000, 0), wr(300_000, 0)], {
+      queueDepth: 2,
+    });
     const plugs = actions(r.trace).filter((a) => a === 'P' || a.startsWith('U'));
     expect(plugs).toEqual(['P', 'U1', 'P', 'U2']);
   });
 
-  it('a process about to sleep for a request flushes its plug first (UT), and the wait is not traced', () => {
-    // nr_requests 4: the process gets six (the 2.6 pool's batching allowance), then waits
+  it('a process about to sleep for a tag flushes its plug first (UT), and the wait is not traced', () => {
+    // nr_requests 4: blk-mq's one tag pool has no batching allowance (2.6's pool gave this
+    // process six, tags-mq.ts): four requests, then the fifth bio waits
     const eight = Array.from({ length: 8 }, (_, k) => wr(100_000 + k * 64, 0));
     const r = run('mq-deadline', eight, { queue: { nr_requests: 4 } });
     const seq = actions(r.trace);
-    expect(seq.slice(0, 20)).toEqual([
-      'Q',
-      'G',
-      'P',
-      'Q',
-      'G',
-      'Q',
-      'G',
-      'Q',
-      'G',
-      'Q',
-      'G',
-      'Q',
-      'G',
-      'Q',
-      'UT6',
-      'I',
-      'I',
-      'I',
-      'I',
-      'I',
-    ]);
+    // four Gs, then the fifth bio flushes the plug (UT4) and sleeps; the later bios of the
+    // list find no tag either (their waits are not traced)
+    expect(seq.slice(0, 19).join(' ')).toBe('Q G P Q G Q G Q G Q UT4 I I I I D Q Q Q');
+    // each completion frees one tag and wakes one sleeper (mq-deadline's wake batch is 1):
+    // its G comes at that C, its request goes through a plug of its own
+    const gs = r.trace.filter((e) => e.action === 'G');
+    const cs = r.trace.filter((e) => e.action === 'C');
+    expect(gs.slice(4).map((e) => e.tNs)).toEqual(cs.slice(0, 4).map((e) => e.tNs));
     expect(seq).not.toContain('S');
     // every write completes in the end
     expect(r.trace.filter((e) => e.action === 'C')).toHaveLength(8);
@@ -135,11 +110,7 @@ describe('kernel 6.18: each process plugs its own submissions', () => {
   });
 
   it('a scenario file’s mq-deadline runs on 6.18 unless it names a kernel; the 2.6 schedulers on 2.6.32', () => {
-    const kernelOf = (iosched: Record<string, unknown>) =>
-      loadScenario(
-        { name: 'k', iosched, workload: { processes: [{ name: 'p' }] }, stop: { requests: 10 } },
-        'k.json',
-      ).iosched.kernel;
+    const kernelOf = (iosched: Record<string, unknown>) => loadedIosched(iosched).kernel;
     expect(kernelOf({ name: 'mq-deadline' })).toBe('6.18');
     expect(kernelOf({ name: 'mq-deadline', kernel: '2.6.32' })).toBe('2.6.32');
     expect(kernelOf({ name: 'deadline' })).toBe('2.6.32');

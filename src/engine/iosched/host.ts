@@ -1,6 +1,7 @@
 // The block layer between processes and the device (LINUX-SCHEDULERS.md §1): a bio is
 // queued (Q); it merges into a pending request (M/F, merge.ts) or gets a new one from the
-// pool (G — or the process sleeps, S, when nr_requests are out); an empty queue is plugged
+// pool (G — or the process sleeps, S, when nr_requests are out; kernel 6.18 takes a tag from
+// blk-mq's one shared pool instead, tags-mq.ts); an empty queue is plugged
 // (P) so bios can gather; the request enters the I/O scheduler (I); unplugging (U, UT) runs
 // the queue, and the driver pulls requests through the dispatch queue while the device has
 // free tags (D); the device's completion (C) frees the request and the queue runs again.
@@ -15,8 +16,9 @@ import { insertAt } from './common';
 import { emitBio, emitRq } from './emit';
 import { requeue } from './requeue';
 import { pieceEnds, submitSplit } from './split';
-import { addToPlug, flushTaskPlug, plugMerge, type TaskPlug } from './plug-task';
+import { addToPlug, plugMerge, type TaskPlug } from './plug-task';
 import { armUnplugTimer, plugQueue, shouldPlug, unplug, unplugThreshReached } from './plug-queue';
+import { createMqTags, mqGetRequest, mqRequestFreed, mqSleeps, type MqTags } from './tags-mq';
 import type { Bio, ElevatorType } from './types';
 import './registry';
 
@@ -49,7 +51,7 @@ export interface HostState {
   hash: MergeHash;
   backMerges: number;
   frontMerges: number;
-  /** requests allocated per pool class [async or write, sync or read] */
+  /** 2.6: requests allocated per pool class [async or write, sync or read] */
   allocated: [number, number];
   /** bios whose process sleeps for a request, per class (bio slots, FIFO) */
   waiters: [number[], number[]];
@@ -65,6 +67,8 @@ export interface HostState {
   plugArmed: number;
   /** kernel 6.18: each process's own plug, by pid (plug-task.ts) */
   taskPlugs: Record<number, TaskPlug>;
+  /** kernel 6.18: blk-mq's tag pool in place of the 2.6 request pool (tags-mq.ts) */
+  mq: MqTags;
 }
 
 export function createHostState(): HostState {
@@ -90,6 +94,7 @@ export function createHostState(): HostState {
     plugSeq: 0,
     plugArmed: -1,
     taskPlugs: {},
+    mq: createMqTags(),
   };
 }
 
@@ -145,6 +150,10 @@ function setBatching(h: HostState, pid: number, now: number): void {
 
 /** get_request: a request from the pool, or the process sleeps (S) until one is freed. */
 function getRequest(sim: Simulation, bio: Bio, now: number): void {
+  if (sim.model.iosched.queue.taskPlug) {
+    mqGetRequest(sim, bio, now); // blk-mq: a tag from the one shared pool
+    return;
+  }
   const h = sim.state.host;
   const c = poolClass(sim, bio);
   const nr = sim.model.iosched.queue.nrRequests;
@@ -161,12 +170,10 @@ function getRequest(sim: Simulation, bio: Bio, now: number): void {
   // Even batchers stop at half again over nr_requests.
   if (h.allocated[c] >= Math.floor((3 * nr) / 2)) refused = true;
   if (refused || h.waiters[c].length > 0) {
-    // a process unplugs before it sleeps; 6.18 flushes its own plug (UT) and does not
-    // trace the sleep (a wait for a tag)
-    if (sim.model.iosched.queue.taskPlug) flushTaskPlug(sim, bio.pid, now, true);
-    else if (sim.sink) emitBio(sim, 'S', bio, now);
+    // a process unplugs before it sleeps
+    if (sim.sink) emitBio(sim, 'S', bio, now);
     h.waiters[c].push(bio.slot);
-    if (!sim.model.iosched.queue.taskPlug) unplug(sim, now);
+    unplug(sim, now);
     return;
   }
   h.allocated[c]++;
@@ -186,12 +193,22 @@ export function requestFreed(sim: Simulation, c: number, now: number): void {
   setBatching(h, bio.pid, now);
   h.allocated[c]!++;
   h.batchers[bio.pid]!.left--;
-  newRequest(sim, bio, c as 0 | 1, now);
+  newRequest(sim, bio, c, now);
   noteBioWakes(sim, bio, now);
 }
 
-/** G, then plug an empty queue (P), insert into the scheduler (I), maybe unplug. */
-function newRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
+/** Whether a bio sleeps for a request (2.6) or a tag (6.18): the last to go to sleep. */
+export function bioSleeps(sim: Simulation, slot: number): boolean {
+  const h = sim.state.host;
+  if (sim.model.iosched.queue.taskPlug)
+    return mqSleeps(h.mq, slot, bioAt(sim.state.bios, slot).pid);
+  for (const line of h.waiters) if (line[line.length - 1] === slot) return true;
+  return false;
+}
+
+/** G, then plug an empty queue (P), insert into the scheduler (I), maybe unplug; 6.18:
+ * into the process's plug. `c` is the pool class (2.6) or the tag class (tags-mq.ts). */
+export function newRequest(sim: Simulation, bio: Bio, c: number, now: number): void {
   const h = sim.state.host;
   const e = sim.elevator;
   const rq = allocRequest(
@@ -346,8 +363,12 @@ export function releaseRequest(sim: Simulation, rq: IoRequest, now = sim.state.n
   sim.elevator.putRequest?.(h.elevator, rq, sim.ctx);
   if (h.lastMerge === rq.slot) h.lastMerge = -1;
   const c = rq.poolClass;
-  h.allocated[c as 0 | 1]--;
   freeRequest(sim.state.requests, rq);
+  if (sim.model.iosched.queue.taskPlug) {
+    mqRequestFreed(sim, c, now); // blk_mq_free_request puts the tag back
+    return;
+  }
+  h.allocated[c as 0 | 1]--;
   requestFreed(sim, c, now);
 }
 

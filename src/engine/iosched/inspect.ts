@@ -22,8 +22,17 @@ export function hostView(sim: Simulation): Record<string, unknown> {
       : { plugged: h.plugged }),
     dispatchQueue: h.dispatchQueue.map((slot) => requestAt(table, slot).id),
     inDriver: h.inDriver,
-    allocated: { async: h.allocated[0], sync: h.allocated[1] },
-    sleeping: h.waiters[0].length + h.waiters[1].length,
+    // 2.6: the request pool per class; 6.18: blk-mq's one tag pool
+    ...(sim.model.iosched.queue.taskPlug
+      ? {
+          tags: { depth: h.mq.depth, used: h.mq.used },
+          sleeping: h.mq.sleeping,
+          blockedBehind: Object.values(h.mq.blocked).reduce((n, b) => n + b.length, 0),
+        }
+      : {
+          allocated: { async: h.allocated[0], sync: h.allocated[1] },
+          sleeping: h.waiters[0].length + h.waiters[1].length,
+        }),
     internals: sim.elevator.inspect(h.elevator, sim.ctx),
     // the layer above, when the run has one: the page cache's pages and its flusher
     ...(sim.state.workload.pageCache ? { pageCache: pageCacheView(sim) } : {}),

@@ -11,8 +11,9 @@
 //    prio_aging_expire ago goes first;
 //  - batching, starved and last_dir are shared by the classes; last_dir starts as WRITE.
 // The framework's dispatch queue plays the part of mq-deadline's head-insertion list.
-// async_depth (a cap on the scheduler tags async I/O may take) is not modelled: the
-// framework's request pool is 2.6's, per direction.
+// dd_limit_depth: on kernel 6.18 a write or async request may hold at most async_depth of
+// the queue's scheduler tags, sync reads all of them (tags-mq.ts); the kernel starts
+// async_depth at nr_requests, so by default nothing is held back.
 import {
   MS,
   findBySector,
@@ -93,6 +94,8 @@ export interface MqDeadlineState {
   fifoBatch: number;
   writesStarved: number;
   frontMerges: boolean;
+  /** async_depth: the shallow depth for writes and async requests (kernel 6.18) */
+  asyncDepth: number;
 }
 
 export { MQ_DEADLINE_TUNABLES };
@@ -257,6 +260,12 @@ export const mqDeadline: ElevatorType<MqDeadlineState> = {
   tunables: MQ_DEADLINE_TUNABLES,
   dispatchInsert: 'append',
 
+  // dd_limit_depth: sync reads are not throttled; writes and async requests (every write,
+  // as op_is_sync holds for all reads) get the shallow depth async_depth
+  limitDepth: (s, bio) => (bio.write ? s.asyncDepth : Infinity),
+  // dd_depth_updated: blk_mq_set_min_shallow_depth(q, 1)
+  minShallowDepth: 1,
+
   init: (t, ctx) => ({
     prio: [perPrio(), perPrio(), perPrio()],
     lastDir: WRITE, // dd_init_sched
@@ -270,6 +279,7 @@ export const mqDeadline: ElevatorType<MqDeadlineState> = {
     fifoBatch: tunable(t, 'fifo_batch'),
     writesStarved: tunable(t, 'writes_starved'),
     frontMerges: tunable(t, 'front_merges') === 1,
+    asyncDepth: tunable(t, 'async_depth'),
   }),
 
   // dd_insert_request: count it in its class, sort it, give it a deadline in jiffies.

@@ -9,7 +9,7 @@ export const QUEUE_SETTINGS: readonly TunableSpec[] = [
     unit: 'requests',
     min: 4,
     max: 8192,
-    doc: 'Requests that may be allocated per class (sync/async; read/write before 2.6.30) before processes sleep.',
+    doc: '2.6: requests that may be allocated per class (sync/async; read/write before 2.6.30) before processes sleep. 6.18: the tags of the one blk-mq pool; left out, 2 × min(queue depth, 128) with a scheduler, the queue depth with none.',
   },
   {
     name: 'max_sectors_kb',
@@ -54,6 +54,8 @@ export const HZ_VALUES = [100, 250, 1000] as const;
 
 export interface QueueSettings {
   nrRequests: number;
+  /** nr_requests was given: kernel 6.18 otherwise derives it from the queue depth (tags-mq.ts) */
+  nrRequestsSet: boolean;
   maxSectors: number;
   nomerges: boolean;
   unplugThresh: number;
@@ -73,6 +75,7 @@ export function queueSettings(values: Record<string, number>, kernel: Kernel): Q
     values[name] ?? QUEUE_SETTINGS.find((t) => t.name === name)!.default;
   return {
     nrRequests: v('nr_requests'),
+    nrRequestsSet: values.nr_requests !== undefined,
     maxSectors: v('max_sectors_kb') * 2,
     nomerges: v('nomerges') === 1,
     unplugThresh: v('unplug_thresh'),

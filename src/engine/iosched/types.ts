@@ -121,6 +121,12 @@ export interface ElevatorType<S> {
   latterRequest?(s: S, rq: IoRequest, ctx: ElevatorContext): number;
 
   // ── allocation and life cycle ──
+  /** kernel 6.18, blk-mq's limit_depth: the most scheduler tags a request for `bio` may
+   * hold (the sbitmap shallow depth, over the whole bitmap), Infinity for no limit */
+  limitDepth?(s: S, bio: Bio): number;
+  /** the smallest shallow depth limitDepth may give (blk_mq_set_min_shallow_depth): it
+   * sets the tag pool's wake batch (tags-mq.ts). Absent: it limits nothing */
+  minShallowDepth?: number;
   /** 'must' lets a process allocate past nr_requests (AS/CFQ, for the process they wait on) */
   mayQueue?(s: S, bio: Bio, ctx: ElevatorContext): 'must' | 'may';
   /** a request was allocated for `bio` (G): attach scheduler data (CFQ's queue) */

@@ -343,6 +343,8 @@ function checkIosched(
     'the queue',
     problems,
   );
+  // 6.18 derives nr_requests from the queue depth and the scheduler unless given (tags-mq.ts)
+  if (queue && kernel === '6.18' && raw?.queue?.nr_requests === undefined) delete queue.nr_requests;
   return tunables && queue ? { name, tunables, queue, kernel, hz } : null;
 }
 

@@ -22,6 +22,7 @@ import { onPlugFlush } from '../iosched/plug-task';
 import { onWriteback } from '../workload/flusher';
 import { onUnplugTimer } from '../iosched/plug-queue';
 import { createHostState, hostComplete, onHostTimer, type HostState } from '../iosched/host';
+import { initMqTags } from '../iosched/tags-mq';
 import { createCollector, type Collector } from '../metrics/collector';
 import {
   createBioTable,
@@ -107,6 +108,7 @@ export function createSimulation(model: Model, sink: TraceSink | null = null): S
     done: false,
   };
   sim.state.host.elevator = elevator.init(model.iosched.tunables, sim.ctx);
+  if (model.iosched.queue.taskPlug) initMqTags(sim);
   startWorkload(sim);
   return sim;
 }

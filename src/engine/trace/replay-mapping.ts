@@ -2,6 +2,7 @@
 // trace's meta.json or message lines), and which block layer it runs on (kernel 6.18's
 // per-task plugging for a blk-mq scheduler, else 2.6's).
 import { KERNELS, type Kernel } from '../iosched/queue-settings';
+import { mqTagDepth } from '../iosched/tags-mq';
 import type { TraceMeta } from './replay-scenario';
 import { ReplayError } from './replay-errors';
 import type { TraceReading } from './replay-source';
@@ -10,7 +11,7 @@ import type { TraceReading } from './replay-source';
 export const SCHEDULER_MAP: Record<string, { simulated: string; note: string }> = {
   'mq-deadline': {
     simulated: 'mq-deadline',
-    note: "Spindle's mq-deadline follows Linux 6.10-6.18 (per-class lists, prio aging, jiffies >= deadline expiry), over kernel 6.18's per-task plugging; async_depth (the share of tags async requests may take) is not modelled",
+    note: "Spindle's mq-deadline follows Linux 6.10-6.18 (per-class lists, prio aging, jiffies >= deadline expiry), over kernel 6.18's per-task plugging and blk-mq's one tag pool (async_depth, the tags writes and async requests may hold, is nr_requests unless set)",
   },
   bfq: {
     simulated: 'cfq',
@@ -65,6 +66,45 @@ export function chooseKernel(mapping: SchedulerMapping, given: Kernel | undefine
       : mapping.traced === null
         ? 'the traced scheduler is unknown: the 2.6 block layer; give --kernel 6.18 for a blk-mq trace'
         : `the traced ${mapping.traced} is a 2.6 scheduler`,
+  };
+}
+
+export interface NrRequestsChoice {
+  value: number;
+  source: string;
+}
+
+/**
+ * Kernel 6.18's nr_requests for the replay, the size of blk-mq's tag pool (tags-mq.ts);
+ * null on the 2.6 kernels (their pool keeps its own default). Given, or the traced
+ * queue's (meta.json): without a scheduler nr_requests is the driver's tag count T, with
+ * one 2 × min(T, 128) unless someone changed it (taken as unchanged: the least T that
+ * gives it is half of it). Else the kernel's default for the simulated queue depth.
+ */
+export function chooseNrRequests(
+  meta: TraceMeta | undefined,
+  mapping: SchedulerMapping,
+  kernel: Kernel,
+  queueDepth: number,
+  given: number | undefined,
+): NrRequestsChoice | null {
+  if (kernel !== '6.18') return null;
+  if (given !== undefined) return { value: given, source: '--nr-requests' };
+  const simulatedNone = mapping.simulated === 'none';
+  const n = meta?.nrRequests;
+  if (n !== undefined && mapping.traced !== null) {
+    const tracedNone = mapping.traced === 'none';
+    const from = `meta.json: the traced ${mapping.traced}'s nr_requests ${n}`;
+    if (tracedNone === simulatedNone) return { value: n, source: from };
+    if (tracedNone)
+      return { value: 2 * Math.min(n, 128), source: `${from} (its tags) → 2 × min(${n}, 128)` };
+    const half = Math.max(1, Math.floor(n / 2));
+    return { value: half, source: `${from} = 2 × min(tags, 128): at least ${half} tags` };
+  }
+  const value = mqTagDepth(queueDepth, !simulatedNone, null);
+  return {
+    value,
+    source: `kernel 6.18's default for queue depth ${queueDepth}${simulatedNone ? ' (the driver’s tags)' : `: 2 × min(${queueDepth}, 128)`}; the trace does not give it (an NVMe queue's is 256 with a scheduler, a SATA disk's 64): --nr-requests`,
   };
 }
 

@@ -7,8 +7,10 @@ import type { Kernel } from '../iosched/queue-settings';
 import { ReplayError } from './replay-errors';
 import {
   chooseKernel,
+  chooseNrRequests,
   mapScheduler,
   type KernelChoice,
+  type NrRequestsChoice,
   type SchedulerMapping,
 } from './replay-mapping';
 
@@ -31,6 +33,8 @@ export interface TraceMeta {
   scheduler?: string;
   rotational?: number;
   maxSectorsKb?: number;
+  /** the traced queue's nr_requests (kernel 6.18 replays size the tag pool by it) */
+  nrRequests?: number;
 }
 
 export interface ReplayOptions {
@@ -41,6 +45,8 @@ export interface ReplayOptions {
   disk?: string;
   mode?: ReplayMode;
   queueDepth?: number;
+  /** kernel 6.18's nr_requests (the tag pool); default: meta.json's, else the kernel's */
+  nrRequests?: number;
   /** the simulated block layer's kernel; default: 6.18 for a blk-mq scheduler's trace */
   kernel?: Kernel;
   meta?: TraceMeta;
@@ -259,6 +265,7 @@ export function buildScenario(
   queueDepth: DepthChoice;
   addresses: AddressMap;
   kernel: KernelChoice;
+  nrRequests: NrRequestsChoice | null;
 } {
   const dev = chooseDevice(reading, opts.device);
   const mode = opts.mode ?? 'open';
@@ -295,6 +302,14 @@ export function buildScenario(
   const queue: Record<string, number> = {};
   const msk = opts.meta?.maxSectorsKb;
   if (msk !== undefined && msk >= 4 && msk <= 32768) queue.max_sectors_kb = msk;
+  const nrRequests = chooseNrRequests(
+    opts.meta,
+    mapping,
+    kernel.value,
+    queueDepth.value,
+    opts.nrRequests,
+  );
+  if (nrRequests !== null) queue.nr_requests = Math.min(8192, Math.max(4, nrRequests.value));
   if (mode === 'trace-timed') {
     // the requests arrive merged as the kernel merged them, and go to the scheduler at once
     queue.nomerges = 1;
@@ -313,7 +328,7 @@ export function buildScenario(
     (json.disk as Record<string, unknown>).scheduler = mapping.simulated;
   }
   const scenario = loadScenario(json, 'replay');
-  return { scenario, dev, mapping, workload, disk, queueDepth, addresses, kernel };
+  return { scenario, dev, mapping, workload, disk, queueDepth, addresses, kernel, nrRequests };
 }
 
 /** The workload's sectors packed onto the disk when the trace addresses more than it holds

@@ -27,6 +27,7 @@ import {
   type DepthChoice,
   type KernelChoice,
   type DiskChoice,
+  type NrRequestsChoice,
   type ReplayMode,
   type ReplayOptions,
   type ReplayProcess,
@@ -60,6 +61,8 @@ export interface ReplayReport {
   disk: DiskChoice;
   /** the simulated block layer's kernel, and why */
   kernel: KernelChoice;
+  /** kernel 6.18: nr_requests, the tag pool's size, and why; null on the 2.6 kernels */
+  nrRequests: NrRequestsChoice | null;
   /** a trace from a larger disk: how its addresses were packed onto this one */
   addresses: Omit<AddressMap, 'regions'> & { regions: number };
   queueDepth: DepthChoice;
@@ -163,10 +166,8 @@ function series(
 
 export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): ReplayReport {
   const mode = opts.mode ?? 'open';
-  const { scenario, dev, mapping, workload, disk, queueDepth, addresses, kernel } = buildScenario(
-    reading,
-    opts,
-  );
+  const { scenario, dev, mapping, workload, disk, queueDepth, addresses, kernel, nrRequests } =
+    buildScenario(reading, opts);
   const simDispatches: Array<{ tNs: number; sector: number; nSectors: number; rq: number }> = [];
   const simCompletions: Array<{ tNs: number; nSectors: number }> = [];
   const sink: SimSink = {
@@ -218,6 +219,7 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     mode,
     disk,
     kernel,
+    nrRequests,
     addresses: { ...addresses, regions: addresses.regions.length },
     queueDepth,
     schedulerMapping: mapping,

@@ -2,9 +2,9 @@
 // `generator`. A closed-loop thread issues one step per Issue event: after a sync step it
 // waits until fewer than `depth` of its sync bios are in flight; after an async step (a
 // buffered write) it goes on at once, unless
-//  - the bio found no free request (nr_requests are out: the block layer traces S): the
-//    thread sleeps until the bio gets one, as the kernel's submitter sleeps in
-//    get_request_wait. This is what holds a buffered writer back once the disk is the
+//  - the bio found no free request (nr_requests are out: the block layer traces S; 6.18:
+//    no free tag, untraced): the thread sleeps until the bio gets one, as the kernel's
+//    submitter sleeps in get_request_wait (6.18: blk_mq_get_tag). This is what holds a buffered writer back once the disk is the
 //    bottleneck, as writeback under congestion does in the kernel (LINUX-SCHEDULERS.md §1);
 //  - the buffered writes of all threads not yet completed reach DIRTY_LIMIT_SECTORS (the
 //    kernel's balance_dirty_pages: vm.dirty_ratio of memory), until they fall below it;
@@ -13,7 +13,7 @@
 // block layer does (its arrival rate is the workload). Issue events carry the instance index.
 import { allocBio } from '../../request';
 import type { Bio } from '../../iosched/types';
-import { submitBio } from '../../iosched/host';
+import { bioSleeps, submitBio } from '../../iosched/host';
 import { pushEvent } from '../../sim/heap';
 import { EventKind, EventPriority } from '../../sim/events';
 import { nextExponential, type Rng } from '../../sim/rng';
@@ -176,12 +176,7 @@ function issueStep(
   submitBio(sim, bio, now);
   // No request was free: it sleeps in get_request, last in its class's line (the host
   // wakes it through generatorWakes when a request is freed).
-  if (bio.rq < 0 && isSleeping(sim, bio.slot)) g.sleeping++;
-}
-
-function isSleeping(sim: Simulation, slot: number): boolean {
-  for (const line of sim.state.host.waiters) if (line[line.length - 1] === slot) return true;
-  return false;
+  if (bio.rq < 0 && bioSleeps(sim, bio.slot)) g.sleeping++;
 }
 
 /** An Issue event for a generator thread. */

@@ -120,16 +120,23 @@ describe('kernel 6.18: blk-mq’s tag pool in a run', () => {
     expect(at(old.trace, 'G', 0)).toHaveLength(5);
   });
 
-  it('nr_requests left out: 2 × min(queue depth, 128) scheduler tags (queue depth 4: 8)', () => {
-    const r = run('mq-deadline', [spread(10, wr, 100_000)], { queueDepth: 4 });
-    expect(at(r.trace, 'G', 0)).toHaveLength(8);
-    const u = r.trace.find((e) => e.action === 'T')!; // the ninth bio flushes its plug: UT8
-    expect(u.count).toBe(8);
+  it('nr_requests left out: 2 × min(tag set depth, 128) scheduler tags — the host’s tag set, as deep as the drive accepts (hp-c2247a: 64, so 128), whatever queue depth the disk is set to', () => {
+    for (const queueDepth of [1, 4]) {
+      const r = run('mq-deadline', [spread(130, wr, 100_000)], { queueDepth });
+      expect(at(r.trace, 'G', 0)).toHaveLength(128);
+      // the 129th bio finds no tag: it flushes its plug (UT) and sleeps
+      const seq = actions(r.trace);
+      const ut = seq.findIndex((a) => a.startsWith('UT'));
+      expect(seq.slice(0, ut).filter((a) => a === 'G')).toHaveLength(128);
+    }
+    // none: the tag set's 64 driver tags
+    const none = run('none', [spread(70, wr, 100_000)]);
+    expect(at(none.trace, 'G', 0)).toHaveLength(64);
   });
 
-  it('none on a device of queue depth 1: one driver tag; the others sleep after flushing the plug (UT1) and wake in turn', () => {
+  it('none with one driver tag (nr_requests 1): the others sleep after flushing the plug (UT1) and wake in turn', () => {
     const sectors = [585608, 48656, 1121192, 1619264];
-    const r = run('none', [sectors.map((s) => rd(s, 0))]);
+    const r = run('none', [sectors.map((s) => rd(s, 0))], { queue: { nr_requests: 1 } });
     const seq = actions(r.trace);
     expect(seq.slice(0, 6).join(' ')).toBe('Q G P Q UT1 D');
     expect(seq).not.toContain('S');
@@ -141,12 +148,13 @@ describe('kernel 6.18: blk-mq’s tag pool in a run', () => {
   });
 
   it('a process asleep in blk_mq_get_tag submits nothing more: its later bios ask for tags, in order, once it wakes', () => {
-    // queue depth 1 under none: one driver tag. p0 takes it and sleeps for its second bio;
+    // one driver tag under none (nr_requests 1). p0 takes it and sleeps for its second bio;
     // its third waits behind it (not on a wait queue), so p1's bio, a microsecond later,
     // sleeps on the next wait queue and gets a request before p0's third
     const p0 = [rd(100_000, 0), rd(200_000, 0), rd(300_000, 0)];
     const p1 = [rd(400_000, 0.001)];
-    const r = run('none', [p0, p1]);
+    const one = { queue: { nr_requests: 1 } };
+    const r = run('none', [p0, p1], one);
     expect(r.d.map((e) => e.sector)).toEqual([100_000, 200_000, 400_000, 300_000]);
     expect(actions(r.trace).filter((a) => a.startsWith('U'))).toEqual([
       'UT1', // p0's second bio sleeps: its first request leaves the plug
@@ -154,7 +162,7 @@ describe('kernel 6.18: blk-mq’s tag pool in a run', () => {
       'U1', // p1's request, at the end of its submission
       'U1', // p0's third
     ]);
-    const again = run('none', [p0, p1]);
+    const again = run('none', [p0, p1], one);
     expect(again.trace).toEqual(r.trace); // same scenario and seed: the same run
   });
 

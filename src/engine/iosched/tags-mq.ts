@@ -84,9 +84,12 @@ export function createMqTags(): MqTags {
 
 /**
  * The pool's depth in kernel 6.18: nr_requests if it was set (with `none`, sysfs shows the
- * driver's tag count there), else — the driver's tag set taken as deep as the device's
- * queue — blk_mq_default_nr_requests = 2 × min(queue depth, 128) with a scheduler, the
- * queue depth without (elevator_disable: q->nr_requests = the tag set's depth).
+ * driver's tag count there), else blk_mq_default_nr_requests = 2 × min(tag set depth, 128)
+ * with a scheduler, the tag set's depth without (elevator_disable: q->nr_requests = the tag
+ * set's depth). A SCSI or SATA disk's tag set belongs to its host adapter (AHCI: 32 tags),
+ * not to the queue depth the disk is set to (sysfs device/queue_depth limits dispatch, not
+ * tags): the tag set is taken as deep as the drive's largest queue (the preset's
+ * maxQueueDepth: NCQ 32 on SATA), whatever the scenario's queueDepth.
  */
 export function mqTagDepth(
   driverDepth: number,
@@ -108,7 +111,8 @@ export function initMqTags(sim: Simulation): void {
   const t = sim.state.host.mq;
   const q = sim.model.iosched.queue;
   const e = sim.elevator;
-  t.depth = mqTagDepth(sim.model.queueDepth, !e.passthrough, q.nrRequestsSet ? q.nrRequests : null);
+  const tagSet = sim.model.disk.params.maxQueueDepth;
+  t.depth = mqTagDepth(tagSet, !e.passthrough, q.nrRequestsSet ? q.nrRequests : null);
   // a scheduler that limits depth declares its smallest shallow depth (mq-deadline: 1)
   t.wakeBatch = mqWakeBatch(t.depth, e.minShallowDepth ?? Infinity);
 }

@@ -85,7 +85,8 @@ export function chooseNrRequests(
   meta: TraceMeta | undefined,
   mapping: SchedulerMapping,
   kernel: Kernel,
-  queueDepth: number,
+  /** the host's tag set: as deep as the simulated drive accepts (its preset's maxQueueDepth) */
+  tagSetDepth: number,
   given: number | undefined,
 ): NrRequestsChoice | null {
   if (kernel !== '6.18') return null;
@@ -101,10 +102,10 @@ export function chooseNrRequests(
     const half = Math.max(1, Math.floor(n / 2));
     return { value: half, source: `${from} = 2 × min(tags, 128): at least ${half} tags` };
   }
-  const value = mqTagDepth(queueDepth, !simulatedNone, null);
+  const value = mqTagDepth(tagSetDepth, !simulatedNone, null);
   return {
     value,
-    source: `kernel 6.18's default for queue depth ${queueDepth}${simulatedNone ? ' (the driver’s tags)' : `: 2 × min(${queueDepth}, 128)`}; the trace does not give it (an NVMe queue's is 256 with a scheduler, a SATA disk's 64): --nr-requests`,
+    source: `kernel 6.18's default for a tag set of ${tagSetDepth}${simulatedNone ? ' (the driver’s tags)' : `: 2 × min(${tagSetDepth}, 128)`}; the trace does not give it (an NVMe queue's is 256 with a scheduler, a SATA disk's 64): --nr-requests`,
   };
 }
 

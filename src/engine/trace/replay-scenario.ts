@@ -302,11 +302,12 @@ export function buildScenario(
   const queue: Record<string, number> = {};
   const msk = opts.meta?.maxSectorsKb;
   if (msk !== undefined && msk >= 4 && msk <= 32768) queue.max_sectors_kb = msk;
+  // the host's tag set is as deep as the drive accepts, whatever queue depth it is set to
   const nrRequests = chooseNrRequests(
     opts.meta,
     mapping,
     kernel.value,
-    queueDepth.value,
+    getPreset(disk.preset)?.maxQueueDepth ?? MAX_QUEUE_DEPTH,
     opts.nrRequests,
   );
   if (nrRequests !== null) queue.nr_requests = Math.min(8192, Math.max(4, nrRequests.value));

@@ -41,7 +41,7 @@ const spread = (n: number, op: typeof rd, base: number) =>
   Array.from({ length: n }, (_, k) => op(base + k * 10_000, 0));
 
 describe('kernel 6.18: blk-mq’s tag pool (the rules, on the pool alone)', () => {
-  it('blk_mq_default_nr_requests: 2 × min(queue depth, BLKDEV_DEFAULT_RQ) scheduler tags; none: the driver’s depth', () => {
+  it('blk_mq_default_nr_requests: 2 × min(tag set depth, BLKDEV_DEFAULT_RQ) scheduler tags; none: the tag set’s depth', () => {
     expect(mqTagDepth(1, true, null)).toBe(2);
     expect(mqTagDepth(32, true, null)).toBe(64); // a SATA NCQ queue
     expect(mqTagDepth(1023, true, null)).toBe(256); // an NVMe queue

@@ -9,7 +9,7 @@ export const QUEUE_SETTINGS: readonly TunableSpec[] = [
     unit: 'requests',
     min: 4,
     max: 8192,
-    doc: '2.6: requests that may be allocated per class (sync/async; read/write before 2.6.30) before processes sleep. 6.18: the tags of the one blk-mq pool; left out, 2 × min(queue depth, 128) with a scheduler, the queue depth with none.',
+    doc: '2.6: requests that may be allocated per class (sync/async; read/write before 2.6.30) before processes sleep. 6.18: the tags of the one blk-mq pool; left out, 2 × min(tag set, 128) with a scheduler, the tag set with none — the host’s tag set, as deep as the drive accepts (SATA 32: 64 with a scheduler), whatever the disk’s queue depth.',
   },
   {
     name: 'max_sectors_kb',

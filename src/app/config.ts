@@ -8,10 +8,17 @@
 //
 // An override left undefined means "as the lesson says": a link carries only what differs.
 
-import { applyGenerators, asObject, type GeneratorInfo, type Json } from './workload-config';
+import {
+  applyGenerators,
+  applyPageCache,
+  asObject,
+  pageCacheMiB,
+  type GeneratorInfo,
+  type Json,
+} from './workload-config';
 
 export type { GeneratorInfo } from './workload-config';
-export { lessonGenerators } from './workload-config';
+export { lessonGenerators, lessonHasGenerators, PAGE_CACHE_CHOICES } from './workload-config';
 
 /** One tunable as the settings panel shows it: the engine's TunableSpec made plain data
  * (its HZ-dependent default resolved for each HZ). */
@@ -61,6 +68,8 @@ export interface RunOverrides {
   qd?: number;
   /** disk.scheduler: the drive's own scheduler */
   dsched?: string;
+  /** workload.pageCache: its memory in MiB (0: no page cache) */
+  pc?: number;
   /** workload generators' keys, "kind.key" → value (e.g. "ffsb.profile" → "rand-read"),
    * applied to every process whose generator is of that kind */
   gen: Record<string, string>;
@@ -137,6 +146,7 @@ export function isEmptyOverrides(o: RunOverrides): boolean {
     o.disk === undefined &&
     o.qd === undefined &&
     o.dsched === undefined &&
+    o.pc === undefined &&
     Object.keys(o.tunables).length === 0 &&
     Object.keys(o.queue).length === 0 &&
     Object.keys(o.gen).length === 0
@@ -172,6 +182,7 @@ export function applyOverrides(raw: unknown, o: RunOverrides, seed?: number): un
   if (o.disk !== undefined) disk.preset = o.disk;
   if (o.qd !== undefined) disk.queueDepth = o.qd;
   if (o.dsched !== undefined) disk.scheduler = o.dsched;
+  if (o.pc !== undefined) applyPageCache(scenario, o.pc);
   scenario.disk = disk;
   scenario.iosched = iosched;
   if (Object.keys(o.gen).length > 0) applyGenerators(scenario, o.gen);
@@ -188,6 +199,8 @@ export interface Effective {
   disk: string;
   qd: number;
   dsched: string;
+  /** the page cache's memory, MiB; 0 = none */
+  pc: number;
   /** explicitly set tunables (lesson or override); the rest are at their defaults */
   tunables: Record<string, number>;
   queue: Record<string, number>;
@@ -209,6 +222,7 @@ export function effective(lesson: unknown, o: RunOverrides): Effective {
     disk: typeof d.preset === 'string' ? d.preset : 'hp-c2247a',
     qd: typeof d.queueDepth === 'number' ? d.queueDepth : 1,
     dsched: typeof d.scheduler === 'string' ? d.scheduler : 'fcfs',
+    pc: pageCacheMiB(asObject(s.workload).pageCache),
     tunables: nums(i.tunables),
     queue: nums(i.queue),
   };
@@ -301,6 +315,14 @@ export function sanitizeOverrides(
       problems.push({
         where: at('drive scheduler'),
         message: `must be one of ${catalog.diskSchedulers.join(', ')}`,
+      });
+  }
+  if (o.pc !== undefined) {
+    if (Number.isInteger(o.pc) && o.pc >= 0 && o.pc <= 1048576) out.pc = o.pc;
+    else
+      problems.push({
+        where: at('page cache'),
+        message: 'must be a whole number of MiB from 0 (none) to 1048576',
       });
   }
   // Tunables belong to the scheduler that runs: without a scheduler override, to the

@@ -7,6 +7,7 @@
 //    &sched=deadline&t.read_expire=250&t.fifo_batch=8      I/O scheduler and its tunables
 //    &q.nr_requests=64&kernel=2.6.16&hz=1000                queue settings, kernel era, HZ
 //    &disk=cheetah-15k4-146g&qd=16&dsched=sptf             disk preset, depth, drive's scheduler
+//    &pc=64                                                 page cache of 64 MiB (0: none)
 //    &w.ffsb.profile=rand-read&w.postmark.fs=xfs            workload generators' variants
 //    &cmp=2&c1.sched=noop&c2.sched=deadline&c2.t.read_expire=100    compare mode: 2–4 columns
 //    &_hide=seed,speed&present=1&embed=1&quiz=1&theme=dark&at=1500000  hidden controls, modes, time
@@ -83,6 +84,7 @@ function setRunKey(o: RunOverrides, key: string, value: string): string | null |
       return null;
     }
     case 'hz':
+    case 'pc':
     case 'qd': {
       if (!UINT.test(value)) return `${key}: ${shown(value)} is not a whole number`;
       o[key] = Number(value);
@@ -250,6 +252,7 @@ function writeRun(out: [string, string][], o: RunOverrides, prefix: string): voi
   put('disk', o.disk);
   put('qd', o.qd);
   put('dsched', o.dsched);
+  put('pc', o.pc);
   for (const k of Object.keys(o.gen).sort()) put(`w.${k}`, o.gen[k]);
 }
 

@@ -55,3 +55,32 @@ export function lessonGenerators(
     return values.size === 1 && typeof only === 'string' ? [{ ...info, lessonValue: only }] : [];
   });
 }
+
+/** Whether any of the lesson's processes runs a named generator (the page cache applies to
+ * those only). */
+export function lessonHasGenerators(lesson: unknown): boolean {
+  const procs = asObject(asObject(lesson).workload).processes;
+  return Array.isArray(procs) && procs.some((p) => asObject(p).generator !== undefined);
+}
+
+/** A scenario's `workload.pageCache` as its memory in MiB (the engine's default 1024 when
+ * the object leaves it out), 0 when there is none. */
+export function pageCacheMiB(v: unknown): number {
+  if (v === null || typeof v !== 'object') return 0;
+  const m = (v as { memoryMiB?: unknown }).memoryMiB;
+  return typeof m === 'number' ? m : PAGE_CACHE_DEFAULT_MIB;
+}
+const PAGE_CACHE_DEFAULT_MIB = 1024;
+
+/** The page-cache sizes the settings panel offers, MiB (0: none). */
+export const PAGE_CACHE_CHOICES = [0, 16, 64, 256, 1024] as const;
+
+/** The page-cache override: `memoryMiB` of the lesson's page cache (or the defaults), or
+ * none for 0. */
+export function applyPageCache(scenario: Json, memoryMiB: number): void {
+  const workload = asObject(scenario.workload);
+  scenario.workload = {
+    ...workload,
+    pageCache: memoryMiB > 0 ? { ...asObject(workload.pageCache), memoryMiB } : null,
+  };
+}

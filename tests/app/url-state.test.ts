@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   applyOverrides,
   defaultConfig,
+  effective,
   emptyOverrides,
   HIDEABLE,
   lessonGenerators,
@@ -33,6 +34,7 @@ const overrides: fc.Arbitrary<RunOverrides> = fc.record(
     disk: name,
     qd: fc.integer({ min: 0, max: 100000 }),
     dsched: name,
+    pc: fc.integer({ min: 0, max: 100000 }),
     gen: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}\.[a-zA-Z]{1,8}$/), name, { maxKeys: 2 }),
   },
   { requiredKeys: ['tunables', 'queue', 'gen'] },
@@ -236,6 +238,7 @@ describe('configuration checks and overrides', () => {
       disk: 'hp-c2247a',
       dsched: 'sptf',
       hz: 300,
+      pc: -1,
       gen: { 'ffsb.profile': 'rand-read', 'ffsb.nosuch': 'x', 'postmark.fs': 'ntfs' },
     };
     const { config: out, problems } = sanitizeConfig(c, catalog, ['seek-rotate-transfer.json']);
@@ -252,8 +255,37 @@ describe('configuration checks and overrides', () => {
     expect(text).toContain('nr_requests must be from 4 to 8192');
     expect(text).toContain('queue depth: must be a whole number from 1 to 8');
     expect(text).toContain('HZ: must be one of 100, 250, 1000');
+    expect(text).toContain('page cache: must be a whole number of MiB from 0 (none)');
     expect(text).toContain('ffsb.nosuch: no workload generator has a key ffsb.nosuch');
     expect(text).toContain('postmark.fs: must be one of ext3, xfs');
+  });
+
+  it('the page cache: a size puts one in (keeping the lesson’s other settings), 0 takes it out; the page shows the size in effect', () => {
+    const lesson = {
+      name: 'l',
+      workload: {
+        pageCache: { memoryMiB: 64, dirty_ratio: 30 },
+        processes: [{ name: 'p', generator: { kind: 'fio', job: 'rand-write' } }],
+      },
+    };
+    const applied = (pc: number) =>
+      (applyOverrides(lesson, { ...emptyOverrides(), pc }) as { workload: { pageCache: unknown } })
+        .workload.pageCache;
+    expect(applied(256)).toEqual({ memoryMiB: 256, dirty_ratio: 30 });
+    expect(applied(0)).toBeNull();
+    expect(effective(lesson, emptyOverrides()).pc).toBe(64);
+    expect(effective(lesson, { ...emptyOverrides(), pc: 0 }).pc).toBe(0);
+    // none in the lesson: 0; {} is the engine's default memory
+    const plain = { ...lesson, workload: { processes: lesson.workload.processes } };
+    expect(effective(plain, emptyOverrides()).pc).toBe(0);
+    expect(
+      effective({ ...lesson, workload: { ...lesson.workload, pageCache: {} } }, emptyOverrides())
+        .pc,
+    ).toBe(1024);
+    // it round-trips in a link
+    const c = defaultConfig();
+    c.run = { ...emptyOverrides(), pc: 16 };
+    expect(parseUrlState(serializeUrlState(c)).config.run.pc).toBe(16);
   });
 
   it('workload: a generator key applies to every process of its kind; a lesson offers the keys its processes agree on', () => {

@@ -11,6 +11,8 @@ import {
   effective,
   emptyOverrides,
   lessonGenerators,
+  lessonHasGenerators,
+  PAGE_CACHE_CHOICES,
   unitWord,
   type Catalog,
   type GeneratorInfo,
@@ -53,6 +55,13 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
   const maxQd = preset?.maxQueueDepth ?? 64;
   const table = catalog.schedulers.find((s) => s.name === sched)?.tunables ?? [];
   const gens = lessonGenerators(lesson, catalog);
+  // the page cache stands between generator threads and the block layer: offered when the
+  // lesson has any
+  const hasGenerators = lessonHasGenerators(lesson);
+  const pc = draft.pc ?? String(now.pc);
+  const pcOptions = [...new Set([...PAGE_CACHE_CHOICES, base.pc, now.pc])]
+    .sort((a, b) => a - b)
+    .map(String);
   const genName = (g: GeneratorInfo) => `${g.kind}.${g.key}`;
   const genValue = (g: (typeof gens)[number]) =>
     draft[`w.${genName(g)}`] ?? overrides.gen[genName(g)] ?? g.lessonValue;
@@ -107,6 +116,7 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
     if (disk !== base.disk) o.disk = disk;
     if (qd !== base.qd) o.qd = qd;
     if (dsched !== base.dsched) o.dsched = dsched;
+    if (Number(pc) !== base.pc) o.pc = Number(pc);
     for (const t of table) {
       const v = Number(tText(t));
       if (v !== tunableBase(t)) o.tunables[t.name] = v;
@@ -247,9 +257,23 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
           onChange={(v) => set('dsched', v)}
         />
       </fieldset>
-      {gens.length > 0 && (
+      {(gens.length > 0 || hasGenerators) && (
         <fieldset>
           <legend>Workload</legend>
+          {hasGenerators && (
+            <Choice
+              id={field('pc').id}
+              label="page cache"
+              hint="2.6.32's page cache and flusher between the threads and the disk: buffered reads it holds need no I/O, buffered writes reach the disk as writeback sends them (none: as the threads make them)"
+              value={pc}
+              options={pcOptions}
+              labels={Object.fromEntries(
+                pcOptions.map((v) => [v, v === '0' ? 'none' : `${v} MiB`]),
+              )}
+              lessonValue={String(base.pc)}
+              onChange={(v) => set('pc', v)}
+            />
+          )}
           {gens.map((g) => (
             <Choice
               key={genName(g)}

@@ -17,6 +17,7 @@ export function describeOverrides(o: RunOverrides, seed?: number): string[] {
   if (o.disk !== undefined) out.push(`disk ${o.disk}`);
   if (o.qd !== undefined) out.push(`queue depth ${o.qd}`);
   if (o.dsched !== undefined) out.push(`drive scheduler ${o.dsched}`);
+  if (o.pc !== undefined) out.push(o.pc > 0 ? `page cache ${o.pc} MiB` : 'no page cache');
   for (const [k, v] of Object.entries(o.gen)) out.push(`${k.replace('.', ' ')} ${v}`);
   if (seed !== undefined) out.push(`seed ${seed}`);
   return out;

@@ -2,6 +2,7 @@
 import { summarizeMs } from './metrics/histogram';
 import type { Scenario } from './scenario/types';
 import type { Simulation } from './sim/simulation';
+import { pageCacheCounters, type PageCacheCounters } from './workload/page-cache';
 
 const NS_PER_MS = 1e6;
 
@@ -62,16 +63,8 @@ export interface RunSummary {
   };
   /** time the write-back buffer was full, with host writes waiting for room */
   drive: { bufferFullMs: number; queueFullRefusals: number };
-  /** with a page cache (workload.pageCache): buffered reads it served and missed, pages
-   * dirtied, written back, dropped (deleted while dirty) and evicted */
-  pageCache?: {
-    readHits: number;
-    readMisses: number;
-    pagesDirtied: number;
-    pagesWritten: number;
-    pagesDropped: number;
-    evicted: number;
-  };
+  /** with a page cache (workload.pageCache) */
+  pageCache?: PageCacheCounters;
 }
 
 function bufferFullNs(sim: Simulation): number {
@@ -154,17 +147,6 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       bufferFullMs: bufferFullNs(sim) / NS_PER_MS,
       queueFullRefusals: sim.state.drive.queueFullRefusals,
     },
-    ...(pc
-      ? {
-          pageCache: {
-            readHits: pc.readHits,
-            readMisses: pc.readMisses,
-            pagesDirtied: pc.pagesDirtied,
-            pagesWritten: pc.pagesWritten,
-            pagesDropped: pc.pagesDropped,
-            evicted: pc.evicted,
-          },
-        }
-      : {}),
+    ...(pc ? { pageCache: pageCacheCounters(pc) } : {}),
   };
 }

@@ -67,7 +67,23 @@ export interface DirtyFile {
   cursor: number;
 }
 
-export interface PageCacheState {
+/** What a run reports of its page cache (the summary's `pageCache`): buffered reads it
+ * served and missed; pages dirtied, written back, dropped (deleted while dirty), evicted. */
+export interface PageCacheCounters {
+  readHits: number;
+  readMisses: number;
+  pagesDirtied: number;
+  pagesWritten: number;
+  pagesDropped: number;
+  evicted: number;
+}
+
+export function pageCacheCounters(pc: PageCacheState): PageCacheCounters {
+  const { readHits, readMisses, pagesDirtied, pagesWritten, pagesDropped, evicted } = pc;
+  return { readHits, readMisses, pagesDirtied, pagesWritten, pagesDropped, evicted };
+}
+
+export interface PageCacheState extends PageCacheCounters {
   spec: PageCacheSpec;
   capacity: number;
   /** clean cached pages: a list from the least recently used (head) to the most (tail),
@@ -86,12 +102,6 @@ export interface PageCacheState {
   files: Map<number, DirtyFile>;
   dirty: number;
   writeback: number;
-  readHits: number;
-  readMisses: number;
-  pagesDirtied: number;
-  pagesWritten: number;
-  pagesDropped: number;
-  evicted: number;
 }
 
 export function createPageCache(spec: PageCacheSpec): PageCacheState {

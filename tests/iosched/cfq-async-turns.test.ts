@@ -6,45 +6,30 @@
 // ~1.4 s. Kernel references are to block/cfq-iosched.c of 2.6.32.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { DecisionRecord, TraceEvent, TraceSink } from '../../src/engine/events';
-import { runScenario } from '../../src/engine/run';
 import { loadScenario } from '../../src/engine/scenario/load';
-import type { FixedRequest } from '../../src/engine/scenario/types';
+import type { FixedRequest, ProcessSpec } from '../../src/engine/scenario/types';
 import { SCENARIOS } from '../cli/run-cli';
 import { proc, scenario } from '../helpers/scenario';
+import { tracedRun, type TracedRun } from '../helpers/traced-run';
 
 const MS = 1e6;
 
-interface Traced {
-  events: TraceEvent[];
-  decisions: DecisionRecord[];
-  rules: Record<string, number>;
-}
-
-function traced(run: (sink: TraceSink) => void): Traced {
-  const events: TraceEvent[] = [];
-  const decisions: DecisionRecord[] = [];
-  run({
-    trace: (e) => events.push(e),
-    service: () => {},
-    decision: (d) => {
-      if (d.layer === 'iosched') decisions.push(d);
-    },
-  });
+/** How often each of CFQ's rules fired. */
+function ruleCounts(r: TracedRun): Record<string, number> {
   const rules: Record<string, number> = {};
-  for (const d of decisions) rules[d.rule] = (rules[d.rule] ?? 0) + 1;
-  return { events, decisions, rules };
+  for (const d of r.decisions) rules[d.rule] = (rules[d.rule] ?? 0) + 1;
+  return rules;
 }
 
 /** A committed scenario under CFQ, optionally with the page cache, recorded. */
-function lesson(file: string, pageCache = false): Traced {
+function lesson(file: string, pageCache = false): TracedRun {
   const raw = JSON.parse(readFileSync(`${SCENARIOS}/${file}`, 'utf8')) as {
     iosched: unknown;
     workload: Record<string, unknown>;
   };
   raw.iosched = { name: 'cfq' };
   if (pageCache) raw.workload.pageCache = {};
-  return traced((sink) => runScenario(loadScenario(raw, file), { sink }));
+  return tracedRun(loadScenario(raw, file));
 }
 
 const at = (sector: number, atMs: number, op: 'read' | 'write'): FixedRequest => ({
@@ -69,29 +54,22 @@ describe('cfq_should_preempt: an async request may preempt by the close rule', (
         { sector: 10008, sizeKiB: 4, op: 'read', atMs: 0, thinkTimeMs: 3 },
       ],
     });
-    const sc = (procs: ReturnType<typeof proc>[]) =>
+    const sc = (procs: ProcessSpec[]) =>
       scenario({ iosched: 'cfq', preset: 'hp-c2247a', processes: procs });
-    const firstC =
-      traced((sink) => runScenario(sc([a]), { sink })).events.find((e) => e.action === 'C')!.tNs /
-      MS;
-    const r = traced((sink) =>
-      runScenario(sc([a, proc({ name: 'w', requests: [at(12000, firstC + 1, 'write')] })]), {
-        sink,
-      }),
-    );
+    const firstC = tracedRun(sc([a])).trace.find((e) => e.action === 'C')!.tNs / MS;
+    const r = tracedRun(sc([a, proc({ name: 'w', requests: [at(12000, firstC + 1, 'write')] })]));
     const preempts = r.decisions.filter((d) => d.rule.startsWith('preempt'));
     expect(preempts.map((d) => d.rule)).toEqual(['preempt-close', 'preempt-sync-over-async']);
     expect(preempts[0]!.text).toBe('cfq1000 (be/4): preempted by cfq1001 async (be/4)');
     expect(preempts[1]!.text).toBe('cfq1001 async (be/4): preempted by cfq1000 (be/4)');
-    const d = r.events.filter((e) => e.action === 'D');
-    expect(d.map((e) => [e.sector, e.sync])).toEqual([
+    expect(r.d.map((e) => [e.sector, e.sync])).toEqual([
       [10000, true],
       [12000, false],
       [10008, true],
     ]);
     // the preempting queue's slice starts afresh at its next completion: the whole 25
     // jiffies (100 ms at HZ 250), not what was left of the slice it lost
-    const m = r.events.filter((e) => e.action === 'm').map((e) => e.message);
+    const m = r.trace.filter((e) => e.action === 'm').map((e) => e.message);
     const back = m.lastIndexOf('cfq1000 preempt');
     expect(m.slice(back).find((t) => t?.startsWith('cfq1000 set_slice='))).toBe(
       'cfq1000 set_slice=25',
@@ -106,7 +84,7 @@ describe('TPC-B under CFQ: one terminal keeps the disk through that cycle', () =
   test('the terminal whose idling queue the async queue preempts commits three times as many transactions as each other terminal', () => {
     const r = lesson('tpcb.json');
     const commits = new Map<number, number>();
-    for (const e of r.events)
+    for (const e of r.trace)
       if (e.action === 'C' && e.write && e.sync) commits.set(e.pid, (commits.get(e.pid) ?? 0) + 1);
     const close = r.decisions.filter((d) => d.rule === 'preempt-close');
     const victims = new Map<string, number>();
@@ -131,21 +109,22 @@ describe('the page cache’s flusher under CFQ: the async queue gets one request
   // queues idle (20,249 idle hits, 9 idle timeouts) and use their whole slices. Without it
   // the threads sleep in get_request for their own async writes: their queues run dry
   // (9,982 expiries empty), queues change 14,981 times and 5,811 async writes go out.
-  const asyncD = (t: Traced) => t.events.filter((e) => e.action === 'D' && !e.sync).length;
+  const asyncD = (t: TracedRun) => t.d.filter((e) => !e.sync).length;
 
   test('with the page cache: under 100 async dispatches in 120 s, as many as the async queue’s turns ended by a sync request', () => {
     const r = lesson('ffsb-cfq-ann.json', true);
+    const rules = ruleCounts(r);
     const n = asyncD(r);
     expect(n).toBeLessThan(100);
     expect(n).toBeGreaterThan(30);
-    expect(r.rules['preempt-sync-over-async']).toBe(n);
-    expect(r.rules['idle-hit']!).toBeGreaterThan(100 * (r.rules['idle-timeout'] ?? 0));
-    expect(r.rules['queue-empty-expire'] ?? 0).toBe(0);
+    expect(rules['preempt-sync-over-async']).toBe(n);
+    expect(rules['idle-hit']!).toBeGreaterThan(100 * (rules['idle-timeout'] ?? 0));
+    expect(rules['queue-empty-expire'] ?? 0).toBe(0);
   });
 
   test('without it: the threads’ queues run dry, the async queue gets thousands of turns', () => {
     const r = lesson('ffsb-cfq-ann.json');
     expect(asyncD(r)).toBeGreaterThan(5000);
-    expect(r.rules['queue-empty-expire']!).toBeGreaterThan(5000);
+    expect(ruleCounts(r)['queue-empty-expire']!).toBeGreaterThan(5000);
   });
 });

@@ -139,49 +139,69 @@ function submitPiece(sim: Simulation, bio: Bio, now: number): void {
   getRequest(sim, bio, now);
 }
 
+/** ioc_batching: a fresh batcher (its whole batch left) has no time limit; one that has
+ * used some may go on for BLK_BATCH_TIME after it became one. */
 function isBatching(h: HostState, pid: number, now: number): boolean {
   const b = h.batchers[pid];
   return b !== undefined && (b.left === BATCH_REQUESTS || (b.left > 0 && now < b.untilNs));
 }
 
+/** ioc_set_batching: the process becomes a new batcher, unless it is one already. */
 function setBatching(h: HostState, pid: number, now: number): void {
+  if (isBatching(h, pid, now)) return;
   h.batchers[pid] = { left: BATCH_REQUESTS, untilNs: now + BATCH_TIME_NS };
 }
 
-/** get_request: a request from the pool, or the process sleeps (S) until one is freed. */
+/**
+ * get_request's test: may the process have a request of class c now? It counts it if so.
+ * The allocation that fills the pool marks it full and makes its process a batcher; once
+ * full, only batchers (and the scheduler's "must") get one, up to half again over
+ * nr_requests. Who else sleeps for one plays no part. The batch is counted down only at the
+ * limit (the kernel looks the io_context up only there).
+ */
+function takeRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): boolean {
+  const h = sim.state.host;
+  const nr = sim.model.iosched.queue.nrRequests;
+  const mayQueue = sim.elevator.mayQueue?.(h.elevator, bio, sim.ctx) ?? 'may';
+  const atLimit = h.allocated[c] + 1 >= nr;
+  if (atLimit) {
+    if (!h.full[c]) {
+      setBatching(h, bio.pid, now);
+      h.full[c] = true;
+    } else if (mayQueue !== 'must' && !isBatching(h, bio.pid, now)) return false;
+  }
+  if (h.allocated[c] >= Math.floor((3 * nr) / 2)) return false;
+  h.allocated[c]++;
+  if (atLimit && isBatching(h, bio.pid, now)) h.batchers[bio.pid]!.left--;
+  return true;
+}
+
+/** get_request_wait: a request from the pool, or the process sleeps (S) until one is freed. */
 function getRequest(sim: Simulation, bio: Bio, now: number): void {
   if (sim.model.iosched.queue.taskPlug) {
     mqGetRequest(sim, bio, now); // blk-mq: a tag from the one shared pool
     return;
   }
-  const h = sim.state.host;
   const c = poolClass(sim, bio);
-  const nr = sim.model.iosched.queue.nrRequests;
-  const mayQueue = sim.elevator.mayQueue?.(h.elevator, bio, sim.ctx) ?? 'may';
-  let refused = false;
-  if (h.allocated[c] + 1 >= nr) {
-    if (!h.full[c]) {
-      setBatching(h, bio.pid, now);
-      h.full[c] = true;
-    } else if (mayQueue !== 'must' && !isBatching(h, bio.pid, now)) {
-      refused = true;
-    }
-  }
-  // Even batchers stop at half again over nr_requests.
-  if (h.allocated[c] >= Math.floor((3 * nr) / 2)) refused = true;
-  if (refused || h.waiters[c].length > 0) {
-    // a process unplugs before it sleeps
-    if (sim.sink) emitBio(sim, 'S', bio, now);
-    h.waiters[c].push(bio.slot);
-    unplug(sim, now);
+  if (!takeRequest(sim, bio, c, now)) {
+    sleepForRequest(sim, bio, c, now);
     return;
   }
-  h.allocated[c]++;
-  if (isBatching(h, bio.pid, now)) h.batchers[bio.pid]!.left--;
   newRequest(sim, bio, c, now);
 }
 
-/** A request was freed: wake the first process sleeping for one of its class. */
+/** S: the process sleeps at the tail of its class's wait queue; it unplugs first. */
+function sleepForRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
+  if (sim.sink) emitBio(sim, 'S', bio, now);
+  sim.state.host.waiters[c].push(bio.slot);
+  unplug(sim, now);
+}
+
+/**
+ * __freed_request: below nr_requests again, the class is no longer full and the first
+ * process sleeping for one wakes (one per freed request, as wake_up wakes one exclusive
+ * waiter). It wakes a batcher and tries get_request again, sleeping again if it fails.
+ */
 export function requestFreed(sim: Simulation, c: number, now: number): void {
   const h = sim.state.host;
   const nr = sim.model.iosched.queue.nrRequests;
@@ -190,10 +210,13 @@ export function requestFreed(sim: Simulation, c: number, now: number): void {
   const slot = h.waiters[c]!.shift();
   if (slot === undefined) return;
   const bio = bioAt(sim.state.bios, slot);
+  const cls = c as 0 | 1;
   setBatching(h, bio.pid, now);
-  h.allocated[c]!++;
-  h.batchers[bio.pid]!.left--;
-  newRequest(sim, bio, c, now);
+  if (!takeRequest(sim, bio, cls, now)) {
+    sleepForRequest(sim, bio, cls, now);
+    return;
+  }
+  newRequest(sim, bio, cls, now);
   noteBioWakes(sim, bio, now);
 }
 

@@ -55,9 +55,17 @@ describe('lesson: the page cache sorts buffered random writes', () => {
     expect(Math.max(...xs) / Math.min(...xs)).toBeLessThan(1.01);
   });
 
-  it('without it (the writes in fio’s order) every scheduler is slower, noop by more than half', () => {
+  it('without it (the writes in fio’s order) every scheduler is slower, noop and CFQ by a quarter', () => {
+    // Measured: with the cache 0.84 MB/s for all four; without it deadline 0.66, anticipatory
+    // 0.67, CFQ 0.61, noop 0.61 (0.72 of the cached figure). Before 2.6.32's get_request was
+    // modelled as the kernel has it (a process refused only at the limit, not behind the
+    // sleepers), noop fell to 0.30 and CFQ to 0.46.
     for (const n of SCHEDULERS) expect(mbps(without, n)).toBeLessThan(0.9 * mbps(withCache, n));
-    expect(mbps(without, 'noop')).toBeLessThan(0.5 * mbps(withCache, 'noop'));
+    for (const n of ['noop', 'cfq']) {
+      expect(mbps(without, n)).toBeLessThan(0.75 * mbps(withCache, n));
+      for (const m of ['deadline', 'anticipatory'])
+        expect(mbps(without, n)).toBeLessThan(mbps(without, m));
+    }
   });
 
   it('more memory sorts better: with 1 GiB writeback is over three times as fast as with 64 MiB', () => {

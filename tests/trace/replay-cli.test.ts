@@ -119,8 +119,15 @@ describe('spindle replay --mode trace-timed', () => {
     const a = r.dispatchAgreement;
     expect(r.simulated.dispatched).toBe(a.kernelDispatches); // 384 Qs → 3072 pieces
     expect(a.matched).toBe(a.kernelDispatches);
-    // kyber is replayed as noop (FIFO): nearly every choice is the kernel's
-    expect(a.fraction).toBeGreaterThan(0.99);
+    // kyber is replayed as noop (FIFO), and noop on the 2.6.32 block layer, as the replay
+    // states: two fio threads' pieces compete for its request pool (nr_requests 128), where
+    // the thread that filled it goes on as a batcher past nr_requests while the other sleeps,
+    // and a sleeper is no longer served strictly before every later arrival (get_request as
+    // 2.6.32 has it). 6.18 hands out blk-mq tags instead, so the pieces reach the FIFO in
+    // another order: about two thirds of the choices are the kernel's (2092 of 3072, 0.68;
+    // over 0.99 while the model made every process wait behind the sleepers).
+    expect(r.kernel.value).toBe('2.6.32');
+    expect(a.fraction).toBeGreaterThan(0.6);
   }, 120_000);
 
   it('replays the kernel’s requests (merged as traced): mq-deadline agrees, CFQ does not', async () => {

@@ -115,31 +115,37 @@ describe('lesson: six fio jobs back to back under the switcher (Bautista et al.)
   });
 
   // Seed 1, sata-7200-500g, 4 threads × 1 GiB files, 30 s phases; MB/s:
-  //   AS       0.98 1.09 0.62 0.68 66.72 75.15   whole run 24.21
-  //   CFQ      1.30 1.21 0.67 0.46 70.05 31.01   whole run 17.45
-  //   switcher 1.30 1.21 0.67 0.46 68.52 75.10   whole run 24.55
+  //   AS       0.98 1.09 0.62 0.69 66.16 75.29   whole run 24.14
+  //   CFQ      1.29 1.24 0.69 0.62 69.91 49.16   whole run 20.49
+  //   switcher 1.29 1.24 0.69 0.62 68.19 75.29   whole run 24.55
+  // (Before 2.6.32's get_request was modelled as the kernel has it — a process refused only
+  // at the limit, not behind the sleepers; a running batch left alone — rand-write was 0.68
+  // under AS and 0.46 under CFQ, CFQ's seq-write 31.01, its whole run 17.45.)
   // Over the whole run it reproduces; per phase all but rand-write do: there the switcher is
-  // on CFQ, as the paper's rule says for a random job, and AS is 48% ahead. The CFQ rules
-  // behind it are 2.6.32's own (rand-write alone, 30 s: CFQ 0.46 MB/s, AS 0.66):
+  // on CFQ, as the paper's rule says for a random job, and AS is 11% ahead. The CFQ rules
+  // behind it are 2.6.32's own (rand-write alone, 30 s: CFQ 0.61 MB/s, AS 0.67):
   //  - The four threads' buffered writes all go to CFQ's one async queue (be/4: async queues
-  //    are shared by every process of a priority), about 128 deep (the request pool), each
-  //    waiting about 1.1 s, far past fifo_expire_async (250 ms). Alone as it is, the queue
-  //    still has its 40 ms slice_async expire and is set active again with a fresh slice,
-  //    and cfq_check_fifo looks once per slice: each slice starts with the FIFO head, 561 of
-  //    3356 dispatches (one in 5.9). AS looks at its write FIFO at most once per write_expire
-  //    (as_fifo_expired, 250 ms): 119 of 4842.
+  //    are shared by every process of a priority), about 145 deep on average (149 writes/s
+  //    × 0.97 s: the request pool, 128, and a batcher's requests past it), each waiting
+  //    about 0.97 s, far past fifo_expire_async (250 ms). Alone as it is, the queue still
+  //    has its 40 ms slice_async expire and is set active again with a fresh slice, and
+  //    cfq_check_fifo looks once per slice: each slice starts with the FIFO head, 608 of
+  //    4486 dispatches (one in 7.4). AS looks at its write FIFO at most once per
+  //    write_expire (as_fifo_expired, 250 ms): 119 of 4925.
   //  - The FIFO head lies in any of the four files, a quarter of the disk apart. 2.6.32
   //    chooses next_rq against the end of the request dispatched before (last_position
   //    moves at activation; cf7c25cf "cfq-iosched: fix next_rq computation" changed that
   //    for 2.6.33), so after a jump the sweep's next request is "behind the head" and the
-  //    next arrival ahead of it, in another file, takes its place: CFQ changes file at 1195
-  //    of its dispatches, AS at 100.
+  //    next arrival ahead of it, in another file, takes its place: CFQ changes file at 398
+  //    of its dispatches, AS at 79 (1195 and 100 before the get_request fix).
   // The drive (queue depth 1, write-back, FCFS destage) writes them in that order: a CFQ
-  // write costs 4.80 ms of seek and 4.14 of rotation (21818 cylinders on average), an AS
-  // write 1.98 and 4.19 (1317 cylinders): 112 against 161 writes/s. As experiments, not
-  // kernels: a FIFO that never expires gives CFQ AS's 0.67 MB/s; the 2.6.33 next_rq rule
-  // alone 0.58. cfq_may_dispatch's limits (quantum, ×4 alone, low_latency's async depth)
-  // never bind at queue depth 1 with no sync I/O. What the model leaves out is the page
+  // write costs 2.57 ms of seek and 4.10 of rotation (5203 cylinders on average), an AS
+  // write 1.93 and 4.14 (933 cylinders): 149 against 164 writes/s (before the get_request
+  // fix 4.80 ms and 21818 cylinders for CFQ, 112 against 161 writes/s). As experiments,
+  // not kernels: a FIFO that never expires (fifo_expire_async 10 s) gives CFQ AS's
+  // 0.67 MB/s; the 2.6.33 next_rq rule alone gave 0.58 when CFQ made 0.46 (not re-measured
+  // since the get_request fix). cfq_may_dispatch's limits (quantum, ×4 alone, low_latency's
+  // async depth) never bind at queue depth 1 with no sync I/O. What the model leaves out is the page
   // cache: in the kernel these writes reach CFQ through writeback, each file's dirty pages
   // in offset order; here they come as fio makes them (as in the Postmark lesson below).
   // Two model defects hid this before: the drive's write-back buffer held 2048 random writes
@@ -202,14 +208,18 @@ describe('lesson: FFSB mixed under CFQ and CFQ-ANN (Heger & Quinn)', () => {
     expect(d.some((x) => x.rule === 'quantum-reverted')).toBe(true);
   });
 
-  // Does not reproduce (seed 1, sata-7200-500g, 8 threads, 120 s): CFQ 163.08 IOPS, spread
-  // (standard deviation of the threads' mean Q2C, about 810 ms) 24.5 ms; CFQ-ANN 163.84 IOPS,
-  // spread 29.9 ms. The throughput half holds; the spread does not. Most trials are reverted;
-  // quanta wander apart. These means are mostly buffered writes' waits, which no thread sees
-  // (seed 2 reverses them: 40.5 → 33.0 ms); counting only the bios the threads wait for, the
-  // spread is 0.5, 1.2, 0.7 ms under CFQ and 1.3, 1.4, 1.6 under CFQ-ANN for seeds 1–3 — no
-  // choice of measure rescues the claim. The network's encoding is this model's own (the
-  // paper's was not available): a difference of design, not of the disk or the kernel.
+  // Does not reproduce (seed 1, sata-7200-500g, 8 threads, 120 s): CFQ 162.94 IOPS, spread
+  // (standard deviation of the threads' mean Q2C, about 820 ms) 26.1 ms; CFQ-ANN 162.53 IOPS,
+  // spread 21.2 ms. The spread half holds on seed 1, the throughput half does not (0.25%
+  // short). Most trials are reverted; quanta wander apart. These means are mostly buffered
+  // writes' waits, which no thread sees (seed 2 reverses them: 25.7 → 33.3 ms, with CFQ-ANN
+  // again 0.17% short: 162.47 against 162.74 IOPS). Before 2.6.32's get_request was
+  // modelled as the kernel has it, the halves were the other way round (seed 1: 163.08 →
+  // 163.84 IOPS, spread 24.5 → 29.9 ms; seed 2: 40.5 → 33.0 ms), and counting only the bios
+  // the threads wait for, the spread was 0.5, 1.2, 0.7 ms under CFQ and 1.3, 1.4, 1.6 under
+  // CFQ-ANN for seeds 1–3 (not re-measured since) — no choice of measure rescues the
+  // claim. The network's encoding is this model's own (the paper's was not available): a
+  // difference of design, not of the disk or the kernel.
   it.fails(
     'paper: CFQ-ANN’s throughput ≥ CFQ’s with a smaller spread of per-thread response times',
     () => {
@@ -275,7 +285,7 @@ describe('lesson: Postmark on four file systems (Riska et al.)', () => {
   });
 
   // Does not reproduce with small files (SS, ext3): merging gains 0.52 MB/s (none 6.33 → noop
-  // 6.86), ordering 1.18 (→ CFQ 8.04). Held at the request pool, one Postmark process keeps
+  // 6.86), ordering 1.20 (→ CFQ 8.06). Held at the request pool, one Postmark process keeps
   // enough buffered writes queued for ordering (and CFQ's longer-held, better-merged async
   // writes) to be worth more.
   it.fails('study: merging makes the most difference with small files too (SS, ext3)', () => {
@@ -284,8 +294,8 @@ describe('lesson: Postmark on four file systems (Riska et al.)', () => {
   });
 
   // Does not reproduce in full (cheetah-15k4-146g, QD 4, SPTF in the drive, 30 s; MB/s):
-  //   SS ext3: none 6.33, noop 6.86, deadline 7.13 (+4%), anticipatory 7.10 (+4%), cfq 8.04 (+17%)
-  //   SS xfs:  none 6.93, noop 6.99, deadline 7.25 (+4%), anticipatory 7.26 (+4%), cfq 8.03 (+15%)
+  //   SS ext3: none 6.33, noop 6.86, deadline 7.13 (+4%), anticipatory 7.17 (+5%), cfq 8.06 (+18%)
+  //   SS xfs:  none 6.93, noop 6.99, deadline 7.25 (+4%), anticipatory 7.23 (+3%), cfq 8.04 (+15%)
   // CFQ pulls well ahead, deadline and AS do not. The model has no page cache: Postmark's
   // reads all go to the disk (the real SS working set stays in memory), each metadata update
   // reaches the disk (a page cache folds repeated updates of a block into one write), and its

@@ -78,9 +78,9 @@ describe('cfq_should_preempt: an async request may preempt by the close rule', (
 });
 
 describe('TPC-B under CFQ: one terminal keeps the disk through that cycle', () => {
-  // Seed 1, 30 s: terminals 0–3 commit 259, 269, 804, 268 transactions. All but one of the
-  // 474 close-rule preemptions are the async queue's over terminal 2's idling queue, and
-  // terminal 2's sync requests preempt the async queue back 634 times (the others' 154–173).
+  // Seed 1, 30 s: terminals 0–3 commit 259, 265, 807, 264 transactions. All but 3 of the
+  // 478 close-rule preemptions are the async queue's over terminal 2's idling queue, and
+  // terminal 2's sync requests preempt the async queue back 626 times (the others' 136–179).
   test('the terminal whose idling queue the async queue preempts commits three times as many transactions as each other terminal', () => {
     const r = lesson('tpcb.json');
     const commits = new Map<number, number>();
@@ -108,7 +108,7 @@ describe('the page cache’s flusher under CFQ: the async queue gets one request
   // queue, each turn ended by a thread's sync request (preempt-sync-over-async); the sync
   // queues idle (20,249 idle hits, 9 idle timeouts) and use their whole slices. Without it
   // the threads sleep in get_request for their own async writes: their queues run dry
-  // (9,982 expiries empty), queues change 14,981 times and 5,811 async writes go out.
+  // (7,589 expiries empty), queues change 12,876 times and 5,830 async writes go out.
   const asyncD = (t: TracedRun) => t.d.filter((e) => !e.sync).length;
 
   test('with the page cache: under 100 async dispatches in 120 s, as many as the async queue’s turns ended by a sync request', () => {

@@ -39,7 +39,9 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
 
     // to the switch (126.0 s) on the scrubber: the decision list shows it
     await page.getByRole('button', { name: 'Pause' }).click();
-    await scrubber.fill('126000500000');
+    // the range input snaps to its step ((end − start) / 2000): the first step at or past it
+    const step = Number(await scrubber.getAttribute('step'));
+    await scrubber.fill(String(124e9 + Math.ceil((126e9 - 124e9) / step) * step));
     await expect
       .poll(() => page.getByTestId('decision-list').textContent())
       .toContain('switch-to-anticipatory');

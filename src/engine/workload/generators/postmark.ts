@@ -227,6 +227,10 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
           sync: true,
           thinkMs: 0,
         });
+    } else if (st.fileSize[f] === 0) {
+      // every file was deleted (pick fell back to any slot): nothing to append to — the
+      // size is still drawn, so the random stream is as if it had been
+      sizeBetween(rng, 0.5, maxK);
     } else {
       const add = Math.min(st.slotSectors - st.fileSize[f]!, sizeBetween(rng, 0.5, maxK));
       if (add > 0) {

@@ -1,4 +1,5 @@
 // The run's figures in the shape of `spindle run --json` (ARCHITECTURE.md).
+import { journalView } from './workload/journal';
 import { summarizeMs } from './metrics/histogram';
 import type { Scenario } from './scenario/types';
 import type { Simulation } from './sim/simulation';
@@ -72,6 +73,9 @@ export interface RunSummary {
     pagesDropped: number;
     evicted: number;
   };
+  /** with a page cache, each jbd journal (workload/journal.ts): transactions committed,
+   * ordered data pages kjournald wrote, log blocks written, commits that overran the log */
+  journals?: { commits: number; orderedPages: number; logBlocks: number; logFull: number }[];
 }
 
 function bufferFullNs(sim: Simulation): number {
@@ -165,6 +169,9 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
             evicted: pc.evicted,
           },
         }
+      : {}),
+    ...(sim.state.workload.journals.length > 0
+      ? { journals: sim.state.workload.journals.map(journalView) }
       : {}),
   };
 }

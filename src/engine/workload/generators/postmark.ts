@@ -90,6 +90,7 @@ function metaWrites(
       sync: false,
       thinkMs: 0,
       file: METADATA_FILE,
+      meta: true,
     });
     if (fs.journalKiB === 0) continue;
     st.unlogged++;
@@ -106,6 +107,7 @@ function metaWrites(
       sync: false,
       thinkMs: 0,
       direct: true,
+      journal: true,
     });
     st.journalCursor += n2;
   }
@@ -150,6 +152,8 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
   defaultThreads: () => 1,
   depth: () => 1,
   openMeanMs: () => null,
+  journalled: (spec) => FS_PERSONALITIES[spec.fs].jbd,
+  journalArea: (_spec, st) => ({ startSector: st.journalStart, sectors: st.journalSectors }),
   init(spec, env, rng) {
     const [minK, maxK] = POSTMARK_SIZES[spec.config[0] as 'S' | 'L'];
     const wanted = POSTMARK_FILES[spec.config[1] as 'S' | 'L'] * spec.scale;

@@ -127,8 +127,11 @@ describe('jbd rules (ext3, data=ordered)', () => {
     expect(meta).toBeGreaterThan(0);
     expect(meta).toBeLessThanOrEqual(TAGS_PER_DESCRIPTOR);
     expect(log.map((e) => e.sector)).toEqual(log.map((_, i) => j.startSector + (i + 1) * P));
-    expect(log.every((e) => e.nSectors === P && e.write && !e.sync)).toBe(true);
+    expect(log.every((e) => e.nSectors === P && e.write)).toBe(true);
+    expect(data.every((e) => e.nSectors === P && e.write && !e.sync)).toBe(true);
+    // WRITE for the data and the log blocks, WRITE_SYNC (sync_dirty_buffer) for the commit block
     const commitBlock = log[log.length - 1]!;
+    expect(log.map((e) => e.sync)).toEqual(log.map((e) => e === commitBlock));
     const logDone = c.filter((e) => inLog(e) && e.tNs <= commitBlock.tNs);
     expect(logDone.reduce((n, e) => n + e.nSectors, 0)).toBe((log.length - 1) * P);
     expect(j.logBlocks).toBe(log.length);

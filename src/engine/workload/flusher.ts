@@ -140,13 +140,15 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
   arm(sim, fl, now);
 }
 
-/** A kernel thread (the flusher, kjournald) submits an async write under its own pid. */
+/** A kernel thread (the flusher, kjournald) submits a write under its own pid (async
+ * unless `sync`). */
 export function submitKernelWrite(
   sim: Simulation,
   instIndex: number,
   sector: number,
   nSectors: number,
   now: number,
+  sync = false,
 ): Bio {
   const inst = sim.state.workload.instances[instIndex]!;
   const bio: Bio = allocBio(
@@ -155,7 +157,7 @@ export function submitKernelWrite(
     instIndex,
     inst.pid,
     true,
-    false,
+    sync,
     sector,
     nSectors,
     now,

@@ -21,7 +21,9 @@
 //    then a copy of each metadata block, sequentially from the journal's head (wrapping
 //    at its end), a new descriptor after every 506 tags (a 4 KiB descriptor's 4084 bytes of
 //    tags: 8 bytes each, the first with a 16-byte UUID), waited for; (3) the commit block,
-//    waited for. All are WRITE (async) bios, as 2.6.32 submits them without a sync commit.
+//    waited for. Data and log blocks are WRITE (async) bios, as 2.6.32 submits them when no
+//    one waits for the commit (t_synchronous_commit: fsync); the commit block goes by
+//    sync_dirty_buffer, WRITE_SYNC.
 //  - Committed, each metadata block is dirty again in the buffer cache (the block device's
 //    pages, page-cache.ts's file −1) and is written in place later (checkpoint) by
 //    writeback like any dirty page — unless it joined the running transaction meanwhile.
@@ -227,7 +229,8 @@ export function onJournal(sim: Simulation, index: number, seq: number, now: numb
   const sector = j.pending.shift();
   if (sector === undefined) return;
   j.inFlight++;
-  const bio = submitKernelWrite(sim, j.inst, sector, BLOCK_SECTORS, now);
+  // the commit block goes by sync_dirty_buffer: WRITE_SYNC; the rest as WRITE
+  const bio = submitKernelWrite(sim, j.inst, sector, BLOCK_SECTORS, now, j.phase === 'commit');
   if (bio.rq < 0 && bioSleeps(sim, bio.slot)) {
     j.sleeping = true;
     return;

@@ -213,6 +213,20 @@ describe('jbd rules (ext3, data=ordered)', () => {
     }
   });
 
+  it('one kjournald per journalling thread, each with its own journal', () => {
+    const s = postmark({ stopMs: 100 });
+    s.workload.processes[0]!.count = 2;
+    const sim = createSimulation(buildModel(s));
+    const names = sim.state.workload.instances.map((i) => i.name);
+    expect(names).toEqual(['postmark-0', 'postmark-1', 'kjournald-0', 'kjournald-1', 'flush-8:0']);
+    const js = sim.state.workload.journals;
+    expect(js.map((j) => [j.owner, j.inst])).toEqual([
+      [0, 2],
+      [1, 3],
+    ]);
+    expect(js[1]!.startSector).toBeGreaterThan(js[0]!.startSector);
+  });
+
   it('same scenario and seed, same run; the state is plain data', () => {
     const a = runScenario(postmark({ stopMs: 7000 }));
     const b = runScenario(postmark({ stopMs: 7000 }));

@@ -41,6 +41,7 @@ import type { Simulation } from '../sim/simulation';
 import {
   PAGE_SECTORS,
   dirtyPages,
+  pageSpan,
   takePages,
   underWriteback,
   undirtyPage,
@@ -182,7 +183,8 @@ export function journalMetadata(
 ): void {
   const pc = sim.state.workload.pageCache!;
   const t = running(sim, j, now);
-  for (let p = sector / BLOCK_SECTORS; p < (sector + n) / BLOCK_SECTORS; p++) {
+  const [first, last] = pageSpan(sector, n);
+  for (let p = first; p <= last; p++) {
     if (t.metaIn.has(p)) continue;
     t.metaIn.add(p);
     t.meta.push(p);

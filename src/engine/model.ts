@@ -9,6 +9,7 @@ import { queueSettings } from './iosched/queue-settings';
 import { getElevator } from './iosched/elevator';
 import './iosched/registry';
 import { defaultAt } from './iosched/types';
+import { generatorFamily } from './workload/generators/index';
 
 /** Overrides replace the preset's values key by key; arrays and scalars are replaced whole. */
 export function applyOverrides<T>(base: T, overrides: Record<string, unknown>): T {
@@ -66,13 +67,32 @@ export function buildModel(s: Scenario, seed = s.seed): Model {
       queue: queueSettings(s.iosched.queue, s.iosched.kernel),
     },
     processes: s.workload.pageCache
-      ? [...s.workload.processes, flusherProcess()]
+      ? [...s.workload.processes, ...kjournalds(s.workload.processes), flusherProcess()]
       : s.workload.processes,
     pageCache: s.workload.pageCache ?? null,
     seed,
     stopRequests: s.stop.requests,
     stopNs: s.stop.timeMs === null ? null : s.stop.timeMs * 1e6,
   };
+}
+
+/** A kjournald thread for each thread of a generator whose file system journals through
+ * jbd (workload/journal.ts), named as 2.6.32 names it. */
+function kjournalds(processes: ProcessSpec[]): ProcessSpec[] {
+  return processes.flatMap((p, i) =>
+    p.generator && generatorFamily(p.generator).journalled?.(p.generator)
+      ? [
+          {
+            ...PROCESS_DEFAULTS,
+            name: 'kjournald',
+            count: p.count,
+            rateIops: 0,
+            op: 'write' as const,
+            kjournald: i,
+          },
+        ]
+      : [],
+  );
 }
 
 /** The page cache's flusher thread, named as 2.6.32 names it for the first SCSI disk. */

@@ -1,4 +1,5 @@
 // The run's figures in the shape of `spindle run --json` (ARCHITECTURE.md).
+import { journalView } from './workload/journal';
 import { summarizeMs } from './metrics/histogram';
 import type { Scenario } from './scenario/types';
 import type { Simulation } from './sim/simulation';
@@ -65,6 +66,9 @@ export interface RunSummary {
   drive: { bufferFullMs: number; queueFullRefusals: number };
   /** with a page cache (workload.pageCache) */
   pageCache?: PageCacheCounters;
+  /** with a page cache, each jbd journal (workload/journal.ts): transactions committed,
+   * ordered data pages kjournald wrote, log blocks written, commits that overran the log */
+  journals?: { commits: number; orderedPages: number; logBlocks: number; logFull: number }[];
 }
 
 function bufferFullNs(sim: Simulation): number {
@@ -148,5 +152,8 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       queueFullRefusals: sim.state.drive.queueFullRefusals,
     },
     ...(pc ? { pageCache: pageCacheCounters(pc) } : {}),
+    ...(sim.state.workload.journals.length > 0
+      ? { journals: sim.state.workload.journals.map(journalView) }
+      : {}),
   };
 }

@@ -59,6 +59,9 @@ export interface ProcessSpec {
   range?: RangeSpec | null;
   /** the page cache's flusher thread (model.ts adds it; a scenario cannot) */
   flusher?: boolean;
+  /** a file system's kjournald, journalling for the generator process of this index
+   * (model.ts adds it with a page cache; a scenario cannot) */
+  kjournald?: number;
 }
 
 /** A process's range writes: each write may land in any of `targets` ranges of

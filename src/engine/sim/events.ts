@@ -22,6 +22,9 @@ export const EventKind = {
   PlugFlush: 9,
   /** the page cache's flusher thread runs (a: its arming number; workload/flusher.ts) */
   Writeback: 10,
+  /** a file system's kjournald runs (a: its journal's index, rq: its arming number;
+   * workload/journal.ts) */
+  Journal: 11,
 } as const;
 
 /**

@@ -20,6 +20,7 @@ import { createElevatorContext, setContextTime } from '../iosched/context';
 import { onQueueDelay } from '../iosched/requeue';
 import { onPlugFlush } from '../iosched/plug-task';
 import { onWriteback } from '../workload/flusher';
+import { onJournal } from '../workload/journal';
 import { onUnplugTimer } from '../iosched/plug-queue';
 import { createHostState, hostComplete, onHostTimer, type HostState } from '../iosched/host';
 import { initMqTags } from '../iosched/tags-mq';
@@ -171,6 +172,9 @@ export function step(sim: Simulation): boolean {
       break;
     case EventKind.Writeback:
       onWriteback(sim, a, t);
+      break;
+    case EventKind.Journal:
+      onJournal(sim, a, rq, t);
       break;
   }
   if (sim.model.stopRequests !== null && st.metrics.iosCompleted >= sim.model.stopRequests)

@@ -132,26 +132,40 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
     arm(sim, fl, now + periodNs(sim));
     return;
   }
-  const inst = sim.state.workload.instances[fl.inst]!;
-  const bio: Bio = allocBio(
-    sim.state.bios,
-    sim.state.nextBioId++,
-    fl.inst,
-    inst.pid,
-    true,
-    false,
-    b.first * PAGE_SECTORS,
-    b.count * PAGE_SECTORS,
-    now,
-  );
-  inst.inFlight++;
-  inst.issued++;
-  submitBio(sim, bio, now);
+  const bio = submitKernelWrite(sim, fl.inst, b.first * PAGE_SECTORS, b.count * PAGE_SECTORS, now);
   if (bio.rq < 0 && isSleeping(sim, bio.slot)) {
     fl.sleeping = true;
     return;
   }
   arm(sim, fl, now);
+}
+
+/** A kernel thread (the flusher, kjournald) submits a write under its own pid (async
+ * unless `sync`). */
+export function submitKernelWrite(
+  sim: Simulation,
+  instIndex: number,
+  sector: number,
+  nSectors: number,
+  now: number,
+  sync = false,
+): Bio {
+  const inst = sim.state.workload.instances[instIndex]!;
+  const bio: Bio = allocBio(
+    sim.state.bios,
+    sim.state.nextBioId++,
+    instIndex,
+    inst.pid,
+    true,
+    sync,
+    sector,
+    nSectors,
+    now,
+  );
+  inst.inFlight++;
+  inst.issued++;
+  submitBio(sim, bio, now);
+  return bio;
 }
 
 function isSleeping(sim: Simulation, slot: number): boolean {
@@ -177,15 +191,28 @@ export function flusherDone(
   now: number,
   release: (instIndex: number, now: number) => void,
 ): void {
+  writebackDone(
+    sim.state.workload.pageCache!,
+    bio.sector / PAGE_SECTORS,
+    bio.nSectors / PAGE_SECTORS,
+  );
+  releaseThrottled(sim, now, release);
+  // pages dirtied again under writeback are dirty now: background writeback may resume
+  kickFlusher(sim, now);
+}
+
+/** Pages were written: writers held above dirty_ratio go on once below it. */
+export function releaseThrottled(
+  sim: Simulation,
+  now: number,
+  release: (instIndex: number, now: number) => void,
+): void {
   const pc = sim.state.workload.pageCache!;
   const fl = sim.state.workload.flusher!;
-  writebackDone(pc, bio.sector / PAGE_SECTORS, bio.nSectors / PAGE_SECTORS);
   if (fl.throttled.length > 0 && !overDirtyLimit(pc)) {
     const held = fl.throttled.splice(0);
     for (const i of held) release(i, now);
   }
-  // pages dirtied again under writeback are dirty now: background writeback may resume
-  kickFlusher(sim, now);
 }
 
 /** The page cache and its flusher at this instant, for the UI's inspection panel. */

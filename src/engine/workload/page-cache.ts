@@ -239,18 +239,56 @@ export function dropPages(pc: PageCacheState, sector: number, nSectors: number):
     const s = pc.busy.get(p);
     if (s === undefined) continue;
     if (s === DIRTY || s === REDIRTIED) {
-      const file = pc.owner.get(p)!;
-      const f = pc.files.get(file)!;
-      f.pages.splice(f.pages.indexOf(p), 1);
-      if (f.pages.length === 0) pc.files.delete(file);
-      pc.owner.delete(p);
-      pc.dirty--;
+      unlistDirty(pc, p);
       pc.pagesDropped++;
     }
     if (s === WRITEBACK || s === REDIRTIED) {
       pc.busy.set(p, WRITEBACK);
       pc.dropped.add(p);
     } else pc.busy.delete(p);
+  }
+}
+
+/** A dirty page leaves its file's dirty list (it is written, dropped or pinned). */
+function unlistDirty(pc: PageCacheState, p: number): void {
+  const file = pc.owner.get(p)!;
+  const f = pc.files.get(file)!;
+  f.pages.splice(f.pages.indexOf(p), 1);
+  if (f.pages.length === 0) pc.files.delete(file);
+  pc.owner.delete(p);
+  pc.dirty--;
+}
+
+/** The dirty ones of `pages`, in that order, go under writeback by their file system's own
+ * thread (kjournald's ordered data: journal.ts); returns them. */
+export function takePages(pc: PageCacheState, pages: readonly number[]): number[] {
+  const taken: number[] = [];
+  for (const p of pages) {
+    if (pc.busy.get(p) !== DIRTY) continue;
+    unlistDirty(pc, p);
+    pc.busy.set(p, WRITEBACK);
+    pc.writeback++;
+    taken.push(p);
+  }
+  return taken;
+}
+
+/** The page is being written (its write is out). */
+export function underWriteback(pc: PageCacheState, p: number): boolean {
+  const s = pc.busy.get(p);
+  return s === WRITEBACK || s === REDIRTIED;
+}
+
+/** A dirty page is no longer dirty for writeback (jbd's do_get_write_access: a metadata
+ * block joining a transaction is journal-dirty instead until it commits). */
+export function undirtyPage(pc: PageCacheState, p: number): void {
+  const s = pc.busy.get(p);
+  if (s !== DIRTY && s !== REDIRTIED) return;
+  unlistDirty(pc, p);
+  if (s === REDIRTIED) pc.busy.set(p, WRITEBACK);
+  else {
+    pc.busy.delete(p);
+    touchClean(pc, p);
   }
 }
 

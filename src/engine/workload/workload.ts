@@ -26,9 +26,18 @@ import {
   createFlusher,
   flusherDone,
   flusherWakes,
+  releaseThrottled,
   startFlusher,
   type FlusherState,
 } from './flusher';
+import {
+  createJournal,
+  journalDone,
+  journalSeesWriteback,
+  journalWakes,
+  type JournalState,
+} from './journal';
+import { generatorFamily } from './generators/index';
 
 const MS = 1e6;
 
@@ -56,6 +65,8 @@ export interface WorkloadState {
   /** the page cache and its flusher (model.pageCache), or null */
   pageCache: PageCacheState | null;
   flusher: FlusherState | null;
+  /** the kjournald threads' journals (journal.ts), one per journalling generator thread */
+  journals: JournalState[];
   /** sectors of generator threads' buffered (async) writes not yet completed: the dirty
    * pages balance_dirty_pages counts (generators/runtime.ts) */
   dirtySectors: number;
@@ -91,7 +102,34 @@ export function createWorkloadState(model: Model): WorkloadState {
   });
   const pageCache = model.pageCache ? createPageCache(model.pageCache) : null;
   const flusher = pageCache ? createFlusher(instances.length - 1) : null;
-  return { instances, pageCache, flusher, dirtySectors: 0 };
+  return {
+    instances,
+    pageCache,
+    flusher,
+    journals: createJournals(model, instances),
+    dirtySectors: 0,
+  };
+}
+
+/** Instance k of a kjournald process journals for instance k of its generator process. */
+function createJournals(model: Model, instances: ProcInstance[]): JournalState[] {
+  const journals: JournalState[] = [];
+  instances.forEach((inst, i) => {
+    const served = model.processes[inst.spec]!.kjournald;
+    if (served === undefined) return;
+    const k = instances.filter((o, n) => n < i && o.spec === inst.spec).length;
+    const owner = instances.findIndex((o) => o.spec === served) + k;
+    const g = instances[owner]!.gen!;
+    const spec = model.processes[served]!.generator!;
+    g.journal = journals.length;
+    journals.push(createJournal(i, owner, generatorFamily(spec).journalArea!(spec, g.st)));
+  });
+  return journals;
+}
+
+/** The journal a kjournald instance runs, or null for another process. */
+function journalOf(sim: Simulation, instIndex: number): JournalState | null {
+  return sim.state.workload.journals.find((j) => j.inst === instIndex) ?? null;
 }
 
 function resolveSpan(p: ProcessSpec, totalLbns: number): { startSector: number; sectors: number } {
@@ -105,6 +143,8 @@ export function startWorkload(sim: Simulation): void {
     const p = sim.model.processes[inst.spec]!;
     if (p.flusher) {
       startFlusher(sim);
+    } else if (p.kjournald !== undefined) {
+      // kjournald sleeps until a transaction starts (journal.ts)
     } else if (p.generator) {
       generatorStart(sim, inst, i, p);
     } else if (p.requests) {
@@ -272,6 +312,10 @@ export function noteBioWakes(sim: Simulation, bio: Bio, now: number): void {
   const inst = sim.state.workload.instances[bio.proc]!;
   if (inst.gen) generatorWakes(sim, inst, bio.proc, sim.model.processes[inst.spec]!, now);
   else if (sim.model.processes[inst.spec]!.flusher) flusherWakes(sim, now);
+  else {
+    const j = journalOf(sim, bio.proc);
+    if (j) journalWakes(sim, j, now);
+  }
 }
 
 /** A bio of this process completed: a closed-loop process issues its next one. */
@@ -281,6 +325,10 @@ export function noteBioDone(sim: Simulation, bio: Bio, now: number): void {
   const p = sim.model.processes[inst.spec]!;
   if (p.flusher) {
     flusherDone(sim, bio, now, (i, t) => generatorRelease(sim, i, t));
+    journalSeesWriteback(sim, bio, now);
+  } else if (p.kjournald !== undefined) {
+    journalDone(sim, journalOf(sim, bio.proc)!, bio, now);
+    releaseThrottled(sim, now, (i, t) => generatorRelease(sim, i, t));
   } else if (p.generator) {
     generatorDone(sim, inst, bio.proc, p, bio, now);
   } else if (p.requests) {

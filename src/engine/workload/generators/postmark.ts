@@ -90,6 +90,7 @@ function metaWrites(
       sync: false,
       thinkMs: 0,
       file: METADATA_FILE,
+      meta: true,
     });
     if (fs.journalKiB === 0) continue;
     st.unlogged++;
@@ -106,6 +107,7 @@ function metaWrites(
       sync: false,
       thinkMs: 0,
       direct: true,
+      journal: true,
     });
     st.journalCursor += n2;
   }
@@ -150,6 +152,8 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
   defaultThreads: () => 1,
   depth: () => 1,
   openMeanMs: () => null,
+  journalled: (spec) => FS_PERSONALITIES[spec.fs].jbd,
+  journalArea: (_spec, st) => ({ startSector: st.journalStart, sectors: st.journalSectors }),
   init(spec, env, rng) {
     const [minK, maxK] = POSTMARK_SIZES[spec.config[0] as 'S' | 'L'];
     const wanted = POSTMARK_FILES[spec.config[1] as 'S' | 'L'] * spec.scale;
@@ -227,6 +231,10 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
           sync: true,
           thinkMs: 0,
         });
+    } else if (st.fileSize[f] === 0) {
+      // every file was deleted (pick fell back to any slot): nothing to append to — the
+      // size is still drawn, so the random stream is as if it had been
+      sizeBetween(rng, 0.5, maxK);
     } else {
       const add = Math.min(st.slotSectors - st.fileSize[f]!, sizeBetween(rng, 0.5, maxK));
       if (add > 0) {

@@ -33,6 +33,7 @@ import {
   type PageCacheState,
 } from '../page-cache';
 import { kickFlusher } from '../flusher';
+import { journalData, journalMetadata } from '../journal';
 
 const MS = 1e6;
 /** async bios one thread may have in flight before it waits (dirty-page throttling, chosen) */
@@ -72,6 +73,8 @@ export interface GenInstance {
   cachedSectors: number;
   /** held above vm.dirty_ratio (the page cache's balance_dirty_pages) */
   throttled: boolean;
+  /** its file system's journal (workload.journals: journal.ts), −1 = none */
+  journal: number;
 }
 
 /** The instance's state for instance k of count in the span. */
@@ -104,6 +107,7 @@ export function createGenInstance(
     cachedOps: 0,
     cachedSectors: 0,
     throttled: false,
+    journal: -1,
   };
 }
 
@@ -208,8 +212,9 @@ export function generatorIssue(
   }
   const pc = sim.state.workload.pageCache;
   let step = peek(spec, g, inst.rng);
-  while (step.drop) {
-    if (pc) dropPages(pc, step.sector, step.nSectors);
+  // with a journalling thread, kjournald writes the journal (journal.ts)
+  while (step.drop || (step.journal && g.journal >= 0)) {
+    if (pc && step.drop) dropPages(pc, step.sector, step.nSectors);
     g.pending.shift();
     step = peek(spec, g, inst.rng);
   }
@@ -266,7 +271,12 @@ function throughPageCache(
   g.cachedOps++;
   g.cachedSectors += step.nSectors;
   const file = step.file ?? OWN_FILE_BASE + instIndex;
-  dirtyPages(pc, file, step.sector, step.nSectors, Math.ceil(step.nSectors / 8), now);
+  const j = g.journal >= 0 ? sim.state.workload.journals[g.journal]! : null;
+  if (j && step.meta) journalMetadata(sim, j, step.sector, step.nSectors, now);
+  else {
+    dirtyPages(pc, file, step.sector, step.nSectors, Math.ceil(step.nSectors / 8), now);
+    if (j) journalData(sim, j, ...pageSpan(step.sector, step.nSectors), now);
+  }
   kickFlusher(sim, now);
   if (overDirtyLimit(pc)) {
     g.blocked = true;

@@ -25,6 +25,12 @@ export interface Step {
   /** buffered, but not through the page cache's writeback: the file system writes it
    * itself (a journal) */
   direct?: boolean;
+  /** a metadata block update: with a journalling thread (journal.ts) it joins the running
+   * transaction instead of dirtying the page cache */
+  meta?: boolean;
+  /** a journal write as the generator models it without a page cache; with a journalling
+   * thread (journal.ts) kjournald writes the journal instead and this step is skipped */
+  journal?: boolean;
   /** the file's pages in [sector, sector + nSectors) are deleted: no I/O (a page cache
    * drops them, dirty or not; without one, nothing happens) */
   drop?: boolean;
@@ -55,6 +61,11 @@ export interface GenFamily<Spec, St> {
   /** open-loop families: mean time between operations of one thread, ms; null = closed loop */
   openMeanMs(spec: Spec, count: number): number | null;
   init(spec: Spec, env: GenEnv, rng: Rng): St;
+  /** whether the thread's file system journals through jbd when a page cache is on (then
+   * model.ts adds a kjournald thread for it: journal.ts) */
+  journalled?(spec: Spec): boolean;
+  /** where its journal lies (when journalled) */
+  journalArea?(spec: Spec, st: St): { startSector: number; sectors: number };
   /** append the next operation's steps to `out` (at least one) */
   next(spec: Spec, st: St, env: GenEnv, rng: Rng, out: Step[]): void;
 }

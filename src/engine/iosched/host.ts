@@ -21,16 +21,7 @@ import { armUnplugTimer, plugQueue, shouldPlug, unplug, unplugThreshReached } fr
 import { createMqTags, mqGetRequest, mqRequestFreed, mqSleeps, type MqTags } from './tags-mq';
 import type { Bio, ElevatorType } from './types';
 import './registry';
-
-/** A process allowed past a full pool for a while (the kernel's io_context batching). */
-interface Batcher {
-  left: number;
-  untilNs: number;
-}
-
-/** BLK_BATCH_REQ and BLK_BATCH_TIME (HZ/50 = 20 ms). */
-const BATCH_REQUESTS = 32;
-const BATCH_TIME_NS = 20e6;
+import { isBatching, setBatching, type Batchers } from './ioc-batching';
 
 export interface HostState {
   /** the scheduler's own state (plain data) */
@@ -56,7 +47,7 @@ export interface HostState {
   /** bios whose process sleeps for a request, per class (bio slots, FIFO) */
   waiters: [number[], number[]];
   full: [boolean, boolean];
-  batchers: Record<number, Batcher>;
+  batchers: Batchers;
   /** the device refused a command: the queue waits for a completion or the delay */
   blocked: boolean;
   blockSeq: number;
@@ -139,19 +130,6 @@ function submitPiece(sim: Simulation, bio: Bio, now: number): void {
   getRequest(sim, bio, now);
 }
 
-/** ioc_batching: a fresh batcher (its whole batch left) has no time limit; one that has
- * used some may go on for BLK_BATCH_TIME after it became one. */
-function isBatching(h: HostState, pid: number, now: number): boolean {
-  const b = h.batchers[pid];
-  return b !== undefined && (b.left === BATCH_REQUESTS || (b.left > 0 && now < b.untilNs));
-}
-
-/** ioc_set_batching: the process becomes a new batcher, unless it is one already. */
-function setBatching(h: HostState, pid: number, now: number): void {
-  if (isBatching(h, pid, now)) return;
-  h.batchers[pid] = { left: BATCH_REQUESTS, untilNs: now + BATCH_TIME_NS };
-}
-
 /**
  * get_request's test: may the process have a request of class c now? It counts it if so.
  * The allocation that fills the pool marks it full and makes its process a batcher; once
@@ -166,13 +144,13 @@ function takeRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): boolean 
   const atLimit = h.allocated[c] + 1 >= nr;
   if (atLimit) {
     if (!h.full[c]) {
-      setBatching(h, bio.pid, now);
+      setBatching(h.batchers, bio.pid, now);
       h.full[c] = true;
-    } else if (mayQueue !== 'must' && !isBatching(h, bio.pid, now)) return false;
+    } else if (mayQueue !== 'must' && !isBatching(h.batchers, bio.pid, now)) return false;
   }
   if (h.allocated[c] >= Math.floor((3 * nr) / 2)) return false;
   h.allocated[c]++;
-  if (atLimit && isBatching(h, bio.pid, now)) h.batchers[bio.pid]!.left--;
+  if (atLimit && isBatching(h.batchers, bio.pid, now)) h.batchers[bio.pid]!.left--;
   return true;
 }
 
@@ -211,7 +189,7 @@ export function requestFreed(sim: Simulation, c: number, now: number): void {
   if (slot === undefined) return;
   const bio = bioAt(sim.state.bios, slot);
   const cls = c as 0 | 1;
-  setBatching(h, bio.pid, now);
+  setBatching(h.batchers, bio.pid, now);
   if (!takeRequest(sim, bio, cls, now)) {
     sleepForRequest(sim, bio, cls, now);
     return;

@@ -296,11 +296,14 @@ describe('lesson: Postmark on four file systems (Riska et al.)', () => {
   // Does not reproduce in full (cheetah-15k4-146g, QD 4, SPTF in the drive, 30 s; MB/s):
   //   SS ext3: none 6.33, noop 6.86, deadline 7.13 (+4%), anticipatory 7.17 (+5%), cfq 8.06 (+18%)
   //   SS xfs:  none 6.93, noop 6.99, deadline 7.25 (+4%), anticipatory 7.23 (+3%), cfq 8.04 (+15%)
-  // CFQ pulls well ahead, deadline and AS do not. The model has no page cache: Postmark's
+  // CFQ pulls well ahead, deadline and AS do not. These runs have no page cache: Postmark's
   // reads all go to the disk (the real SS working set stays in memory), each metadata update
   // reaches the disk (a page cache folds repeated updates of a block into one write), and its
-  // writes reach the block layer as it makes them, not as writeback's batches — a missing
-  // piece of the kernel, not a tunable.
+  // writes reach the block layer as it makes them, not as writeback's batches. With the page
+  // cache and ext3's journal (workload.pageCache: {}; workload/page-cache.ts, journal.ts) SS
+  // stays in memory and the disk sees only kjournald's commits every 5 s: 1.14 MB/s under
+  // every scheduler, so the claim does not come out that way either (the study's memory size
+  // and run length were not available).
   it.fails(
     'study: seek-based schedulers well ahead (≥ 10%) of noop on small random files at queue depth 4',
     () => {

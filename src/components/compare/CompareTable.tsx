@@ -31,7 +31,9 @@ function bestIndex(n: number, value: (i: number) => number, better: 'low' | 'hig
 
 export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: string[] }) {
   const perProcess = useMemo(() => logs.map(processLatencies), [logs]);
-  const processNames = logs[0]?.processes ?? [];
+  // every column's processes, in order (a page cache adds its flusher to a column)
+  const processNames = [...new Set(logs.flatMap((l) => l.processes))];
+  const latencyOf = (i: number, name: string) => perProcess[i]?.[logs[i]!.processes.indexOf(name)];
   const s = (i: number) => logs[i]!.summary;
   const rows: Row[] = [
     { label: 'I/O scheduler', text: (i) => s(i).iosched },
@@ -39,6 +41,18 @@ export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: 
       label: 'disk · drive scheduler · depth',
       text: (i) => `${s(i).disk} · ${s(i).diskScheduler} · QD ${s(i).queueDepth}`,
     },
+    // the page cache, when a column has one: what stands between the threads and the disk
+    ...(logs.some((l) => l.scenario.workload.pageCache)
+      ? [
+          {
+            label: 'page cache',
+            text: (i: number) => {
+              const pc = logs[i]!.scenario.workload.pageCache;
+              return pc ? `${pc.memoryMiB} MiB` : 'none';
+            },
+          },
+        ]
+      : []),
     { label: 'requests completed', text: (i) => String(s(i).requests.completed) },
     { label: 'simulated time', text: (i) => ms(s(i).simulatedTimeMs) },
     {
@@ -59,16 +73,16 @@ export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: 
       value: (i) => s(i).latencyMs.q2c[k],
       better: 'low',
     })),
-    ...processNames.map((name, p): Row => ({
+    ...processNames.map((name): Row => ({
       label: `${name}: mean / p95 / max`,
       text: (i) => {
-        const l = perProcess[i]?.[p];
+        const l = latencyOf(i, name);
         return l && l.count > 0
           ? `${l.meanMs.toFixed(1)} / ${l.p95Ms.toFixed(1)} / ${l.maxMs.toFixed(1)} ms`
           : '—';
       },
       value: (i) => {
-        const l = perProcess[i]?.[p];
+        const l = latencyOf(i, name);
         return l && l.count > 0 ? l.meanMs : Infinity;
       },
       better: 'low',

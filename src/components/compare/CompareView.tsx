@@ -45,7 +45,8 @@ export const columnLetter = (i: number): string => String.fromCharCode(65 + i);
 export function columnName(i: number, log: RunLog | null): string {
   if (!log) return `Run ${columnLetter(i)}`;
   const s = log.summary;
-  return `${columnLetter(i)} · ${s.iosched} · ${s.diskScheduler} · QD ${s.queueDepth}`;
+  const pc = log.scenario.workload.pageCache;
+  return `${columnLetter(i)} · ${s.iosched} · ${s.diskScheduler} · QD ${s.queueDepth}${pc ? ` · page cache ${pc.memoryMiB} MiB` : ''}`;
 }
 
 export function CompareView(props: Props) {

@@ -84,12 +84,14 @@ function latency(h: Parameters<typeof summarizeMs>[0]): LatencyFigures {
 export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
   const m = sim.state.metrics;
   const model = sim.model;
-  const endNs = m.lastCompletionNs;
+  const pc = sim.state.workload.pageCache;
+  // the run's figures are over the time to its last completion; with a page cache the
+  // threads go on being served from memory after the disk's last completion, so to its end
+  const endNs = pc ? Math.max(m.lastCompletionNs, sim.state.now) : m.lastCompletionNs;
   const seconds = endNs / 1e9;
   const perSecond = (x: number): number => (seconds > 0 ? x / seconds : 0);
   const n = m.completed || 1;
   const totalDisk = m.processes.reduce((a, p) => a + p.diskNs, 0);
-  const pc = sim.state.workload.pageCache;
   return {
     scenario: scenario.name,
     seed: model.seed,

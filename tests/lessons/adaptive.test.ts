@@ -301,7 +301,7 @@ describe('lesson: Postmark on four file systems (Riska et al.)', () => {
   // reaches the disk (a page cache folds repeated updates of a block into one write), and its
   // writes reach the block layer as it makes them, not as writeback's batches. With the page
   // cache and ext3's journal (workload.pageCache: {}; workload/page-cache.ts, journal.ts) SS
-  // stays in memory and the disk sees only kjournald's commits every 5 s: 1.14 MB/s under
+  // stays in memory and the disk sees only kjournald's commits every 5 s: 0.96 MB/s under
   // every scheduler, so the claim does not come out that way either (the study's memory size
   // and run length were not available).
   it.fails(

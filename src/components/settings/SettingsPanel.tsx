@@ -312,6 +312,7 @@ function Choice(props: {
   hint?: string;
   value: string;
   options: readonly string[];
+  /** shown for an option instead of its value (the value is what a link carries) */
   labels?: Record<string, string>;
   lessonValue: string;
   onChange: (v: string) => void;
@@ -329,14 +330,14 @@ function Choice(props: {
       >
         {options.map((o) => (
           <option key={o} value={o}>
-            {labels?.[o] ? `${o} — ${labels[o]}` : o}
+            {labels?.[o] ?? o}
             {o === lessonValue ? ' (lesson)' : ''}
           </option>
         ))}
       </select>
       <span className="hint" id={`${id}-hint`}>
         {hint}
-        {changed && `${hint ? ' · ' : ''}lesson: ${lessonValue}`}
+        {changed && `${hint ? ' · ' : ''}lesson: ${labels?.[lessonValue] ?? lessonValue}`}
       </span>
     </div>
   );

@@ -166,13 +166,13 @@ describe('where the window starts', () => {
     expect(playedPart(log)).toMatch(/^the run ends at [\d.]+ (s|ms), before the time asked/);
   });
 
-  it('fio-switcher opens a few seconds before the first switch to anticipatory', () => {
+  it('fio-switcher opens just before the first switch to anticipatory (a tenth of a second: under a minute at the default speed)', () => {
     const s = lesson('fio-switcher.json');
     const from = windowStart(s);
     const log = runLog(s, s.seed, from);
     const sw = log.decisions.find((d) => d.rule === 'switch-to-anticipatory');
     expect(sw).toBeDefined();
-    expect(sw!.tNs - from).toBeGreaterThan(1e9);
-    expect(sw!.tNs - from).toBeLessThan(5e9);
+    expect(sw!.tNs - from).toBeGreaterThan(0);
+    expect(sw!.tNs - from).toBeLessThanOrEqual(0.1e9);
   }, 60_000);
 });

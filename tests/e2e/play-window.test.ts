@@ -11,7 +11,7 @@ requireChromium();
 
 const lessonInfo = (page: Page) =>
   page.getByRole('region', { name: 'Lesson' }).locator('p.muted').textContent();
-/** The clock's reading in seconds ("t = 124.029 s"). */
+/** The clock's reading in seconds ("t = 125.929 s"). */
 async function clockSeconds(page: Page): Promise<number> {
   const text = (await page.getByTestId('clock').textContent()) ?? '';
   const m = /t = ([\d.]+) (s|ms|µs|ns)/.exec(text);
@@ -28,12 +28,12 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
     const { page, problems } = await lab.openLab('?v=1&lesson=fio-switcher.json');
     await expect
       .poll(() => lessonInfo(page), { timeout: 60_000 })
-      .toMatch(/showing 124\.0–\d+\.\d s of the run/);
-    expect(await clockSeconds(page)).toBeGreaterThanOrEqual(124);
+      .toMatch(/showing 125\.9–\d+\.\d s of the run/);
+    expect(await clockSeconds(page)).toBeGreaterThanOrEqual(125.9);
     const scrubber = page.getByLabel('Timeline');
-    expect(Number(await scrubber.getAttribute('min'))).toBe(124e9);
-    expect(await page.getByTestId('played-window').textContent()).toMatch(/^played 124\.0–/);
-    // the requests alive at 124 s are on screen from its first instant
+    expect(Number(await scrubber.getAttribute('min'))).toBe(125.9e9);
+    expect(await page.getByTestId('played-window').textContent()).toMatch(/^played 125\.9–/);
+    // the requests alive at 125.9 s are on screen from its first instant
     const queued = page.getByRole('region', { name: 'Queues' }).locator('.chip');
     expect(await queued.count()).toBeGreaterThan(0);
 
@@ -41,7 +41,7 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
     await page.getByRole('button', { name: 'Pause' }).click();
     // the range input snaps to its step ((end − start) / 2000): the first step at or past it
     const step = Number(await scrubber.getAttribute('step'));
-    await scrubber.fill(String(124e9 + Math.ceil((126e9 - 124e9) / step) * step));
+    await scrubber.fill(String(125.9e9 + Math.ceil((126e9 - 125.9e9) / step) * step));
     await expect
       .poll(() => page.getByTestId('decision-list').textContent())
       .toContain('switch-to-anticipatory');

@@ -19,6 +19,8 @@ import {
   type RunOverrides,
   type TunableInfo,
 } from '../../app/config';
+import { BLKDEV_DEFAULT_RQ, mqTagDepth } from '../../engine/iosched/mq-defaults';
+import { Choice } from './Choice';
 
 interface Props {
   catalog: Catalog;
@@ -77,8 +79,14 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
     sched === base.sched && base.tunables[t.name] !== undefined
       ? base.tunables[t.name]!
       : tunableDefault(t, hz);
-  const queueNow = (t: TunableInfo) => now.queue[t.name] ?? tunableDefault(t, hz);
-  const queueBase = (t: TunableInfo) => base.queue[t.name] ?? tunableDefault(t, hz);
+  // kernel 6.18 sizes nr_requests from the host's tag set (the drive's deepest queue), not
+  // 2.6's 128: show the default the run will get
+  const queueDefault = (t: TunableInfo) =>
+    t.name === 'nr_requests' && kernel === '6.18'
+      ? mqTagDepth(preset?.maxQueueDepth ?? BLKDEV_DEFAULT_RQ, sched !== 'none', null)
+      : tunableDefault(t, hz);
+  const queueNow = (t: TunableInfo) => now.queue[t.name] ?? queueDefault(t);
+  const queueBase = (t: TunableInfo) => base.queue[t.name] ?? queueDefault(t);
 
   const tText = (t: TunableInfo) => draft[`t.${t.name}`] ?? String(tunableNow(t));
   const qText = (t: TunableInfo) => draft[`q.${t.name}`] ?? String(queueNow(t));
@@ -303,43 +311,6 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
         )}
       </div>
     </form>
-  );
-}
-
-function Choice(props: {
-  id: string;
-  label: string;
-  hint?: string;
-  value: string;
-  options: readonly string[];
-  /** shown for an option instead of its value (the value is what a link carries) */
-  labels?: Record<string, string>;
-  lessonValue: string;
-  onChange: (v: string) => void;
-}) {
-  const { id, label, hint, value, options, labels, lessonValue, onChange } = props;
-  const changed = value !== lessonValue;
-  return (
-    <div className={`field${changed ? ' changed' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-describedby={`${id}-hint`}
-      >
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {labels?.[o] ?? o}
-            {o === lessonValue ? ' (lesson)' : ''}
-          </option>
-        ))}
-      </select>
-      <span className="hint" id={`${id}-hint`}>
-        {hint}
-        {changed && `${hint ? ' · ' : ''}lesson: ${labels?.[lessonValue] ?? lessonValue}`}
-      </span>
-    </div>
   );
 }
 

@@ -32,12 +32,13 @@ import { noteBioWakes } from '../workload/workload';
 import { newRequest } from './host';
 import { flushTaskPlug } from './plug-task';
 import type { Bio } from './types';
+import { mqTagDepth } from './mq-defaults';
+
+export { BLKDEV_DEFAULT_RQ, mqTagDepth } from './mq-defaults';
 
 /** SBQ_WAIT_QUEUES and SBQ_WAKE_BATCH (include/linux/sbitmap.h) */
 export const SBQ_WAIT_QUEUES = 8;
 export const SBQ_WAKE_BATCH = 8;
-/** BLKDEV_DEFAULT_RQ: the cap on the driver depth a scheduler's tag count doubles */
-export const BLKDEV_DEFAULT_RQ = 128;
 
 /** The request class for the tag pool: limited by the scheduler's shallow depth or not. */
 export const SHALLOW = 0;
@@ -80,24 +81,6 @@ export function createMqTags(): MqTags {
     woken: [],
     blocked: {},
   };
-}
-
-/**
- * The pool's depth in kernel 6.18: nr_requests if it was set (with `none`, sysfs shows the
- * driver's tag count there), else blk_mq_default_nr_requests = 2 × min(tag set depth, 128)
- * with a scheduler, the tag set's depth without (elevator_disable: q->nr_requests = the tag
- * set's depth). A SCSI or SATA disk's tag set belongs to its host adapter (AHCI: 32 tags),
- * not to the queue depth the disk is set to (sysfs device/queue_depth limits dispatch, not
- * tags): the tag set is taken as deep as the drive's largest queue (the preset's
- * maxQueueDepth: NCQ 32 on SATA), whatever the scenario's queueDepth.
- */
-export function mqTagDepth(
-  driverDepth: number,
-  scheduler: boolean,
-  nrRequests: number | null,
-): number {
-  if (nrRequests !== null) return nrRequests;
-  return scheduler ? 2 * Math.min(driverDepth, BLKDEV_DEFAULT_RQ) : driverDepth;
 }
 
 /** sbq_calc_wake_batch (6.17 on): min(depth, min_shallow_depth) / 8, within 1..8. */

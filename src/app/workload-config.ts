@@ -2,6 +2,7 @@
 // Postmark's configuration and file system, fio's job, the number of kernel builds) a
 // lesson lets the user change, and how a change is written into the scenario.
 import type { Catalog } from './config';
+import { PAGE_CACHE_DEFAULTS } from '../engine/workload/page-cache';
 
 export type Json = Record<string, unknown>;
 
@@ -68,9 +69,8 @@ export function lessonHasGenerators(lesson: unknown): boolean {
 export function pageCacheMiB(v: unknown): number {
   if (v === null || typeof v !== 'object') return 0;
   const m = (v as { memoryMiB?: unknown }).memoryMiB;
-  return typeof m === 'number' ? m : PAGE_CACHE_DEFAULT_MIB;
+  return typeof m === 'number' ? m : PAGE_CACHE_DEFAULTS.memoryMiB;
 }
-const PAGE_CACHE_DEFAULT_MIB = 1024;
 
 /** The page-cache sizes the settings panel offers, MiB (0: none). */
 export const PAGE_CACHE_CHOICES = [0, 16, 64, 256, 1024] as const;

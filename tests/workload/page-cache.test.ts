@@ -125,12 +125,17 @@ describe('page cache rules', () => {
 });
 
 /** fio's rand-write (4 threads of 4 KiB buffered writes) with a page cache, on a 64 GiB span */
-function randWrite(pageCache: object, extra: object = {}, stopMs = 3000) {
+function randWrite(
+  pageCache: object,
+  extra: object = {},
+  stopMs = 3000,
+  iosched: object = { name: 'deadline' },
+) {
   const s = loadScenario(
     {
       name: 'pc',
       disk: { preset: 'sata-7200-500g', queueDepth: 1 },
-      iosched: { name: 'deadline' },
+      iosched,
       workload: {
         pageCache,
         processes: [
@@ -146,14 +151,22 @@ function randWrite(pageCache: object, extra: object = {}, stopMs = 3000) {
     'pc.json',
   );
   const queued: TraceEvent[] = [];
+  // bios queued (Q) that neither merged (M, F) nor got a request (G) yet: sleeping ones
+  const waiting = new Set<number>();
+  let mostWaiting = 0;
   const sink: TraceSink = {
     trace: (e) => {
-      if (e.action === 'Q') queued.push({ ...e });
+      if (e.action === 'Q') {
+        queued.push({ ...e });
+        waiting.add(e.bio!);
+      } else if (e.action === 'G' || e.action === 'M' || e.action === 'F') waiting.delete(e.bio!);
+      mostWaiting = Math.max(mostWaiting, waiting.size);
     },
     service: () => {},
     decision: () => {},
   };
-  return { ...runScenario(s, { sink }), queued };
+  const r = runScenario(s, { sink });
+  return { ...r, queued, mostWaiting };
 }
 
 describe('the page cache in a run', () => {
@@ -259,6 +272,19 @@ describe('the page cache in a run', () => {
       dirtyThresh: 819,
     });
     expect(['idle', 'writing', 'sleeping for a request']).toContain(view.flusher);
+  });
+
+  it('the flusher sleeps for a request (2.6) or a tag (6.18) like any process: no more than its one bio waits at a time', () => {
+    // a flusher that did not notice its bio sleeping (for a 6.18 tag) went on submitting its
+    // whole pass: hundreds of bios waiting at once
+    for (const iosched of [
+      { name: 'deadline', queue: { nr_requests: 4 } },
+      { name: 'mq-deadline', kernel: '6.18', queue: { nr_requests: 4 } },
+    ]) {
+      const r = randWrite({ memoryMiB: 16 }, {}, 2000, iosched);
+      expect(r.queued.length).toBeGreaterThan(50);
+      expect(r.mostWaiting).toBe(1);
+    }
   });
 
   it('same scenario and seed, same run', () => {

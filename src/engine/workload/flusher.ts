@@ -14,7 +14,7 @@
 // The flusher is the last process instance of a run with a page cache (model.ts adds it).
 import { allocBio } from '../request';
 import type { Bio } from '../iosched/types';
-import { submitBio } from '../iosched/host';
+import { bioSleeps, submitBio } from '../iosched/host';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
@@ -133,7 +133,7 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
     return;
   }
   const bio = submitKernelWrite(sim, fl.inst, b.first * PAGE_SECTORS, b.count * PAGE_SECTORS, now);
-  if (bio.rq < 0 && isSleeping(sim, bio.slot)) {
+  if (bio.rq < 0 && bioSleeps(sim, bio.slot)) {
     fl.sleeping = true;
     return;
   }
@@ -166,11 +166,6 @@ export function submitKernelWrite(
   inst.issued++;
   submitBio(sim, bio, now);
   return bio;
-}
-
-function isSleeping(sim: Simulation, slot: number): boolean {
-  for (const line of sim.state.host.waiters) if (line[line.length - 1] === slot) return true;
-  return false;
 }
 
 /** The flusher's bio got the request it slept for: it goes on. */

@@ -219,7 +219,8 @@ export function generatorIssue(
     step = peek(spec, g, inst.rng);
   }
   g.pending.shift();
-  if (pc && !step.range && !step.direct && (step.write ? !step.sync : true)) {
+  // buffered steps only: an O_SYNC write, a range write or a journal write goes to the disk
+  if (pc && !step.range && !step.direct && !(step.write && step.sync)) {
     if (throughPageCache(sim, pc, g, instIndex, step, now)) {
       if (!g.blocked)
         arm(sim, g, instIndex, now + cachedCostNs(step) + peek(spec, g, inst.rng).thinkMs * MS);

@@ -23,11 +23,13 @@
 //    · the writer: a handle that would take the transaction to j_max_batch (900 blocks,
 //      do_journal_begin_r: j_len_alloc + nblocks + 2) ends it first, and a handle ending a
 //      transaction older than j_max_trans_age (30 s, in whole seconds: get_seconds) or at
-//      j_max_batch ends it (check_journal_end). The writer does not commit: do_journal_end
-//      queues the commit work (queue_delayed_work(commit_wq, HZ / 10)), which the
-//      `reiserfs/0` workqueue thread runs 100 ms later (flush_async_commits: the youngest
-//      list, and every older one first). JOURNAL_MAX_COMMIT_AGE (30 s) is read into
-//      j_max_commit_age but no commit path of 2.6.32 consults it.
+//      j_max_batch ends it (check_journal_end). do_journal_end queues the commit work
+//      (queue_delayed_work(commit_wq, HZ / 10)), which the `reiserfs/0` workqueue thread
+//      runs 100 ms later (flush_async_commits: the youngest list, and every older one
+//      first); the writer itself commits only when the next transaction's list bitmap (one
+//      of JOURNAL_NUM_BITMAPS = 5, round robin: get_list_bitmap) still belongs to an
+//      uncommitted list — the lists up to that one. JOURNAL_MAX_COMMIT_AGE (30 s) is read
+//      into j_max_commit_age but no commit path of 2.6.32 consults it.
 //  - The log (8192 blocks by default, after the super block; its header block after it): a
 //    transaction of n blocks takes n + 2 log blocks from j_start, block by block modulo the
 //    log (it may wrap): the descriptor (its tags hold 1018 block numbers, the commit block
@@ -39,15 +41,16 @@
 //    waited for; then each block is dirty in place for writeback (dirty_one_transaction)
 //    unless a newer transaction logged it.
 //  - In-place flush (flush_journal_list): when the next transaction's room (j_start +
-//    j_trans_max + 1) reaches an older list still in the log, do_journal_end flushes from
-//    it (flush_used_journal_lists: up to 256 lists or 256 blocks): each block it logged
+//    j_trans_max + 1) reaches an older list still in the log, do_journal_end (whoever ended
+//    the transaction; never reiserfs/0) flushes from it (flush_used_journal_lists: up to 256 lists or 256 blocks): each block it logged
 //    that no newer transaction holds, still dirty, is written (WRITE) and waited for (one
 //    under writeback is waited for), then the journal header (WRITE_SYNC) records the new
 //    tail. Old lists by age (flush_old_journal_lists) go only once all their blocks were
 //    freed (test_transaction): Postmark frees none.
 // Simplified: a handle reserves exactly its own blocks (the kernel's reserve more:
-// JOURNAL_PER_BALANCE_CNT per balance); the in-place flush after a transaction the writer
-// ended is done by reiserfs/0 before it commits, not by the writer at once; tails (j_tail_bh_list) are not
+// JOURNAL_PER_BALANCE_CNT per balance), and joins before its writer's do_journal_end work
+// (the kernel's ends the old transaction first); a writer does not sleep in
+// reiserfs_async_progress_wait (congestion_wait while a commit writes its log); tails (j_tail_bh_list) are not
 // modelled; the journal area Postmark reserves (32 MiB) holds the super block, the log and
 // the header, so the log is 8190 blocks.
 import { pushEvent } from '../sim/heap';
@@ -289,17 +292,22 @@ export function endTransaction(sim: Simulation, j: ReiserJournal, now: number): 
 export type ReiserOp = { kind: 'commit'; tid: number } | { kind: 'flush'; tids: number[] };
 
 /**
- * The next operation of a thread that commits the journal's lists up to `target`
- * (flush_commit_list with flushall: older lists first, each by one thread at a time,
- * j_commit_mutex), after do_journal_end's check: a list where the next transaction may
- * write (j_start + j_trans_max + 1, modulo the log) is flushed first, oldest first, with the
- * committed lists after it up to 256 lists or 256 blocks (flush_used_journal_lists; one
- * flush at a time, j_flush_mutex), each committed first if it is not. 'wait': another thread
- * holds what comes next; null: done.
+ * The next operation of a context that commits the journal's lists up to `target`
+ * (flush_commit_list with flushall: older lists first, each by one context at a time,
+ * j_commit_mutex). One that ended a transaction (`ender`: do_journal_end) first flushes a
+ * list where the next transaction may write (j_start + j_trans_max + 1, modulo the log),
+ * oldest first, with the committed lists after it up to 256 lists or 256 blocks
+ * (flush_used_journal_lists; one flush at a time, j_flush_mutex), each committed first if it
+ * is not. 'wait': another context holds what comes next; null: done.
  */
-export function nextOp(j: ReiserJournal, thread: number, target: number): ReiserOp | 'wait' | null {
+export function nextOp(
+  j: ReiserJournal,
+  thread: number,
+  target: number,
+  ender: boolean,
+): ReiserOp | 'wait' | null {
   const first = j.lists[0];
-  if (first && inRoom(j, first.start)) {
+  if (ender && first && inRoom(j, first.start)) {
     if (!first.committed) return claimCommit(first, thread);
     if (j.flusher >= 0 && j.flusher !== thread) return 'wait';
     let n = 1;

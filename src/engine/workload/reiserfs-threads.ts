@@ -123,7 +123,7 @@ export function onReiserfsWork(sim: Simulation, index: number, now: number): voi
  * uncommitted; the writer waits meanwhile. */
 export function writerEnded(sim: Simulation, j: ReiserJournal, bitmapHolder: number, now: number) {
   const w = j.writer;
-  if (w.journal >= 0 || nextOp(j, w.index, bitmapHolder) === null) return;
+  if (w.journal >= 0 || nextOp(j, w.index, bitmapHolder, true) === null) return;
   w.journal = w.index - WRITER;
   w.target = bitmapHolder;
   const g = sim.state.workload.instances[j.owner]!.gen!;
@@ -162,7 +162,7 @@ function advance(sim: Simulation, c: ReiserContext, now: number): void {
       c.target = youngest.tid;
     }
     const j = rs.journals[c.journal]!;
-    const op = nextOp(j, c.index, c.target);
+    const op = nextOp(j, c.index, c.target, c.index !== COMMIT_WQ);
     if (op === 'wait') {
       c.waiting = true; // woken when another context's operation ends
       return;

@@ -149,6 +149,29 @@ describe('ReiserFS journal rules (2.6.32, data=ordered)', () => {
     expect(j.start).toBe(7);
   });
 
+  it('a data page dirtied again before its list commits moves to the running transaction’s ordered list (__add_jh): the newer commit writes it, not the older', () => {
+    const { sim, q } = idle();
+    const j = journalOf(sim);
+    const pc = sim.state.workload.pageCache!;
+    const page = metaBase(j) / P + 200000;
+    runUntil(sim, 1e9);
+    dirtyPages(pc, 7, page * P, P, 1, 1e9);
+    reiserfsData(sim, j, page, page, 1e9);
+    update(sim, j, 0, JOURNAL_MAX_BATCH - 3, 1e9);
+    update(sim, j, 1000, 1, 1e9); // list 0 ends, holding the page; reiserfs/0 at 1.1 s
+    runUntil(sim, 1.05e9);
+    dirtyPages(pc, 7, page * P, P, 1, 1.05e9);
+    reiserfsData(sim, j, page, page, 1.05e9);
+    runUntil(sim, 2e9);
+    expect(j.commitsBy).toEqual([0, 1, 0]);
+    expect(j.orderedPages).toBe(0);
+    runUntil(sim, 6e9);
+    expect(j.commitsBy).toEqual([1, 1, 0]);
+    expect(j.orderedPages).toBe(1);
+    const written = q.filter((e) => e.sector === page * P);
+    expect(written.map((e) => [e.pid, e.tNs])).toEqual([[pidOf(sim, 'sync_supers'), 5e9]]);
+  });
+
   it('log layout: each transaction takes its blocks + 2 from j_start, after the super block, wrapping block by block at the log’s end; the journal header follows the log', () => {
     const { sim, q } = idle();
     const j = journalOf(sim);

@@ -12,7 +12,8 @@
 //    out of writeback's reach while in it (reiserfs_prepare_for_journal); journal_mark_dirty
 //    marks the super block dirty (s_dirt). Buffered writes' pages join the running
 //    transaction's ordered list (reiserfs_commit_page → reiserfs_add_ordered_list: new
-//    blocks and pages past the end of file — every data write Postmark makes).
+//    blocks and pages past the end of file — every data write Postmark makes); a page on an
+//    older list still to commit moves to the running transaction's (__add_jh).
 //  - Who ends a transaction:
 //    · the sync_supers thread, every dirty_writeback_interval (5 s; its timer rounded up to
 //      a whole second, round_jiffies_up), for a dirty super block: write_super →
@@ -120,6 +121,8 @@ export interface ReiserJournal {
   writer: ReiserContext;
   /** each logged block's latest list */
   cpOwner: Map<number, number>;
+  /** each ordered data page's list (−1: the running transaction) until it commits */
+  dataOwner: Map<number, number>;
   commits: number;
   /** commits by sync_supers, reiserfs/0 and the writer */
   commitsBy: [number, number, number];
@@ -202,6 +205,7 @@ export function createReiserJournal(
     flusher: -1,
     writer: createReiserContext(writerIndex, owner, true),
     cpOwner: new Map(),
+    dataOwner: new Map(),
     commits: 0,
     commitsBy: [0, 0, 0],
     orderedPages: 0,
@@ -255,6 +259,8 @@ export function reiserfsData(
 ): void {
   j.running ??= openTransaction(now);
   joinData(j.running, first, last);
+  // __add_jh: a page on an older list still to commit moves to the running transaction's
+  for (let p = first; p <= last; p++) j.dataOwner.set(p, -1);
 }
 
 /** do_journal_end: the running transaction becomes a list in the log (an empty one logs the
@@ -271,6 +277,7 @@ export function endTransaction(sim: Simulation, j: ReiserJournal, now: number): 
     committer: -1,
   };
   for (const p of t.meta) j.cpOwner.set(p, list.tid);
+  for (const p of t.data) j.dataOwner.set(p, list.tid);
   j.lists.push(list);
   j.start = (j.start + t.meta.length + 2) % j.size;
   j.running = null;

@@ -193,8 +193,9 @@ function startOp(sim: Simulation, c: ReiserContext, j: ReiserJournal, op: Reiser
     const l = listOf(j, op.tid);
     l.committer = c.index;
     c.phase = 'data';
-    c.awaited = l.t.data.filter((p) => underWriteback(pc, p));
-    pages = takePages(pc, l.t.data);
+    const mine = l.t.data.filter((p) => j.dataOwner.get(p) === l.tid);
+    c.awaited = mine.filter((p) => underWriteback(pc, p));
+    pages = takePages(pc, mine);
     j.orderedPages += pages.length;
   } else {
     // flush_journal_list: each block whose latest list this is and which the running
@@ -263,6 +264,7 @@ function finishCommit(
   l.committer = -1;
   j.commits++;
   j.commitsBy[Math.min(c.index, WRITER) as 0 | 1 | 2]++;
+  for (const p of l.t.data) if (j.dataOwner.get(p) === l.tid) j.dataOwner.delete(p);
   const mine = l.t.meta.filter((p) => j.cpOwner.get(p) === l.tid);
   dirtyInPlace(sim.state.workload.pageCache!, mine, j.running?.metaIn, now);
   kickFlusher(sim, now);

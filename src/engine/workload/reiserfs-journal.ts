@@ -4,7 +4,9 @@
 // do_journal_end, flush_commit_list, flush_journal_list, flush_used_journal_lists,
 // flush_async_commits, check_advise_trans_params), fs/reiserfs/super.c (reiserfs_write_super
 // → reiserfs_sync_fs), fs/reiserfs/inode.c (reiserfs_commit_page), mm/backing-dev.c
-// (the sync_supers thread). Read in a 2.6.3x copy of journal.c and 2.6.32's
+// (the sync_supers thread). Read in a later 2.6/3.x journal.c (vzalloc, alloc_workqueue,
+// WRITE_FLUSH_FUA: where it differs from 2.6.32 — create_workqueue, no flush barrier by
+// default — 2.6.32's is followed), a 2.6.3x super.c (write_super, s_dirt) and 2.6.32's
 // backing-dev.c; the threads' I/O is reiserfs-threads.ts.
 //
 //  - Each metadata update is a handle (journal_begin … journal_mark_dirty … journal_end) of
@@ -43,17 +45,19 @@
 //    unless a newer transaction logged it.
 //  - In-place flush (flush_journal_list): when the next transaction's room (j_start +
 //    j_trans_max + 1) reaches an older list still in the log, do_journal_end (whoever ended
-//    the transaction; never reiserfs/0) flushes from it (flush_used_journal_lists: up to 256 lists or 256 blocks): each block it logged
-//    that no newer transaction holds, still dirty, is written (WRITE) and waited for (one
-//    under writeback is waited for), then the journal header (WRITE_SYNC) records the new
-//    tail. Old lists by age (flush_old_journal_lists) go only once all their blocks were
-//    freed (test_transaction): Postmark frees none.
+//    the transaction; never reiserfs/0) flushes from it (flush_used_journal_lists: up to
+//    256 lists or 256 blocks): each block it logged that no newer transaction holds, still
+//    dirty, is written (WRITE) and waited for (one under writeback is waited for), then the
+//    journal header (WRITE_SYNC) records the new tail. Old lists by age
+//    (flush_old_journal_lists) go only once all their blocks were freed (test_transaction):
+//    Postmark frees none.
 // Simplified: a handle reserves exactly its own blocks (the kernel's reserve more:
 // JOURNAL_PER_BALANCE_CNT per balance), and joins before its writer's do_journal_end work
 // (the kernel's ends the old transaction first); a writer does not sleep in
-// reiserfs_async_progress_wait (congestion_wait while a commit writes its log); tails (j_tail_bh_list) are not
-// modelled; the journal area Postmark reserves (32 MiB) holds the super block, the log and
-// the header, so the log is 8190 blocks.
+// reiserfs_async_progress_wait (congestion_wait while a commit writes its log); tails
+// (j_tail_bh_list) are not modelled; the log blocks are not dirty pages of the block device
+// meanwhile; the journal area Postmark reserves (32 MiB) holds the super block, the log and
+// the header, so the log is 8190 blocks (mkreiserfs: 8192 and the header).
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';

@@ -32,7 +32,8 @@
 //    Simplified: when a commit would not fit, 2.6.32 would first have made the writers
 //    checkpoint (log_do_checkpoint in start_this_handle); here the commit goes on and the
 //    overrun is counted (`logFull`).
-// All state is plain data.
+// What this shares with ReiserFS's journal (reiserfs-journal.ts) — transaction membership,
+// a kernel thread's bios, dirtying in place — is journal-io.ts. All state is plain data.
 import type { Bio } from '../iosched/types';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';

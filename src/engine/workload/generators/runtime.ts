@@ -34,6 +34,7 @@ import {
 } from '../page-cache';
 import { kickFlusher } from '../flusher';
 import { journalData, journalMetadata } from '../journal';
+import { reiserfsData, reiserfsMetadata } from '../reiserfs-journal';
 
 const MS = 1e6;
 /** async bios one thread may have in flight before it waits (dirty-page throttling, chosen) */
@@ -75,6 +76,8 @@ export interface GenInstance {
   throttled: boolean;
   /** its file system's journal (workload.journals: journal.ts), −1 = none */
   journal: number;
+  /** its ReiserFS journal (workload.reiserfs.journals: reiserfs-journal.ts), −1 = none */
+  reiserJournal: number;
 }
 
 /** The instance's state for instance k of count in the span. */
@@ -108,6 +111,7 @@ export function createGenInstance(
     cachedSectors: 0,
     throttled: false,
     journal: -1,
+    reiserJournal: -1,
   };
 }
 
@@ -212,8 +216,8 @@ export function generatorIssue(
   }
   const pc = sim.state.workload.pageCache;
   let step = peek(spec, g, inst.rng);
-  // with a journalling thread, kjournald writes the journal (journal.ts)
-  while (step.drop || (step.journal && g.journal >= 0)) {
+  // with a journalling thread, kjournald (journal.ts) or ReiserFS's threads write the journal
+  while (step.drop || (step.journal && (g.journal >= 0 || g.reiserJournal >= 0))) {
     if (pc && step.drop) dropPages(pc, step.sector, step.nSectors);
     g.pending.shift();
     step = peek(spec, g, inst.rng);
@@ -273,10 +277,13 @@ function throughPageCache(
   g.cachedSectors += step.nSectors;
   const file = step.file ?? OWN_FILE_BASE + instIndex;
   const j = g.journal >= 0 ? sim.state.workload.journals[g.journal]! : null;
+  const r = g.reiserJournal >= 0 ? sim.state.workload.reiserfs!.journals[g.reiserJournal]! : null;
   if (j && step.meta) journalMetadata(sim, j, step.sector, step.nSectors, now);
+  else if (r && step.meta) reiserfsMetadata(sim, r, step.sector, step.nSectors, now);
   else {
     dirtyPages(pc, file, step.sector, step.nSectors, Math.ceil(step.nSectors / 8), now);
     if (j) journalData(sim, j, ...pageSpan(step.sector, step.nSectors), now);
+    if (r) reiserfsData(sim, r, ...pageSpan(step.sector, step.nSectors), now);
   }
   kickFlusher(sim, now);
   if (overDirtyLimit(pc)) {

@@ -3,6 +3,7 @@
 import { requestAt } from '../request';
 import type { Simulation } from '../sim/simulation';
 import { pageCacheView } from '../workload/flusher';
+import { journalsView } from '../workload/journal-inspect';
 
 /** Requests waiting in the scheduler and the dispatch queue, for the UI. */
 export function hostView(sim: Simulation): Record<string, unknown> {
@@ -36,5 +37,9 @@ export function hostView(sim: Simulation): Record<string, unknown> {
     internals: sim.elevator.inspect(h.elevator, sim.ctx),
     // the layer above, when the run has one: the page cache's pages and its flusher
     ...(sim.state.workload.pageCache ? { pageCache: pageCacheView(sim) } : {}),
+    // and the journals written through it (ext3's jbd, ReiserFS's)
+    ...(sim.state.workload.journals.length > 0 || sim.state.workload.reiserfs
+      ? { journals: journalsView(sim) }
+      : {}),
   };
 }

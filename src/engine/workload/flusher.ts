@@ -8,9 +8,12 @@
 //    oldest-dirtied files until they are below it again (background writeback).
 //  - It submits one pass's bios back to back (async writes under its own pid); when no
 //    request is free it sleeps in get_request like any process, and goes on when woken.
-//  - Writers held above dirty_ratio (balance_dirty_pages) go on once the dirty pages and
-//    those under writeback fall below it. Simplified: 2.6.32's writer writes some pages back
-//    itself before it sleeps; here the flusher does all the writing.
+//  - On 2.6 a writer over its dirty limit writes pages back itself in balance_dirty_pages
+//    (balance-dirty.ts), from the same oldest-first list, and wakes the flusher when the
+//    dirty pages exceed dirty_background_ratio. On kernel 6.18 (IO-less balance_dirty_pages)
+//    writers held above dirty_ratio go on once the dirty pages and those under writeback
+//    fall below it (`throttled`), and the flusher is woken as soon as a write crosses the
+//    background threshold.
 // The flusher is the last process instance of a run with a page cache (model.ts adds it).
 import { allocBio } from '../request';
 import type { Bio } from '../iosched/types';
@@ -47,7 +50,7 @@ export interface FlusherState {
   kupdateBeforeNs: number;
   /** when the last kupdate round started (wb->last_old_flush), ns */
   lastOldFlushNs: number;
-  /** writer instances held above dirty_ratio, in the order they stopped */
+  /** kernel 6.18: writer instances held above dirty_ratio, in the order they stopped */
   throttled: number[];
 }
 
@@ -140,8 +143,9 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
   arm(sim, fl, now);
 }
 
-/** A kernel thread (the flusher, kjournald) submits a write under its own pid (async
- * unless `sync`). */
+/** A thread writing pages back (the flusher, kjournald, a throttled writer on 2.6) submits a
+ * write under its own pid (async unless `sync`; a writer's with its I/O priority: class,
+ * level). */
 export function submitKernelWrite(
   sim: Simulation,
   instIndex: number,
@@ -149,6 +153,7 @@ export function submitKernelWrite(
   nSectors: number,
   now: number,
   sync = false,
+  ioprio: readonly [number, number] | null = null,
 ): Bio {
   const inst = sim.state.workload.instances[instIndex]!;
   const bio: Bio = allocBio(
@@ -162,6 +167,7 @@ export function submitKernelWrite(
     nSectors,
     now,
   );
+  if (ioprio) [bio.ioprioClass, bio.ioprioLevel] = ioprio;
   inst.inFlight++;
   inst.issued++;
   submitBio(sim, bio, now);
@@ -222,6 +228,11 @@ export function pageCacheView(sim: Simulation): Record<string, unknown> {
     dirtyThresh: dirtyThresh(pc),
     dirtyFiles: pc.files.size,
     flusher: fl.sleeping ? 'sleeping for a request' : fl.pending.length > 0 ? 'writing' : 'idle',
-    writersWaiting: fl.throttled.length,
+    // 6.18: held above dirty_ratio; 2.6: in balance_dirty_pages (writing back or napping)
+    writersWaiting:
+      fl.throttled.length + sim.state.workload.instances.filter((i) => i.gen?.writer.bdp).length,
+    dirtyExceeded: pc.bdi.dirtyExceeded,
+    pagesWritten: pc.pagesWritten,
+    pagesWrittenByWriters: pc.pagesWrittenByWriters,
   };
 }

@@ -1,0 +1,242 @@
+// 2.6.32's balance_dirty_pages (src/engine/workload/balance-dirty.ts, bdi-stats.ts): a writer
+// over its dirty limit writes pages back itself. Each rule by name.
+import { describe, expect, it } from 'vitest';
+import { buildModel } from '../../src/engine/model';
+import { createSimulation, runToEnd, type Simulation } from '../../src/engine/sim/simulation';
+import { summarize } from '../../src/engine/summary';
+import type { TraceEvent } from '../../src/engine/events';
+import { hostView } from '../../src/engine/iosched/inspect';
+import {
+  balanceDirtyPages,
+  dirtyLimits,
+  newBdpCall,
+  ratelimitDue,
+  type BdpCall,
+} from '../../src/engine/workload/balance-dirty';
+import { createPropLocal, propInc, ratelimitPages } from '../../src/engine/workload/bdi-stats';
+import {
+  createPageCache,
+  dirtyPages,
+  PAGE_CACHE_DEFAULTS,
+  takeWritebackPass,
+  writebackDone,
+} from '../../src/engine/workload/page-cache';
+import { randWriteScenario } from '../helpers/rand-write';
+
+const P = 8; // sectors per page
+
+/** fio rand-write, one thread (or `threads`), 16 MiB of page cache: dirty_ratio 819 pages,
+ * dirty_background_ratio 409, ratelimit_pages 128, write_chunk 192 */
+function writerSim(
+  iosched: object = { name: 'deadline' },
+  stopMs = 2000,
+  threads = 1,
+  pageCache: object = { memoryMiB: 16 },
+) {
+  const s = randWriteScenario(pageCache, { stopMs, iosched, threads });
+  const queued: Array<TraceEvent & { ops: number; call: BdpCall | null }> = [];
+  const sleeps: TraceEvent[] = [];
+  const box: { sim?: Simulation } = {};
+  const sim = createSimulation(buildModel(s, s.seed), {
+    trace: (e) => {
+      if (e.action === 'S') sleeps.push({ ...e });
+      if (e.action !== 'Q') return;
+      // the pages the writer had copied when this bio was queued, and its call then
+      const w = box.sim!.state.workload.instances[0]!.gen!;
+      queued.push({ ...e, ops: w.cachedOps, call: w.writer.bdp });
+    },
+    service: () => {},
+    decision: () => {},
+  });
+  box.sim = sim;
+  return { sim, s, queued, sleeps, writerPid: sim.state.workload.instances[0]!.pid };
+}
+
+function flusherPid(sim: Simulation): number {
+  const w = sim.state.workload;
+  return w.instances[w.flusher!.inst]!.pid;
+}
+
+describe('balance_dirty_pages in a run (2.6.32)', () => {
+  it('ratelimit (balance_dirty_pages_ratelimited_nr): the writer checks its limits only every ratelimit_pages (128) pages — its first writeback comes at a multiple of 128 pages copied, not as soon as it passes (background + dirty) / 2 = 614', () => {
+    const { sim, queued, writerPid } = writerSim();
+    runToEnd(sim);
+    const first = queued.find((e) => e.pid === writerPid)!;
+    expect(first).toBeDefined();
+    expect(first.ops % 128).toBe(0);
+    expect(first.ops).toBeGreaterThan(614);
+    expect(first.ops).toBeLessThanOrEqual(614 + 128);
+  });
+
+  it('background kick: only balance_dirty_pages wakes the flusher — at the first check past dirty_background_ratio (512 pages copied), not when the 410th page is dirtied', () => {
+    const { sim, queued } = writerSim();
+    runToEnd(sim);
+    const first = queued.find((e) => e.pid === flusherPid(sim))!;
+    expect(first.ops).toBe(512);
+  });
+
+  it('over its limit the writer writes up to write_chunk (192) pages itself, async writes under its own pid, oldest-dirtied first', () => {
+    const { sim, s, queued, writerPid } = writerSim();
+    runToEnd(sim);
+    const own = queued.filter((e) => e.pid === writerPid);
+    expect(own.length).toBeGreaterThan(100);
+    expect(own.every((e) => e.write && !e.sync)).toBe(true);
+    // every bio it queued was queued inside one of its balance_dirty_pages calls
+    expect(own.every((e) => e.call !== null)).toBe(true);
+    const pagesPerCall = new Map<BdpCall, number>();
+    for (const e of own)
+      pagesPerCall.set(e.call!, (pagesPerCall.get(e.call!) ?? 0) + e.nSectors / P);
+    const counts = [...pagesPerCall.values()];
+    expect(Math.max(...counts)).toBeLessThanOrEqual(192);
+    // its first call (640 pages copied) finds the flusher writing the first 512: it writes
+    // the other 128, all there are (the rule's 192 with more dirty: the rules below)
+    expect(counts[0]).toBe(128);
+    const pc = summarize(sim, s).pageCache!;
+    expect(pc.pagesWrittenByWriters).toBeGreaterThan(0);
+    expect(pc.pagesWrittenByWriters).toBeLessThan(pc.pagesWritten);
+  });
+
+  it('kernel 6.18: balance_dirty_pages is IO-less — the writer submits nothing, the flusher writes every page (on 2.6.32 the same run has the writer writing)', () => {
+    const old = writerSim({ name: 'mq-deadline', kernel: '6.18' });
+    runToEnd(old.sim);
+    const flusher = flusherPid(old.sim);
+    expect(old.queued.length).toBeGreaterThan(100);
+    expect(old.queued.every((e) => e.pid === flusher)).toBe(true);
+    expect(old.sim.state.workload.pageCache!.pagesWrittenByWriters).toBe(0);
+    const now = writerSim({ name: 'deadline', kernel: '2.6.32' });
+    runToEnd(now.sim);
+    expect(now.queued.some((e) => e.pid === now.writerPid)).toBe(true);
+  });
+
+  it('the inspection panel counts the pages writers wrote back and whether the disk is over its limit', () => {
+    const { sim } = writerSim(undefined, 1000);
+    runToEnd(sim);
+    const view = hostView(sim).pageCache as Record<string, unknown>;
+    const pc = sim.state.workload.pageCache!;
+    expect(view).toMatchObject({
+      pagesWritten: pc.pagesWritten,
+      pagesWrittenByWriters: pc.pagesWrittenByWriters,
+      dirtyExceeded: pc.bdi.dirtyExceeded,
+    });
+    expect(pc.pagesWrittenByWriters).toBeGreaterThan(0);
+  });
+
+  it('same scenario and seed, same run', () => {
+    const a = writerSim(undefined, 1500, 4);
+    const b = writerSim(undefined, 1500, 4);
+    runToEnd(a.sim);
+    runToEnd(b.sim);
+    expect(summarize(b.sim, b.s)).toEqual(summarize(a.sim, a.s));
+  });
+});
+
+/** A fresh run's state, not started: its writer (instance 0) and page cache. */
+function fresh(iosched: object = { name: 'deadline' }) {
+  const { sim, queued, writerPid } = writerSim(iosched);
+  const pc = sim.state.workload.pageCache!;
+  const w = sim.state.workload.instances[0]!.gen!.writer;
+  return { sim, pc, w, queued, writerPid };
+}
+
+describe('balance_dirty_pages rules', () => {
+  it('writeback_set_ratelimit: memory / 32 pages (one CPU), at least 16, at most 4 MiB', () => {
+    expect(ratelimitPages(4096)).toBe(128);
+    expect(ratelimitPages(262144)).toBe(1024);
+    expect(ratelimitPages(256)).toBe(16);
+  });
+
+  it('ratelimit: no check before ratelimit_pages are copied; then write_chunk = sync_writeback_pages (1.5 × at least ratelimit_pages); 8 pages once dirty_exceeded', () => {
+    const pc = createPageCache({ ...PAGE_CACHE_DEFAULTS, memoryMiB: 16 });
+    expect(ratelimitDue(pc, 100)).toBe(0);
+    expect(ratelimitDue(pc, 27)).toBe(0);
+    expect(ratelimitDue(pc, 1)).toBe(192);
+    expect(ratelimitDue(pc, 200)).toBe(300); // a step of 200 pages: 200 + 100
+    pc.bdi.dirtyExceeded = true;
+    expect(ratelimitDue(pc, 7)).toBe(0);
+    expect(ratelimitDue(pc, 1)).toBe(192);
+  });
+
+  it('get_dirty_limits: bdi_thresh is dirty_thresh × the disk’s share of completed writeback, less an eighth × the writer’s share of the pages dirtied (task_dirty_limit)', () => {
+    const pc = createPageCache({ ...PAGE_CACHE_DEFAULTS, memoryMiB: 16 }); // period/2 = 1024
+    const heavy = createPropLocal();
+    const light = createPropLocal();
+    expect(dirtyLimits(pc, heavy)).toEqual({ background: 409, dirty: 819, bdiThresh: 0 });
+    // 1536 pages completed: halved once at 1024 → 1024 / (1024 + 512)
+    propInc(pc.bdi.completions, pc.bdi.bdiCompletions, 1536);
+    propInc(pc.bdi.dirties, heavy, 1000);
+    expect(dirtyLimits(pc, light).bdiThresh).toBe(546); // 819 × 2/3
+    expect(dirtyLimits(pc, heavy).bdiThresh).toBe(546 - 33); // less 68 × 1000 / 2024
+  });
+
+  it('over the limit: the writer takes write_chunk pages of the oldest-dirtied file and submits them under its own pid; having written write_chunk it returns', () => {
+    const { sim, pc, w, queued, writerPid } = fresh();
+    dirtyPages(pc, 1, 0, 700 * P, 32, 0); // 700 pages, bios of up to 32: over 614
+    w.bdp = newBdpCall(192);
+    expect(balanceDirtyPages(sim, w, 0, null, 0)).toBe('done');
+    expect(queued.map((e) => [e.pid, e.sector / P, e.nSectors / P])).toEqual(
+      [0, 32, 64, 96, 128, 160].map((first) => [writerPid, first, 32]),
+    );
+    expect([pc.dirty, pc.writeback]).toEqual([508, 192]);
+    expect(pc.bdi.dirtyExceeded).toBe(true);
+    expect(w.bdp).toBeNull();
+  });
+
+  it('breaks as soon as under the limit: within bdi_thresh, or below (background + dirty) / 2, it returns at once and writes nothing', () => {
+    const a = fresh();
+    dirtyPages(a.pc, 1, 0, 600 * P, 32, 0); // over bdi_thresh (0 before any writeback completes), under 614
+    a.w.bdp = newBdpCall(192);
+    expect(balanceDirtyPages(a.sim, a.w, 0, null, 0)).toBe('done');
+    const b = fresh();
+    propInc(b.pc.bdi.completions, b.pc.bdi.bdiCompletions, 4096); // the disk's share: 1
+    dirtyPages(b.pc, 1, 0, 700 * P, 32, 0); // over 614, within bdi_thresh
+    expect(dirtyLimits(b.pc, b.w.dirties).bdiThresh).toBeGreaterThanOrEqual(700);
+    b.w.bdp = newBdpCall(192);
+    expect(balanceDirtyPages(b.sim, b.w, 0, null, 0)).toBe('done');
+    expect([...a.queued, ...b.queued]).toEqual([]);
+    expect(a.pc.bdi.dirtyExceeded || b.pc.bdi.dirtyExceeded).toBe(false);
+  });
+
+  it('pause: over the limit with nothing it may write, it naps io_schedule_timeout(pause), pause doubling from 1 jiffy to HZ/10; it returns on the first wake-up under the limit', () => {
+    for (const [hz, naps] of [
+      [250, [1, 2, 4, 8, 16, 25, 25]],
+      [1000, [1, 2, 4, 8, 16, 32, 64, 100, 100]],
+    ] as const) {
+      const { sim, pc, w, queued } = fresh({ name: 'deadline', hz });
+      dirtyPages(pc, 1, 0, 700 * P, 32, 0);
+      takeWritebackPass(pc, Infinity); // all 700 under writeback: nothing left to write
+      w.bdp = newBdpCall(192);
+      let now = 0;
+      const got: number[] = [];
+      for (const _ of naps) {
+        const until = balanceDirtyPages(sim, w, 0, null, now) as number;
+        got.push(Math.round(((until - now) * hz) / 1e9));
+        now = until;
+      }
+      expect(got).toEqual(naps);
+      expect(queued).toEqual([]);
+      writebackDone(pc, 0, 200); // under (background + dirty) / 2 now
+      expect(balanceDirtyPages(sim, w, 0, null, now)).toBe('done');
+    }
+  });
+
+  it('the writer’s bio sleeps for a request like any process’s: the writer sleeps with it and goes on submitting when woken', () => {
+    const { sim, queued, sleeps, writerPid } = writerSim({
+      name: 'deadline',
+      queue: { nr_requests: 4 },
+    });
+    runToEnd(sim);
+    const own = queued.filter((e) => e.pid === writerPid);
+    expect(own.length).toBeGreaterThan(50);
+    // S: it slept in get_request, one bio at a time (the next is queued after the wake-up)
+    const slept = sleeps.filter((e) => e.pid === writerPid);
+    expect(slept.length).toBeGreaterThan(10);
+    for (const e of slept) {
+      const next = own.find((q) => q.bio! > e.bio!);
+      if (next) expect(next.tNs).toBeGreaterThan(e.tNs);
+    }
+    // its first call still writes all 128 dirty pages (one 4 KiB bio each), over many sleeps
+    const perCall = new Map<BdpCall, number>();
+    for (const e of own) perCall.set(e.call!, (perCall.get(e.call!) ?? 0) + e.nSectors / P);
+    expect([...perCall.values()][0]).toBe(128);
+  });
+});

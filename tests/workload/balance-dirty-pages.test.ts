@@ -26,11 +26,14 @@ import { randWriteScenario } from '../helpers/rand-write';
 const P = 8; // sectors per page
 
 /** fio rand-write, one thread (or `threads`), 16 MiB of page cache: dirty_ratio 819 pages,
- * dirty_background_ratio 409, ratelimit_pages 128, write_chunk 192 */
+ * dirty_background_ratio 409, ratelimit_pages 128, write_chunk 192. `boot`: the disk has
+ * completed no writeback yet (its share 0, bdi_thresh 0 until some completes), as at boot —
+ * the runs otherwise start with its share whole (bdi-stats.ts). */
 function writerSim(
   iosched: object = { name: 'deadline' },
   stopMs = 2000,
   threads = 1,
+  boot = true,
   pageCache: object = { memoryMiB: 16 },
 ) {
   const s = randWriteScenario(pageCache, { stopMs, iosched, threads });
@@ -49,6 +52,7 @@ function writerSim(
     decision: () => {},
   });
   box.sim = sim;
+  if (boot) sim.state.workload.pageCache!.bdi.bdiCompletions = createPropLocal();
   return { sim, s, queued, sleeps, writerPid: sim.state.workload.instances[0]!.pid };
 }
 
@@ -69,10 +73,12 @@ describe('balance_dirty_pages in a run (2.6.32)', () => {
   });
 
   it('background kick: only balance_dirty_pages wakes the flusher — at the first check past dirty_background_ratio (512 pages copied), not when the 410th page is dirtied', () => {
-    const { sim, queued } = writerSim();
-    runToEnd(sim);
-    const first = queued.find((e) => e.pid === flusherPid(sim))!;
-    expect(first.ops).toBe(512);
+    for (const boot of [true, false]) {
+      const { sim, queued } = writerSim(undefined, 2000, 1, boot);
+      runToEnd(sim);
+      const first = queued.find((e) => e.pid === flusherPid(sim))!;
+      expect(first.ops).toBe(512);
+    }
   });
 
   it('over its limit the writer writes up to write_chunk (192) pages itself, async writes under its own pid, oldest-dirtied first', () => {
@@ -124,8 +130,10 @@ describe('balance_dirty_pages in a run (2.6.32)', () => {
   it('same scenario and seed, same run', () => {
     const a = writerSim(undefined, 1500, 4);
     const b = writerSim(undefined, 1500, 4);
+    expect(a.sim.state.workload.pageCache!.pagesWrittenByWriters).toBe(0);
     runToEnd(a.sim);
     runToEnd(b.sim);
+    expect(a.sim.state.workload.pageCache!.pagesWrittenByWriters).toBeGreaterThan(0);
     expect(summarize(b.sim, b.s)).toEqual(summarize(a.sim, a.s));
   });
 });
@@ -160,7 +168,10 @@ describe('balance_dirty_pages rules', () => {
     const pc = createPageCache({ ...PAGE_CACHE_DEFAULTS, memoryMiB: 16 }); // period/2 = 1024
     const heavy = createPropLocal();
     const light = createPropLocal();
-    expect(dirtyLimits(pc, heavy)).toEqual({ background: 409, dirty: 819, bdiThresh: 0 });
+    // a run starts with the disk's share whole: its limit is dirty_ratio's
+    expect(dirtyLimits(pc, heavy)).toEqual({ background: 409, dirty: 819, bdiThresh: 819 });
+    pc.bdi.bdiCompletions = createPropLocal(); // at boot: no writeback completed yet
+    expect(dirtyLimits(pc, heavy).bdiThresh).toBe(0);
     // 1536 pages completed: halved once at 1024 → 1024 / (1024 + 512)
     propInc(pc.bdi.completions, pc.bdi.bdiCompletions, 1536);
     propInc(pc.bdi.dirties, heavy, 1000);

@@ -201,10 +201,11 @@ describe('the page cache in a run', () => {
   it('writers wait above dirty_ratio: dirty pages and pages under writeback stay at the threshold, and the threads write only as fast as the flusher cleans', () => {
     const r = randWrite({ memoryMiB: 16 }, {}, 10000);
     const pc = r.simulation.state.workload.pageCache!;
-    // each of the 4 threads may dirty one step's page past the limit before it stops
-    expect(pc.dirty + pc.writeback).toBeLessThanOrEqual(dirtyThresh(pc) + 4);
+    // 2.6: the threads check their limit every ratelimit_pages (128) pages they copy
+    // (balance-dirty.ts), so they may pass it by that many
+    expect(pc.dirty + pc.writeback).toBeLessThanOrEqual(dirtyThresh(pc) + 128);
     const s = r.summary.pageCache!;
-    expect(s.pagesDirtied - s.pagesWritten).toBeLessThanOrEqual(dirtyThresh(pc) + 4);
+    expect(s.pagesDirtied - s.pagesWritten).toBeLessThanOrEqual(dirtyThresh(pc) + 128);
   });
 
   it('reads of cached pages need no bio: a small file read over and over is read from the disk once', () => {

@@ -187,7 +187,5 @@ export function writerWritebackDone(
   writebackDone(pc, bio.sector / PAGE_SECTORS, pages);
   pc.pagesWrittenByWriters += pages;
   journalSeesWriteback(sim, bio, now);
-  // pages dirtied again under writeback are dirty now: background writeback may resume
-  kickFlusher(sim, now);
-  return true;
+  return true; // (it wakes nobody: the flusher is woken by balance_dirty_pages)
 }

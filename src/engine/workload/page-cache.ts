@@ -30,7 +30,7 @@ import { createBdi, propInc, type BdiState } from './bdi-stats';
 export interface PageCacheSpec {
   /** memory the page cache may use (dirtyable memory), MiB */
   memoryMiB: number;
-  /** vm.dirty_ratio: % of memory dirty + under writeback at which writers wait */
+  /** vm.dirty_ratio: % of memory dirty + under writeback at which writers are throttled */
   dirty_ratio: number;
   /** vm.dirty_background_ratio: % of memory dirty at which the flusher starts */
   dirty_background_ratio: number;

@@ -25,18 +25,18 @@ import { randWriteScenario } from '../helpers/rand-write';
 
 const P = 8; // sectors per page
 
-/** fio rand-write, one thread (or `threads`), 16 MiB of page cache: dirty_ratio 819 pages,
- * dirty_background_ratio 409, ratelimit_pages 128, write_chunk 192. `boot`: the disk has
- * completed no writeback yet (its share 0, bdi_thresh 0 until some completes), as at boot —
- * the runs otherwise start with its share whole (bdi-stats.ts). */
+/** fio rand-write, four threads (four files; `threads`), 16 MiB of page cache: dirty_ratio
+ * 819 pages, dirty_background_ratio 409, ratelimit_pages 128 (one counter for all threads,
+ * as on one CPU), write_chunk 192. `boot`: the disk has completed no writeback yet (its share
+ * 0, bdi_thresh 0 until some completes), as at boot — runs otherwise start with its share
+ * whole (bdi-stats.ts). */
 function writerSim(
   iosched: object = { name: 'deadline' },
   stopMs = 2000,
-  threads = 1,
+  threads = 4,
   boot = true,
-  pageCache: object = { memoryMiB: 16 },
 ) {
-  const s = randWriteScenario(pageCache, { stopMs, iosched, threads });
+  const s = randWriteScenario({ memoryMiB: 16 }, { stopMs, iosched, threads });
   const queued: Array<TraceEvent & { ops: number; call: BdpCall | null }> = [];
   const sleeps: TraceEvent[] = [];
   const box: { sim?: Simulation } = {};
@@ -44,16 +44,21 @@ function writerSim(
     trace: (e) => {
       if (e.action === 'S') sleeps.push({ ...e });
       if (e.action !== 'Q') return;
-      // the pages the writer had copied when this bio was queued, and its call then
-      const w = box.sim!.state.workload.instances[0]!.gen!;
-      queued.push({ ...e, ops: w.cachedOps, call: w.writer.bdp });
+      // the pages all threads had copied when this bio was queued, and its thread's call
+      const all = box.sim!.state.workload.instances;
+      const ops = all.reduce((n, i) => n + (i.gen?.cachedOps ?? 0), 0);
+      queued.push({ ...e, ops, call: all[e.proc]!.gen?.writer.bdp ?? null });
     },
     service: () => {},
     decision: () => {},
   });
   box.sim = sim;
   if (boot) sim.state.workload.pageCache!.bdi.bdiCompletions = createPropLocal();
-  return { sim, s, queued, sleeps, writerPid: sim.state.workload.instances[0]!.pid };
+  const fl = sim.state.workload.flusher!.inst;
+  const writers = new Set(
+    sim.state.workload.instances.filter((_, i) => i !== fl).map((i) => i.pid),
+  );
+  return { sim, s, queued, sleeps, writers, writerPid: sim.state.workload.instances[0]!.pid };
 }
 
 function flusherPid(sim: Simulation): number {
@@ -61,11 +66,19 @@ function flusherPid(sim: Simulation): number {
   return w.instances[w.flusher!.inst]!.pid;
 }
 
+/** Pages each balance_dirty_pages call queued, in the order the calls began. */
+function pagesPerCall(queued: ReturnType<typeof writerSim>['queued'], writers: Set<number>) {
+  const calls = new Map<BdpCall, number>();
+  for (const e of queued)
+    if (writers.has(e.pid)) calls.set(e.call!, (calls.get(e.call!) ?? 0) + e.nSectors / P);
+  return [...calls.values()];
+}
+
 describe('balance_dirty_pages in a run (2.6.32)', () => {
-  it('ratelimit (balance_dirty_pages_ratelimited_nr): the writer checks its limits only every ratelimit_pages (128) pages — its first writeback comes at a multiple of 128 pages copied, not as soon as it passes (background + dirty) / 2 = 614', () => {
-    const { sim, queued, writerPid } = writerSim();
+  it('ratelimit (balance_dirty_pages_ratelimited_nr): the threads check their limits only every ratelimit_pages (128) pages copied — the first writeback by a thread comes at a multiple of 128, not as soon as the pages pass (background + dirty) / 2 = 614', () => {
+    const { sim, queued, writers } = writerSim();
     runToEnd(sim);
-    const first = queued.find((e) => e.pid === writerPid)!;
+    const first = queued.find((e) => writers.has(e.pid))!;
     expect(first).toBeDefined();
     expect(first.ops % 128).toBe(0);
     expect(first.ops).toBeGreaterThan(614);
@@ -74,35 +87,37 @@ describe('balance_dirty_pages in a run (2.6.32)', () => {
 
   it('background kick: only balance_dirty_pages wakes the flusher — at the first check past dirty_background_ratio (512 pages copied), not when the 410th page is dirtied', () => {
     for (const boot of [true, false]) {
-      const { sim, queued } = writerSim(undefined, 2000, 1, boot);
+      const { sim, queued } = writerSim(undefined, 2000, 4, boot);
       runToEnd(sim);
       const first = queued.find((e) => e.pid === flusherPid(sim))!;
       expect(first.ops).toBe(512);
     }
   });
 
-  it('over its limit the writer writes up to write_chunk (192) pages itself, async writes under its own pid, oldest-dirtied first', () => {
-    const { sim, s, queued, writerPid } = writerSim();
+  it('over its limit a thread writes up to write_chunk (192) pages itself, async writes under its own pid', () => {
+    const { sim, s, queued, writers } = writerSim();
     runToEnd(sim);
-    const own = queued.filter((e) => e.pid === writerPid);
+    const own = queued.filter((e) => writers.has(e.pid));
     expect(own.length).toBeGreaterThan(100);
     expect(own.every((e) => e.write && !e.sync)).toBe(true);
-    // every bio it queued was queued inside one of its balance_dirty_pages calls
+    // every bio a thread queued was queued inside one of its balance_dirty_pages calls
     expect(own.every((e) => e.call !== null)).toBe(true);
-    const pagesPerCall = new Map<BdpCall, number>();
-    for (const e of own)
-      pagesPerCall.set(e.call!, (pagesPerCall.get(e.call!) ?? 0) + e.nSectors / P);
-    const counts = [...pagesPerCall.values()];
-    expect(Math.max(...counts)).toBeLessThanOrEqual(192);
-    // its first call (640 pages copied) finds the flusher writing the first 512: it writes
-    // the other 128, all there are (the rule's 192 with more dirty: the rules below)
-    expect(counts[0]).toBe(128);
+    const counts = pagesPerCall(queued, writers);
+    expect(Math.max(...counts)).toBe(192);
     const pc = summarize(sim, s).pageCache!;
     expect(pc.pagesWrittenByWriters).toBeGreaterThan(0);
     expect(pc.pagesWrittenByWriters).toBeLessThan(pc.pagesWritten);
   });
 
-  it('kernel 6.18: balance_dirty_pages is IO-less — the writer submits nothing, the flusher writes every page (on 2.6.32 the same run has the writer writing)', () => {
+  it('I_SYNC: a thread does not write back a file the flusher is writing — one thread with one file never writes, the flusher has it', () => {
+    const { sim, queued, writers } = writerSim(undefined, 2000, 1);
+    runToEnd(sim);
+    expect(queued.length).toBeGreaterThan(100);
+    expect(queued.some((e) => writers.has(e.pid))).toBe(false);
+    expect(sim.state.workload.pageCache!.bdi.dirtyExceeded).toBe(true); // it was throttled
+  });
+
+  it('kernel 6.18: balance_dirty_pages is IO-less — the threads submit nothing, the flusher writes every page (on 2.6.32 the same run has threads writing)', () => {
     const old = writerSim({ name: 'mq-deadline', kernel: '6.18' });
     runToEnd(old.sim);
     const flusher = flusherPid(old.sim);
@@ -111,7 +126,7 @@ describe('balance_dirty_pages in a run (2.6.32)', () => {
     expect(old.sim.state.workload.pageCache!.pagesWrittenByWriters).toBe(0);
     const now = writerSim({ name: 'deadline', kernel: '2.6.32' });
     runToEnd(now.sim);
-    expect(now.queued.some((e) => e.pid === now.writerPid)).toBe(true);
+    expect(now.queued.some((e) => now.writers.has(e.pid))).toBe(true);
   });
 
   it('the inspection panel counts the pages writers wrote back and whether the disk is over its limit', () => {
@@ -128,13 +143,30 @@ describe('balance_dirty_pages in a run (2.6.32)', () => {
   });
 
   it('same scenario and seed, same run', () => {
-    const a = writerSim(undefined, 1500, 4);
-    const b = writerSim(undefined, 1500, 4);
-    expect(a.sim.state.workload.pageCache!.pagesWrittenByWriters).toBe(0);
+    const a = writerSim(undefined, 1500);
+    const b = writerSim(undefined, 1500);
     runToEnd(a.sim);
     runToEnd(b.sim);
     expect(a.sim.state.workload.pageCache!.pagesWrittenByWriters).toBeGreaterThan(0);
     expect(summarize(b.sim, b.s)).toEqual(summarize(a.sim, a.s));
+  });
+
+  it('a thread’s bio sleeps for a request like any process’s: the thread sleeps with it and goes on submitting when woken', () => {
+    const { sim, queued, sleeps, writers } = writerSim({
+      name: 'deadline',
+      queue: { nr_requests: 4 },
+    });
+    runToEnd(sim);
+    // S: a thread slept in get_request, one bio at a time (its next is queued after the
+    // wake-up, not at once)
+    const slept = sleeps.filter((e) => writers.has(e.pid));
+    expect(slept.length).toBeGreaterThan(10);
+    for (const e of slept) {
+      const next = queued.find((q) => q.pid === e.pid && q.bio! > e.bio!);
+      if (next) expect(next.tNs).toBeGreaterThan(e.tNs);
+    }
+    // a call still writes its pages (one 4 KiB bio each), over many sleeps with 4 requests
+    expect(Math.max(...pagesPerCall(queued, writers))).toBeGreaterThan(50);
   });
 });
 
@@ -207,6 +239,17 @@ describe('balance_dirty_pages rules', () => {
     expect(a.pc.bdi.dirtyExceeded || b.pc.bdi.dirtyExceeded).toBe(false);
   });
 
+  it('I_SYNC: the writer skips a file another thread is writing back and takes the next', () => {
+    const { sim, pc, w, queued } = fresh();
+    dirtyPages(pc, 1, 0, 400 * P, 32, 0); // the oldest file
+    dirtyPages(pc, 2, 1000 * P, 300 * P, 32, 1);
+    const other = sim.state.workload.instances[1]!.gen!.writer;
+    other.bdp = { ...newBdpCall(192), pending: [{ file: 1, first: 0, count: 1 }] };
+    w.bdp = newBdpCall(192);
+    expect(balanceDirtyPages(sim, w, 0, null, 0)).toBe('done');
+    expect(queued.map((e) => e.sector / P)).toEqual([1000, 1032, 1064, 1096, 1128, 1160]);
+  });
+
   it('pause: over the limit with nothing it may write, it naps io_schedule_timeout(pause), pause doubling from 1 jiffy to HZ/10; it returns on the first wake-up under the limit', () => {
     for (const [hz, naps] of [
       [250, [1, 2, 4, 8, 16, 25, 25]],
@@ -228,26 +271,5 @@ describe('balance_dirty_pages rules', () => {
       writebackDone(pc, 0, 200); // under (background + dirty) / 2 now
       expect(balanceDirtyPages(sim, w, 0, null, now)).toBe('done');
     }
-  });
-
-  it('the writer’s bio sleeps for a request like any process’s: the writer sleeps with it and goes on submitting when woken', () => {
-    const { sim, queued, sleeps, writerPid } = writerSim({
-      name: 'deadline',
-      queue: { nr_requests: 4 },
-    });
-    runToEnd(sim);
-    const own = queued.filter((e) => e.pid === writerPid);
-    expect(own.length).toBeGreaterThan(50);
-    // S: it slept in get_request, one bio at a time (the next is queued after the wake-up)
-    const slept = sleeps.filter((e) => e.pid === writerPid);
-    expect(slept.length).toBeGreaterThan(10);
-    for (const e of slept) {
-      const next = own.find((q) => q.bio! > e.bio!);
-      if (next) expect(next.tNs).toBeGreaterThan(e.tNs);
-    }
-    // its first call still writes all 128 dirty pages (one 4 KiB bio each), over many sleeps
-    const perCall = new Map<BdpCall, number>();
-    for (const e of own) perCall.set(e.call!, (perCall.get(e.call!) ?? 0) + e.nSectors / P);
-    expect([...perCall.values()][0]).toBe(128);
   });
 });

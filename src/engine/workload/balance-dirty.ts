@@ -31,7 +31,7 @@ import { bioSleeps } from '../iosched/host';
 import { jiffiesNow, jiffyNs } from '../iosched/common';
 import type { Simulation } from '../sim/simulation';
 import { propFraction, type PropLocal } from './bdi-stats';
-import { kickFlusher, submitKernelWrite } from './flusher';
+import { filesInWriteback, kickFlusher, submitKernelWrite } from './flusher';
 import { journalSeesWriteback } from './journal';
 import {
   PAGE_SECTORS,
@@ -109,12 +109,15 @@ export function newBdpCall(writeChunk: number): BdpCall {
 export type BdpOutcome = 'done' | 'sleeping' | number;
 
 /** writeback_inodes_wbc with nr_to_write = `chunk`: the oldest-dirtied files, each once, as
- * many of their dirty pages as are left to write (takeWritebackPass, as the flusher). */
-function takeChunk(pc: PageCacheState, chunk: number): WritebackBio[] {
+ * many of their dirty pages as are left to write (takeWritebackPass, as the flusher), but
+ * not a file another thread is writing (I_SYNC: requeue_io). */
+function takeChunk(sim: Simulation, self: number, chunk: number): WritebackBio[] {
+  const pc = sim.state.workload.pageCache!;
+  const busy = filesInWriteback(sim, self);
   const out: WritebackBio[] = [];
   let left = chunk;
   for (let tries = pc.files.size; tries > 0 && left > 0; tries--)
-    for (const b of takeWritebackPass(pc, Infinity, left)) {
+    for (const b of takeWritebackPass(pc, Infinity, left, busy)) {
       left -= b.count;
       out.push(b);
     }
@@ -141,7 +144,7 @@ export function balanceDirtyPages(
       return finish(sim, w, lim, now);
     pc.bdi.dirtyExceeded = true;
     if (pc.dirty > lim.bdiThresh) {
-      c.pending = takeChunk(pc, c.writeChunk);
+      c.pending = takeChunk(sim, instIndex, c.writeChunk);
       for (const b of c.pending) c.pagesWritten += b.count;
       c.phase = 'write';
     }

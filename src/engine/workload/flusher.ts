@@ -22,6 +22,7 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import {
+  MAX_WRITEBACK_PAGES,
   PAGE_SECTORS,
   backgroundThresh,
   dirtyThresh,
@@ -99,17 +100,32 @@ export function kickFlusher(sim: Simulation, now: number): void {
 /** The next pass's bios: background writeback first, then the kupdate round. */
 function nextPass(sim: Simulation, fl: FlusherState): WritebackBio[] {
   const pc = sim.state.workload.pageCache!;
-  // a file whose pages are all still under writeback yields nothing (it goes to the back):
-  // try the others, at most once each
+  const busy = filesInWriteback(sim, fl.inst);
+  // a file whose pages are all still under writeback, or that a writer is writing back
+  // (2.6), yields nothing (it goes to the back): try the others, at most once each
   for (let tries = pc.files.size; tries > 0; tries--) {
     const background = pc.dirty > backgroundThresh(pc);
     if (!background && !fl.kupdate) return [];
-    const bios = takeWritebackPass(pc, background ? Infinity : fl.kupdateBeforeNs);
+    const before = background ? Infinity : fl.kupdateBeforeNs;
+    const bios = takeWritebackPass(pc, before, MAX_WRITEBACK_PAGES, busy);
     if (bios.length > 0) return bios;
     if (!background && !anyExpired(pc, fl.kupdateBeforeNs)) break;
   }
   fl.kupdate = false; // the kupdate round has nothing more to write
   return [];
+}
+
+/** The files other threads are writing back (I_SYNC: writeback_single_inode skips them,
+ * WB_SYNC_NONE): the flusher's current pass, and writers' in balance_dirty_pages (2.6),
+ * less thread `self`'s own. */
+export function filesInWriteback(sim: Simulation, self: number): Set<number> {
+  const fl = sim.state.workload.flusher!;
+  const busy = new Set<number>();
+  if (self !== fl.inst) for (const b of fl.pending) busy.add(b.file);
+  sim.state.workload.instances.forEach((inst, i) => {
+    if (i !== self) for (const b of inst.gen?.writer.bdp?.pending ?? []) busy.add(b.file);
+  });
+  return busy;
 }
 
 function anyExpired(pc: PageCacheState, beforeNs: number): boolean {

@@ -334,17 +334,24 @@ export interface WritebackBio {
  * before `expiredBeforeNs`), up to `maxPages` of its dirty pages in page order
  * from its cursor, wrapping round, cut into bios of contiguous pages up to its bio size.
  * The pages go under writeback. A file with pages left goes to the back of the list
- * (requeue_io) keeping its dirtied time. Empty when nothing qualifies.
+ * (requeue_io) keeping its dirtied time, and so does a file in `busy` (another thread is
+ * writing it: I_SYNC), untouched. Empty when nothing qualifies.
  */
 export function takeWritebackPass(
   pc: PageCacheState,
   expiredBeforeNs: number,
   maxPages = MAX_WRITEBACK_PAGES,
+  busy: ReadonlySet<number> = new Set(),
 ): WritebackBio[] {
   const first = pc.files.entries().next();
   if (first.done) return [];
   const [file, f] = first.value;
   if (f.sinceNs > expiredBeforeNs) return [];
+  if (busy.has(file)) {
+    pc.files.delete(file);
+    pc.files.set(file, f);
+    return [];
+  }
   const sorted = f.pages.slice().sort((x, y) => x - y);
   let start = sorted.findIndex((p) => p >= f.cursor);
   if (start < 0) start = 0;

@@ -14,18 +14,22 @@
 //    dirty + writeback pages below (background + dirty) / 2 (the flusher can catch up).
 //    Otherwise dirty_exceeded is set and, if the disk's dirty pages alone exceed bdi_thresh,
 //    the writer runs writeback itself (writeback_inodes_wbc: WB_SYNC_NONE, range_cyclic,
-//    nr_to_write = write_chunk) over the same oldest-first list the flusher uses — the bios
-//    go out under its own pid, async, and it sleeps in get_request like any process when
-//    no request is free. Then it is done if within bdi_thresh or once it has written
-//    write_chunk pages; else it sleeps io_schedule_timeout(pause), pause 1 jiffy doubling
-//    up to HZ/10, and loops.
+//    nr_to_write = write_chunk) over the same oldest-first list the flusher uses, skipping
+//    a file another thread is writing (I_SYNC) — the bios go out under its own pid, async,
+//    and it sleeps in get_request like any process when no request is free (as the
+//    flusher's `pending` bios do). Then it is done if within bdi_thresh or once it has
+//    written write_chunk pages; else it sleeps io_schedule_timeout(pause), pause 1 jiffy
+//    doubling up to HZ/10 (the run's HZ), and loops.
 //  - After the loop: dirty_exceeded is cleared below bdi_thresh, and background writeback
 //    is started (the flusher woken) if the dirty pages exceed the background threshold and
 //    no writeback is in progress. This is the only place a 2.6.32 writer wakes the flusher.
 // Simplified: bdp_ratelimits is per CPU and the model has one CPU (all writers share it);
 // a step of n pages counts n at once (generic_perform_write checks after every page); the
-// per-CPU counters are exact; pages kjournald dirties do not count in vm_dirties; 2.6.16 runs
-// get 2.6.32's rules (it had no bdi_thresh and slept in congestion_wait).
+// per-CPU counters are exact; pages kjournald dirties do not count in vm_dirties; as with
+// the flusher, the pages of a writeback go under writeback when it starts, not one by one
+// as its bios are built (so while bios wait for requests the kernel has more pages dirty,
+// and a writer finds the dirty pages alone over its limit more often than here); 2.6.16
+// runs get 2.6.32's rules (it had no bdi_thresh and slept in congestion_wait).
 import type { Bio } from '../iosched/types';
 import { bioSleeps } from '../iosched/host';
 import { jiffiesNow, jiffyNs } from '../iosched/common';

@@ -2,7 +2,14 @@
 // over its dirty limit writes pages back itself. Each rule by name.
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, runToEnd, type Simulation } from '../../src/engine/sim/simulation';
+import {
+  createSimulation,
+  restore,
+  runToEnd,
+  snapshot,
+  step,
+  type Simulation,
+} from '../../src/engine/sim/simulation';
 import { summarize } from '../../src/engine/summary';
 import type { TraceEvent } from '../../src/engine/events';
 import { hostView } from '../../src/engine/iosched/inspect';
@@ -149,6 +156,21 @@ describe('balance_dirty_pages in a run (2.6.32)', () => {
     runToEnd(b.sim);
     expect(a.sim.state.workload.pageCache!.pagesWrittenByWriters).toBeGreaterThan(0);
     expect(summarize(b.sim, b.s)).toEqual(summarize(a.sim, a.s));
+  });
+
+  it('a snapshot taken while a thread is in balance_dirty_pages restores to the same run', () => {
+    const { sim, s } = writerSim(undefined, 1500);
+    const inCall = () => sim.state.workload.instances.some((i) => i.gen?.writer.bdp);
+    while (!inCall() && step(sim)) {
+      /* to the first call that sleeps or naps */
+    }
+    expect(inCall()).toBe(true);
+    const snap = snapshot(sim);
+    runToEnd(sim);
+    const end = summarize(sim, s);
+    restore(sim, snap);
+    runToEnd(sim);
+    expect(summarize(sim, s)).toEqual(end);
   });
 
   it('a thread’s bio sleeps for a request like any process’s: the thread sleeps with it and goes on submitting when woken', () => {

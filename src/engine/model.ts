@@ -67,7 +67,12 @@ export function buildModel(s: Scenario, seed = s.seed): Model {
       queue: queueSettings(s.iosched.queue, s.iosched.kernel),
     },
     processes: s.workload.pageCache
-      ? [...s.workload.processes, ...kjournalds(s.workload.processes), flusherProcess()]
+      ? [
+          ...s.workload.processes,
+          ...kjournalds(s.workload.processes),
+          ...reiserfsThreads(s.workload.processes),
+          flusherProcess(),
+        ]
       : s.workload.processes,
     pageCache: s.workload.pageCache ?? null,
     seed,
@@ -93,6 +98,22 @@ function kjournalds(processes: ProcessSpec[]): ProcessSpec[] {
         ]
       : [],
   );
+}
+
+/** ReiserFS's journal threads when a generator's file system is ReiserFS
+ * (workload/reiserfs-threads.ts): sync_supers and the commit workqueue's reiserfs/0, one
+ * each however many file systems, named as 2.6.32 names them. */
+function reiserfsThreads(processes: ProcessSpec[]): ProcessSpec[] {
+  if (!processes.some((p) => p.generator && generatorFamily(p.generator).reiserfs?.(p.generator)))
+    return [];
+  const thread = (name: string, reiserfs: 'sync' | 'work'): ProcessSpec => ({
+    ...PROCESS_DEFAULTS,
+    name,
+    rateIops: 0,
+    op: 'write',
+    reiserfs,
+  });
+  return [thread('sync_supers', 'sync'), thread('reiserfs/0', 'work')];
 }
 
 /** The page cache's flusher thread, named as 2.6.32 names it for the first SCSI disk. */

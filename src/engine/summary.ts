@@ -1,5 +1,6 @@
 // The run's figures in the shape of `spindle run --json` (ARCHITECTURE.md).
 import { journalView } from './workload/journal';
+import { reiserfsJournalView } from './workload/reiserfs-journal';
 import { summarizeMs } from './metrics/histogram';
 import type { Scenario } from './scenario/types';
 import type { Simulation } from './sim/simulation';
@@ -67,8 +68,15 @@ export interface RunSummary {
   /** with a page cache (workload.pageCache) */
   pageCache?: PageCacheCounters;
   /** with a page cache, each jbd journal (workload/journal.ts): transactions committed,
-   * ordered data pages kjournald wrote, log blocks written, commits that overran the log */
-  journals?: { commits: number; orderedPages: number; logBlocks: number; logFull: number }[];
+   * ordered data pages kjournald wrote, log blocks written, commits that overran the log;
+   * then each ReiserFS journal (workload/reiserfs-journal.ts, `fs: 'reiserfs'`):
+   * transactions committed (those by sync_supers; the rest by reiserfs/0), ordered data
+   * pages, log blocks written (descriptors, copies, commit blocks), in-place flushes for log
+   * room and the blocks they wrote */
+  journals?: (
+    | { commits: number; orderedPages: number; logBlocks: number; logFull: number }
+    | ReturnType<typeof reiserfsJournalView>
+  )[];
 }
 
 function bufferFullNs(sim: Simulation): number {
@@ -154,8 +162,13 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       queueFullRefusals: sim.state.drive.queueFullRefusals,
     },
     ...(pc ? { pageCache: pageCacheCounters(pc) } : {}),
-    ...(sim.state.workload.journals.length > 0
-      ? { journals: sim.state.workload.journals.map(journalView) }
+    ...(sim.state.workload.journals.length > 0 || sim.state.workload.reiserfs
+      ? {
+          journals: [
+            ...sim.state.workload.journals.map(journalView),
+            ...(sim.state.workload.reiserfs?.journals.map(reiserfsJournalView) ?? []),
+          ],
+        }
       : {}),
   };
 }

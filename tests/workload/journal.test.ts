@@ -1,11 +1,11 @@
 // ext3's jbd journal with a page cache (src/engine/workload/journal.ts): each rule of 2.6.32's
 // data=ordered commit that Spindle models, by name.
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
 import { buildModel } from '../../src/engine/model';
 import { createSimulation, runUntil, type Simulation } from '../../src/engine/sim/simulation';
-import type { TraceEvent, TraceSink } from '../../src/engine/events';
+import type { TraceEvent } from '../../src/engine/events';
+import { postmarkScenario, traced, type PostmarkOpts } from '../helpers/postmark-journal';
 import {
   COMMIT_INTERVAL_NS,
   METADATA_FILE,
@@ -17,54 +17,8 @@ import { dirtyPages, dropPages } from '../../src/engine/workload/page-cache';
 
 const P = 8; // sectors per page (a 4 KiB block)
 
-/** Postmark on ext3 (or `fs`), SS, on the lesson's disk; `pageCache` null: none */
-function postmark(opts: {
-  pageCache?: object | null;
-  fs?: string;
-  stopMs?: number;
-  startMs?: number;
-  sectors?: number;
-}) {
-  return loadScenario(
-    {
-      name: 'jbd',
-      disk: { preset: 'cheetah-15k4-146g', queueDepth: 4, scheduler: 'sptf' },
-      iosched: { name: 'deadline' },
-      workload: {
-        ...(opts.pageCache === null ? {} : { pageCache: opts.pageCache ?? {} }),
-        processes: [
-          {
-            name: 'postmark',
-            generator: {
-              kind: 'postmark',
-              config: 'SS',
-              fs: opts.fs ?? 'ext3',
-              ...(opts.startMs === undefined ? {} : { startMs: opts.startMs }),
-            },
-            span: { startSector: 0, sectors: opts.sectors ?? 16777216 },
-          },
-        ],
-      },
-      stop: { timeMs: opts.stopMs ?? 12000 },
-    },
-    'jbd.json',
-  );
-}
-
-/** a simulation of the scenario with its queued bios and completed requests recorded */
-function traced(s: ReturnType<typeof postmark>) {
-  const q: TraceEvent[] = [];
-  const c: TraceEvent[] = [];
-  const sink: TraceSink = {
-    trace: (e) => {
-      if (e.action === 'Q') q.push({ ...e });
-      if (e.action === 'C') c.push({ ...e });
-    },
-    service: () => {},
-    decision: () => {},
-  };
-  return { sim: createSimulation(buildModel(s), sink), q, c };
-}
+/** Postmark SS on ext3 (or `fs`); `pageCache` null: none */
+const postmark = (opts: PostmarkOpts) => postmarkScenario('ext3', opts);
 
 const journalOf = (sim: Simulation) => sim.state.workload.journals[0]!;
 const kjournaldPid = (sim: Simulation) =>

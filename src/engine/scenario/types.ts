@@ -62,6 +62,9 @@ export interface ProcessSpec {
   /** a file system's kjournald, journalling for the generator process of this index
    * (model.ts adds it with a page cache; a scenario cannot) */
   kjournald?: number;
+  /** ReiserFS's journal threads: sync_supers ('sync') or the reiserfs/0 workqueue ('work')
+   * (model.ts adds them with a page cache; a scenario cannot) */
+  reiserfs?: 'sync' | 'work';
 }
 
 /** A process's range writes: each write may land in any of `targets` ranges of

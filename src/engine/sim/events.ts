@@ -25,6 +25,13 @@ export const EventKind = {
   /** a file system's kjournald runs (a: its journal's index, rq: its arming number;
    * workload/journal.ts) */
   Journal: 11,
+  /** ReiserFS's sync_supers or reiserfs/0 thread runs (a: which, rq: its arming number;
+   * workload/reiserfs-threads.ts) */
+  ReiserfsThread: 12,
+  /** the sync_supers thread's timer fires (workload/reiserfs-threads.ts) */
+  SyncSupers: 13,
+  /** a ReiserFS journal's queued commit work is due (a: the journal's index) */
+  ReiserfsWork: 14,
 } as const;
 
 /**

@@ -21,6 +21,7 @@ import { onQueueDelay } from '../iosched/requeue';
 import { onPlugFlush } from '../iosched/plug-task';
 import { onWriteback } from '../workload/flusher';
 import { onJournal } from '../workload/journal';
+import { onReiserfsThread, onReiserfsWork, onSyncSupers } from '../workload/reiserfs-threads';
 import { onUnplugTimer } from '../iosched/plug-queue';
 import { createHostState, hostComplete, onHostTimer, type HostState } from '../iosched/host';
 import { initMqTags } from '../iosched/tags-mq';
@@ -175,6 +176,15 @@ export function step(sim: Simulation): boolean {
       break;
     case EventKind.Journal:
       onJournal(sim, a, rq, t);
+      break;
+    case EventKind.ReiserfsThread:
+      onReiserfsThread(sim, a, rq, t);
+      break;
+    case EventKind.SyncSupers:
+      onSyncSupers(sim, t);
+      break;
+    case EventKind.ReiserfsWork:
+      onReiserfsWork(sim, a, t);
       break;
   }
   if (sim.model.stopRequests !== null && st.metrics.iosCompleted >= sim.model.stopRequests)

@@ -36,7 +36,6 @@ import { jiffiesNow, jiffyNs } from '../iosched/common';
 import type { Simulation } from '../sim/simulation';
 import { propFraction, type PropLocal } from './bdi-stats';
 import { filesInWriteback, kickFlusher, submitKernelWrite } from './flusher';
-import { journalSeesWriteback } from './journal';
 import {
   PAGE_SECTORS,
   takeWritebackPass,
@@ -181,18 +180,12 @@ function finish(sim: Simulation, w: WriterThrottle, lim: DirtyLimits, now: numbe
 }
 
 /** A completion: if it is one of the writer's writeback bios, its pages are clean (as the
- * flusher's: flusher.ts, journal.ts) and it counts as written by a writer. */
-export function writerWritebackDone(
-  sim: Simulation,
-  w: WriterThrottle,
-  bio: Bio,
-  now: number,
-): boolean {
+ * flusher's: flusher.ts; workload.ts tells the journals) and count as written by a writer. */
+export function writerWritebackDone(sim: Simulation, w: WriterThrottle, bio: Bio): boolean {
   if (!w.writebackBios.delete(bio.id)) return false;
   const pc = sim.state.workload.pageCache!;
   const pages = bio.nSectors / PAGE_SECTORS;
   writebackDone(pc, bio.sector / PAGE_SECTORS, pages);
   pc.pagesWrittenByWriters += pages;
-  journalSeesWriteback(sim, bio, now);
   return true; // (it wakes nobody: the flusher is woken by balance_dirty_pages)
 }

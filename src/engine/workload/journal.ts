@@ -32,42 +32,34 @@
 //    Simplified: when a commit would not fit, 2.6.32 would first have made the writers
 //    checkpoint (log_do_checkpoint in start_this_handle); here the commit goes on and the
 //    overrun is counted (`logFull`).
-// All state is plain data.
+// What this shares with ReiserFS's journal (reiserfs-journal.ts) — transaction membership,
+// a kernel thread's bios, dirtying in place — is journal-io.ts. All state is plain data.
 import type { Bio } from '../iosched/types';
-import { bioSleeps } from '../iosched/host';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
+import { PAGE_SECTORS, takePages, underWriteback, type PageCacheState } from './page-cache';
+import { kickFlusher } from './flusher';
 import {
-  PAGE_SECTORS,
-  dirtyPages,
-  pageSpan,
-  takePages,
-  underWriteback,
-  undirtyPage,
-  writebackDone,
-  type PageCacheState,
-} from './page-cache';
-import { kickFlusher, submitKernelWrite } from './flusher';
+  BLOCK_SECTORS,
+  dirtyInPlace,
+  ioDone,
+  ioSeesWriteback,
+  ioWakes,
+  joinData,
+  joinMetadata,
+  openTransaction,
+  submitNext,
+  type KernelIo,
+  type Transaction,
+} from './journal-io';
+
+export { METADATA_FILE, type Transaction } from './journal-io';
 
 /** JBD_DEFAULT_MAX_COMMIT_AGE: the commit interval, ns (5 s) */
 export const COMMIT_INTERVAL_NS = 5e9;
 /** metadata blocks one descriptor block tags (4 KiB blocks) */
 export const TAGS_PER_DESCRIPTOR = 506;
-/** the block device's own pages (buffer heads) in the page cache */
-export const METADATA_FILE = -1;
-const BLOCK_SECTORS = PAGE_SECTORS;
-
-export interface Transaction {
-  /** when its first update joined it (its commit timer runs from here), ns */
-  startNs: number;
-  /** metadata blocks (pages), each once, in the order they joined (t_buffers) */
-  meta: number[];
-  metaIn: Set<number>;
-  /** data pages, each once, in the order they joined (t_sync_datalist) */
-  data: number[];
-  dataIn: Set<number>;
-}
 
 /** A committed transaction whose log blocks are not yet free. */
 interface Checkpoint {
@@ -79,9 +71,9 @@ interface Checkpoint {
 
 type Phase = 'idle' | 'data' | 'log' | 'commit';
 
-export interface JournalState {
-  /** kjournald's process instance, and the generator thread whose journal it is */
-  inst: number;
+/** kjournald's journal; `inst` is kjournald's process instance (KernelIo: its I/O). */
+export interface JournalState extends KernelIo {
+  /** the generator thread whose journal it is */
   owner: number;
   /** the journal area, sectors (its first block is the journal superblock), and the next
    * log block (j_head) */
@@ -93,13 +85,6 @@ export interface JournalState {
   /** the running transaction is full: commit it as soon as kjournald is free */
   commitRequested: boolean;
   phase: Phase;
-  /** bios of this phase not yet submitted (sectors), and submitted but not completed */
-  pending: number[];
-  inFlight: number;
-  /** ordered pages the flusher was writing when the commit began: waited for as well */
-  awaited: number[];
-  /** its last bio sleeps for a request */
-  sleeping: boolean;
   armSeq: number;
   armed: boolean;
   /** committed transactions not yet checkpointed, oldest first; the latest committed
@@ -161,13 +146,7 @@ function arm(sim: Simulation, j: JournalState, atNs: number): void {
 /** The running transaction (started now if there is none: its commit timer starts). */
 function running(sim: Simulation, j: JournalState, now: number): Transaction {
   if (j.running) return j.running;
-  const t = {
-    startNs: now,
-    meta: [],
-    metaIn: new Set<number>(),
-    data: [],
-    dataIn: new Set<number>(),
-  };
+  const t = openTransaction(now);
   j.running = t;
   if (j.phase === 'idle') arm(sim, j, now + COMMIT_INTERVAL_NS);
   return t;
@@ -181,15 +160,8 @@ export function journalMetadata(
   n: number,
   now: number,
 ): void {
-  const pc = sim.state.workload.pageCache!;
   const t = running(sim, j, now);
-  const [first, last] = pageSpan(sector, n);
-  for (let p = first; p <= last; p++) {
-    if (t.metaIn.has(p)) continue;
-    t.metaIn.add(p);
-    t.meta.push(p);
-    undirtyPage(pc, p);
-  }
+  joinMetadata(sim.state.workload.pageCache!, t, sector, n);
   if (t.meta.length >= maxTransactionBlocks(j) && !j.commitRequested) {
     j.commitRequested = true;
     if (j.phase === 'idle') arm(sim, j, now);
@@ -204,12 +176,7 @@ export function journalData(
   last: number,
   now: number,
 ): void {
-  const t = running(sim, j, now);
-  for (let p = first; p <= last; p++) {
-    if (t.dataIn.has(p)) continue;
-    t.dataIn.add(p);
-    t.data.push(p);
-  }
+  joinData(running(sim, j, now), first, last);
 }
 
 /** A Journal event: kjournald commits an expired (or full) transaction, or submits its
@@ -228,23 +195,13 @@ export function onJournal(sim: Simulation, index: number, seq: number, now: numb
     beginCommit(sim, j, now);
     return;
   }
-  const sector = j.pending.shift();
-  if (sector === undefined) return;
-  j.inFlight++;
   // the commit block goes by sync_dirty_buffer: WRITE_SYNC; the rest as WRITE
-  const bio = submitKernelWrite(sim, j.inst, sector, BLOCK_SECTORS, now, j.phase === 'commit');
-  if (bio.rq < 0 && bioSleeps(sim, bio.slot)) {
-    j.sleeping = true;
-    return;
-  }
-  if (j.pending.length > 0) arm(sim, j, now);
+  if (submitNext(sim, j, now, j.phase === 'commit')) arm(sim, j, now);
 }
 
 /** kjournald's bio got the request it slept for: it goes on. */
 export function journalWakes(sim: Simulation, j: JournalState, now: number): void {
-  if (!j.sleeping) return;
-  j.sleeping = false;
-  if (j.pending.length > 0) arm(sim, j, now);
+  if (ioWakes(j)) arm(sim, j, now);
 }
 
 /** Phase 1–2: the running transaction commits; its ordered data goes first. */
@@ -265,14 +222,8 @@ function beginCommit(sim: Simulation, j: JournalState, now: number): void {
 
 /** The flusher's bio completed: an ordered page the commit waits for may be among its pages. */
 export function journalSeesWriteback(sim: Simulation, bio: Bio, now: number): void {
-  const first = bio.sector / PAGE_SECTORS;
-  const last = first + bio.nSectors / PAGE_SECTORS;
-  for (const j of sim.state.workload.journals) {
-    if (j.phase !== 'data' || j.awaited.length === 0) continue;
-    j.awaited = j.awaited.filter((p) => p < first || p >= last);
-    if (j.awaited.length === 0 && j.inFlight === 0 && j.pending.length === 0)
-      nextPhase(sim, j, now);
-  }
+  for (const j of sim.state.workload.journals)
+    if (j.phase === 'data' && ioSeesWriteback(j, bio)) nextPhase(sim, j, now);
 }
 
 function startPhase(sim: Simulation, j: JournalState, now: number): void {
@@ -319,10 +270,7 @@ function nextPhase(sim: Simulation, j: JournalState, now: number): void {
 
 /** One of kjournald's bios completed. */
 export function journalDone(sim: Simulation, j: JournalState, bio: Bio, now: number): void {
-  if (j.phase === 'data')
-    writebackDone(sim.state.workload.pageCache!, bio.sector / PAGE_SECTORS, 1);
-  j.inFlight--;
-  if (j.inFlight === 0 && j.pending.length === 0 && j.awaited.length === 0) nextPhase(sim, j, now);
+  if (ioDone(sim, j, bio, j.phase === 'data')) nextPhase(sim, j, now);
 }
 
 /** Phase 7: the metadata blocks are dirty in the buffer cache, to be written in place;
@@ -331,13 +279,9 @@ function finishCommit(sim: Simulation, j: JournalState, now: number): void {
   const pc = sim.state.workload.pageCache!;
   const t = j.committing!;
   const tid = j.commits++;
-  const pages: number[] = [];
-  for (const p of t.meta) {
-    j.cpOwner.set(p, tid);
-    if (j.running?.metaIn.has(p)) continue; // journalled again: it stays the journal's
-    dirtyPages(pc, METADATA_FILE, p * PAGE_SECTORS, BLOCK_SECTORS, 1, now);
-    pages.push(p);
-  }
+  for (const p of t.meta) j.cpOwner.set(p, tid);
+  // a block journalled again meanwhile stays the journal's
+  const pages = dirtyInPlace(pc, t.meta, j.running?.metaIn, now);
   j.checkpoints.push({ tid, startBlock: j.commitStart, pages });
   j.committing = null;
   j.phase = 'idle';

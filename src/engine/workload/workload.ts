@@ -37,7 +37,17 @@ import {
   journalWakes,
   type JournalState,
 } from './journal';
+import type { ReiserfsState } from './reiserfs-journal';
+import {
+  armSyncSupers,
+  createReiserfsState,
+  reiserContextOf,
+  reiserfsDone,
+  reiserfsSeesWriteback,
+  reiserfsWakes,
+} from './reiserfs-threads';
 import { generatorFamily } from './generators/index';
+import { writerWritebackDone } from './balance-dirty';
 
 const MS = 1e6;
 
@@ -67,6 +77,8 @@ export interface WorkloadState {
   flusher: FlusherState | null;
   /** the kjournald threads' journals (journal.ts), one per journalling generator thread */
   journals: JournalState[];
+  /** ReiserFS journals and their threads (reiserfs-journal.ts), or null */
+  reiserfs: ReiserfsState | null;
   /** sectors of generator threads' buffered (async) writes not yet completed: the dirty
    * pages balance_dirty_pages counts (generators/runtime.ts) */
   dirtySectors: number;
@@ -107,6 +119,7 @@ export function createWorkloadState(model: Model): WorkloadState {
     pageCache,
     flusher,
     journals: createJournals(model, instances),
+    reiserfs: createReiserfsState(model, instances),
     dirtySectors: 0,
   };
 }
@@ -145,6 +158,9 @@ export function startWorkload(sim: Simulation): void {
       startFlusher(sim);
     } else if (p.kjournald !== undefined) {
       // kjournald sleeps until a transaction starts (journal.ts)
+    } else if (p.reiserfs) {
+      // sync_supers' timer runs from the start; reiserfs/0 waits for queued work
+      if (p.reiserfs === 'sync') armSyncSupers(sim, 0);
     } else if (p.generator) {
       generatorStart(sim, inst, i, p);
     } else if (p.requests) {
@@ -310,7 +326,9 @@ function sizeSectors(rng: Rng, p: ProcessSpec): number {
  * slept with it goes on (generators/runtime.ts). */
 export function noteBioWakes(sim: Simulation, bio: Bio, now: number): void {
   const inst = sim.state.workload.instances[bio.proc]!;
-  if (inst.gen) generatorWakes(sim, inst, bio.proc, sim.model.processes[inst.spec]!, now);
+  const rc = reiserContextOf(sim, bio);
+  if (rc) reiserfsWakes(sim, rc, now);
+  else if (inst.gen) generatorWakes(sim, inst, bio.proc, sim.model.processes[inst.spec]!, now);
   else if (sim.model.processes[inst.spec]!.flusher) flusherWakes(sim, now);
   else {
     const j = journalOf(sim, bio.proc);
@@ -326,9 +344,19 @@ export function noteBioDone(sim: Simulation, bio: Bio, now: number): void {
   if (p.flusher) {
     flusherDone(sim, bio, now, (i, t) => generatorRelease(sim, i, t));
     journalSeesWriteback(sim, bio, now);
+    if (sim.state.workload.reiserfs) reiserfsSeesWriteback(sim, bio, now);
   } else if (p.kjournald !== undefined) {
     journalDone(sim, journalOf(sim, bio.proc)!, bio, now);
     releaseThrottled(sim, now, (i, t) => generatorRelease(sim, i, t));
+  } else if (p.reiserfs || (p.generator && reiserContextOf(sim, bio))) {
+    // sync_supers', reiserfs/0's or the writer's own journal I/O
+    reiserfsDone(sim, reiserContextOf(sim, bio)!, bio, now);
+    releaseThrottled(sim, now, (i, t) => generatorRelease(sim, i, t));
+  } else if (inst.gen && writerWritebackDone(sim, inst.gen.writer, bio)) {
+    // a thread's own writeback in balance_dirty_pages (2.6): the journals see it as the
+    // flusher's
+    journalSeesWriteback(sim, bio, now);
+    if (sim.state.workload.reiserfs) reiserfsSeesWriteback(sim, bio, now);
   } else if (p.generator) {
     generatorDone(sim, inst, bio.proc, p, bio, now);
   } else if (p.requests) {

@@ -6,6 +6,7 @@ import type { GenInstance } from './runtime';
 import { dirtyPages, overDirtyLimit, pageSpan, readHit, type PageCacheState } from '../page-cache';
 import { kickFlusher } from '../flusher';
 import { journalData, journalMetadata } from '../journal';
+import { reiserfsData, reiserfsMetadata } from '../reiserfs-journal';
 import { propInc } from '../bdi-stats';
 import { newBdpCall, ratelimitDue } from '../balance-dirty';
 
@@ -49,9 +50,11 @@ export function throughPageCache(
   g.cachedSectors += step.nSectors;
   const file = step.file ?? OWN_FILE_BASE + instIndex;
   const j = g.journal >= 0 ? sim.state.workload.journals[g.journal]! : null;
+  const r = g.reiserJournal >= 0 ? sim.state.workload.reiserfs!.journals[g.reiserJournal]! : null;
   const [a, b] = pageSpan(step.sector, step.nSectors);
-  const journalled = j !== null && step.meta === true;
+  const journalled = (j !== null || r !== null) && step.meta === true;
   if (j && journalled) journalMetadata(sim, j, step.sector, step.nSectors, now);
+  else if (r && journalled) reiserfsMetadata(sim, r, step.sector, step.nSectors, now);
   else {
     const added = dirtyPages(
       pc,
@@ -63,6 +66,7 @@ export function throughPageCache(
     );
     propInc(pc.bdi.dirties, g.writer.dirties, added); // account_page_dirtied → task_dirty_inc
     if (j) journalData(sim, j, a, b, now);
+    if (r) reiserfsData(sim, r, a, b, now);
   }
   if (sim.model.iosched.queue.kernel !== '6.18') {
     // a journalled metadata update dirties no page: no balance_dirty_pages

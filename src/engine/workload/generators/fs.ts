@@ -9,10 +9,12 @@
 //    journal block (the study's extra journal traffic); XFS logs into 32 KiB log buffers,
 //    one per 8 metadata updates (delayed logging, chosen); ext2 has no journal.
 // With a page cache on, ext3's journal is modelled as jbd's (workload/journal.ts): metadata
-// updates join a transaction that kjournald commits every 5 s, after the ordered data.
-// ReiserFS keeps the write per update: its journal commits on its own ages
-// (JOURNAL_MAX_COMMIT_AGE 30 s, fs/reiserfs) and is not modelled yet; XFS's delayed
-// logging stays as above.
+// updates join a transaction that kjournald commits every 5 s, after the ordered data; and
+// ReiserFS's as fs/reiserfs/journal.c's (workload/reiserfs-journal.ts): updates join a
+// transaction that the sync_supers thread ends and commits at its 5 s super-block sync, or
+// the reiserfs/0 workqueue once a batch is full (900 blocks) or 30 s old — the ordered data
+// first, then descriptor, copies and commit block; logged blocks are written in place by
+// writeback, or when the log needs room. XFS's delayed logging stays as above.
 // Metadata blocks (inodes, directories, bitmaps) are 4 KiB async writes in place: for ext2,
 // ext3 and XFS in the files' block group (allocation group), just before their data
 // (postmark.ts lays it out); for ReiserFS in its balanced tree, whose nodes sit among the
@@ -29,15 +31,46 @@ export interface FsPersonality {
   /** with a page cache: its journal is jbd's (ext3: transactions committed by kjournald,
    * ordered data first; workload/journal.ts) rather than a write per metadata update */
   jbd: boolean;
+  /** with a page cache: its journal is ReiserFS's (transactions ended and committed by the
+   * sync_supers thread or the reiserfs/0 workqueue: workload/reiserfs-journal.ts) */
+  reiserfs: boolean;
   /** where metadata lives: an inode-table area ('table') or tree nodes near the data ('tree') */
   metadata: 'table' | 'tree';
 }
 
 export const FS_PERSONALITIES: Record<FsName, FsPersonality> = {
-  ext2: { writeBioKiB: 256, journalKiB: 0, journalEvery: 1, jbd: false, metadata: 'table' },
-  ext3: { writeBioKiB: 4, journalKiB: 4, journalEvery: 1, jbd: true, metadata: 'table' },
-  reiserfs: { writeBioKiB: 4, journalKiB: 4, journalEvery: 1, jbd: false, metadata: 'tree' },
-  xfs: { writeBioKiB: 256, journalKiB: 32, journalEvery: 8, jbd: false, metadata: 'table' },
+  ext2: {
+    writeBioKiB: 256,
+    journalKiB: 0,
+    journalEvery: 1,
+    jbd: false,
+    reiserfs: false,
+    metadata: 'table',
+  },
+  ext3: {
+    writeBioKiB: 4,
+    journalKiB: 4,
+    journalEvery: 1,
+    jbd: true,
+    reiserfs: false,
+    metadata: 'table',
+  },
+  reiserfs: {
+    writeBioKiB: 4,
+    journalKiB: 4,
+    journalEvery: 1,
+    jbd: false,
+    reiserfs: true,
+    metadata: 'tree',
+  },
+  xfs: {
+    writeBioKiB: 256,
+    journalKiB: 32,
+    journalEvery: 8,
+    jbd: false,
+    reiserfs: false,
+    metadata: 'table',
+  },
 };
 
 /** ext3's default journal for a file system of this size: 32 MiB (mke2fs), in sectors */

@@ -153,6 +153,7 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
   depth: () => 1,
   openMeanMs: () => null,
   journalled: (spec) => FS_PERSONALITIES[spec.fs].jbd,
+  reiserfs: (spec) => FS_PERSONALITIES[spec.fs].reiserfs,
   journalArea: (_spec, st) => ({ startSector: st.journalStart, sectors: st.journalSectors }),
   init(spec, env, rng) {
     const [minK, maxK] = POSTMARK_SIZES[spec.config[0] as 'S' | 'L'];

@@ -28,7 +28,7 @@ import { part } from './layout';
 import { attachRangeWrite } from '../../disk/range-pick';
 import { dropPages, readFilled } from '../page-cache';
 import { createPropLocal } from '../bdi-stats';
-import { balanceDirtyPages, writerWritebackDone, type WriterThrottle } from '../balance-dirty';
+import { balanceDirtyPages, type WriterThrottle } from '../balance-dirty';
 import { cachedCostNs, throughPageCache } from './buffered';
 
 const MS = 1e6;
@@ -73,6 +73,8 @@ export interface GenInstance {
   writer: WriterThrottle;
   /** its file system's journal (workload.journals: journal.ts), −1 = none */
   journal: number;
+  /** its ReiserFS journal (workload.reiserfs.journals: reiserfs-journal.ts), −1 = none */
+  reiserJournal: number;
 }
 
 /** The instance's state for instance k of count in the span. */
@@ -107,6 +109,7 @@ export function createGenInstance(
     throttled: false,
     writer: { bdp: null, dirties: createPropLocal(), writebackBios: new Set() },
     journal: -1,
+    reiserJournal: -1,
   };
 }
 
@@ -216,8 +219,8 @@ export function generatorIssue(
   }
   const pc = sim.state.workload.pageCache;
   let step = peek(spec, g, inst.rng);
-  // with a journalling thread, kjournald writes the journal (journal.ts)
-  while (step.drop || (step.journal && g.journal >= 0)) {
+  // with a journalling thread, kjournald (journal.ts) or ReiserFS's threads write the journal
+  while (step.drop || (step.journal && (g.journal >= 0 || g.reiserJournal >= 0))) {
     if (pc && step.drop) dropPages(pc, step.sector, step.nSectors);
     g.pending.shift();
     step = peek(spec, g, inst.rng);
@@ -226,10 +229,11 @@ export function generatorIssue(
   // buffered steps only: an O_SYNC write, a range write or a journal write goes to the disk
   if (pc && !step.range && !step.direct && !(step.write && step.sync)) {
     if (throughPageCache(sim, pc, g, instIndex, step, now)) {
-      // 2.6: its balance_dirty_pages is due (buffered.ts)
+      // 2.6: its balance_dirty_pages is due (buffered.ts) — after its ReiserFS journal
+      // commit if the step began one (then resume starts it)
       if (g.writer.bdp) {
         g.blocked = true;
-        runBdp(sim, inst, instIndex, p, now, true);
+        if (!g.throttled) runBdp(sim, inst, instIndex, p, now, true);
       }
       if (!g.blocked)
         arm(sim, g, instIndex, now + cachedCostNs(step) + peek(spec, g, inst.rng).thinkMs * MS);
@@ -285,7 +289,6 @@ export function generatorDone(
 ): void {
   const spec = p.generator!;
   const g = inst.gen!;
-  if (writerWritebackDone(sim, g.writer, bio, now)) return; // pages it wrote back itself
   const pc = sim.state.workload.pageCache;
   // what it read (or wrote through, O_SYNC) is cached now
   if (pc && (!bio.write || bio.sync)) readFilled(pc, bio.sector, bio.nSectors);
@@ -311,10 +314,17 @@ export function generatorDone(
  * its bios sleeping for a request. */
 function resume(sim: Simulation, inst: Inst, instIndex: number, spec: GeneratorSpec, now: number) {
   const g = inst.gen!;
-  if (!g.blocked || g.armed || g.sleeping > 0 || g.writer.bdp) return;
+  if (!g.blocked || g.armed || g.sleeping > 0) return;
+  // held until released: by the flusher above dirty_ratio (6.18), or while its ReiserFS
+  // journal commit runs (reiserfs-threads.ts)
+  if (g.throttled) return;
+  // in balance_dirty_pages (2.6): it goes on there (submitting, or its call was held off)
+  if (g.writer.bdp) {
+    arm(sim, g, instIndex, now);
+    return;
+  }
   if (g.syncOut >= generatorFamily(spec).depth(spec) || g.asyncOut >= asyncLimit(spec)) return;
   if (sim.state.workload.dirtySectors >= DIRTY_LIMIT_SECTORS) return;
-  if (g.throttled) return; // held by balance_dirty_pages until the flusher releases it
   g.blocked = false;
   if (g.endNs >= 0 && now >= g.endNs) return;
   arm(sim, g, instIndex, now + peek(spec, g, inst.rng).thinkMs * MS);
@@ -331,7 +341,5 @@ export function generatorWakes(
   const g = inst.gen!;
   if (g.sleeping === 0) return; // an open-loop thread's, or one woken at once
   g.sleeping--;
-  // in balance_dirty_pages: it goes on submitting its writeback
-  if (g.writer.bdp) arm(sim, g, instIndex, now);
-  else resume(sim, inst, instIndex, p.generator!, now);
+  resume(sim, inst, instIndex, p.generator!, now);
 }

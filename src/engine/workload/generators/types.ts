@@ -64,6 +64,9 @@ export interface GenFamily<Spec, St> {
   /** whether the thread's file system journals through jbd when a page cache is on (then
    * model.ts adds a kjournald thread for it: journal.ts) */
   journalled?(spec: Spec): boolean;
+  /** whether the thread's file system is ReiserFS, whose journal is modelled when a page
+   * cache is on (then model.ts adds sync_supers and reiserfs/0: reiserfs-journal.ts) */
+  reiserfs?(spec: Spec): boolean;
   /** where its journal lies (when journalled) */
   journalArea?(spec: Spec, st: St): { startSector: number; sectors: number };
   /** append the next operation's steps to `out` (at least one) */

@@ -29,8 +29,12 @@ import {
   writebackDone,
 } from '../../src/engine/workload/page-cache';
 import { randWriteScenario } from '../helpers/rand-write';
+import { createHeap } from '../../src/engine/sim/heap';
+import { generatorRelease } from '../../src/engine/workload/generators/runtime';
+import { postmarkScenario } from '../helpers/postmark-journal';
 
 const P = 8; // sectors per page
+const MS = 1e6;
 
 /** fio rand-write, four threads (four files; `threads`), 16 MiB of page cache: dirty_ratio
  * 819 pages, dirty_background_ratio 409, ratelimit_pages 128 (one counter for all threads,
@@ -261,6 +265,24 @@ describe('balance_dirty_pages rules', () => {
     expect(a.pc.bdi.dirtyExceeded || b.pc.bdi.dirtyExceeded).toBe(false);
   });
 
+  it('a call held off while the thread is held (its ReiserFS journal commit) starts when the thread is released', () => {
+    const { sim, pc, w, queued, writerPid } = fresh();
+    dirtyPages(pc, 1, 0, 700 * P, 32, 0);
+    const g = sim.state.workload.instances[0]!.gen!;
+    Object.assign(g, { blocked: true, throttled: true, armed: false });
+    w.bdp = newBdpCall(192);
+    sim.state.heap = createHeap(); // nothing else on the clock (its first step neither)
+    generatorRelease(sim, 0, 5 * MS);
+    expect(queued).toEqual([]);
+    while (step(sim) && queued.length === 0) {
+      /* its Issue event */
+    }
+    expect(queued.map((e) => [e.pid, e.tNs])).toEqual(
+      Array.from({ length: 6 }, () => [writerPid, 5 * MS]),
+    );
+    expect(w.bdp).toBeNull();
+  });
+
   it('I_SYNC: the writer skips a file another thread is writing back and takes the next', () => {
     const { sim, pc, w, queued } = fresh();
     dirtyPages(pc, 1, 0, 400 * P, 32, 0); // the oldest file
@@ -293,5 +315,34 @@ describe('balance_dirty_pages rules', () => {
       writebackDone(pc, 0, 200); // under (background + dirty) / 2 now
       expect(balanceDirtyPages(sim, w, 0, null, now)).toBe('done');
     }
+  });
+});
+
+describe('balance_dirty_pages beside a journal', () => {
+  it('ReiserFS: a thread writes pages back itself only outside its own journal commit (the commit runs first), and each page it writes is clean once written', () => {
+    const s = postmarkScenario('reiserfs', { pageCache: { memoryMiB: 16 }, stopMs: 6000 });
+    const box: { sim?: Simulation } = {};
+    let inCommit = 0;
+    let own = 0;
+    const sim = createSimulation(buildModel(s), {
+      trace: (e) => {
+        if (e.action !== 'Q' || e.proc !== 0) return;
+        const st = box.sim!.state.workload;
+        const g = st.instances[0]!.gen!;
+        if (!g.writer.bdp) return; // its own I/O, not writeback
+        own++;
+        if (st.reiserfs!.journals[0]!.writer.journal >= 0) inCommit++;
+      },
+      service: () => {},
+      decision: () => {},
+    });
+    box.sim = sim;
+    runToEnd(sim);
+    const pc = sim.state.workload.pageCache!;
+    expect(own).toBeGreaterThan(0);
+    expect(inCommit).toBe(0);
+    expect(pc.pagesWrittenByWriters).toBeGreaterThan(0);
+    expect(pc.pagesWrittenByWriters).toBeLessThanOrEqual(pc.pagesWritten);
+    expect(pc.writeback).toBeGreaterThanOrEqual(0);
   });
 });

@@ -17,8 +17,10 @@
 // writeback, or when the log needs room. XFS's delayed logging stays as above.
 // Metadata blocks (inodes, directories, bitmaps) are 4 KiB async writes in place: for ext2,
 // ext3 and XFS in the files' block group (allocation group), just before their data
-// (postmark.ts lays it out); for ReiserFS in its balanced tree, whose nodes sit among the
-// data they describe (chosen: within 512 KiB of the file). The journal sits before the group.
+// (postmark.ts lays it out); for ReiserFS in the leaves of its balanced tree, which sit among
+// the data they describe and stay put: a file's stat data shares a leaf with 58 others, its
+// directory entry one of the directory's leaves (reiserfs-tree.ts). The journal sits before
+// the group.
 export const FS_NAMES = ['ext2', 'ext3', 'reiserfs', 'xfs'] as const;
 export type FsName = (typeof FS_NAMES)[number];
 
@@ -75,6 +77,3 @@ export const FS_PERSONALITIES: Record<FsName, FsPersonality> = {
 
 /** ext3's default journal for a file system of this size: 32 MiB (mke2fs), in sectors */
 export const JOURNAL_SECTORS = 32 * 2048;
-
-/** how far from its file a ReiserFS tree node may sit, sectors (512 KiB each way) */
-export const TREE_NEAR_SECTORS = 1024;

@@ -26,7 +26,8 @@
 import { nextFloat, nextInt } from '../../sim/rng';
 import type { GenCommon, GenFamily, Step } from './types';
 import { BLOCK, sizeBetween, toBlocks } from './layout';
-import { FS_PERSONALITIES, JOURNAL_SECTORS, TREE_NEAR_SECTORS, type FsName } from './fs';
+import { FS_PERSONALITIES, JOURNAL_SECTORS, type FsName } from './fs';
+import { createTree, treeBlock, treeCreate, type ReiserTree } from './reiserfs-tree';
 import { READ_AHEAD_KIB } from './fio';
 
 export const POSTMARK_CONFIGS = ['SS', 'SL', 'LS', 'LL'] as const;
@@ -62,27 +63,24 @@ interface PostmarkState {
   /** next journal sector (the log wraps) and metadata updates not yet logged */
   journalCursor: number;
   unlogged: number;
+  /** ReiserFS: its tree's object ids and leaves (null for the other file systems) */
+  tree: ReiserTree | null;
 }
 
 function metaWrites(
   st: PostmarkState,
   spec: PostmarkSpec,
   blocks: MetaBlock[],
-  rng: Parameters<GenFamily<PostmarkSpec, PostmarkState>['next']>[3],
   out: Step[],
-  /** the file the update is about: its slot (ReiserFS puts its tree nodes near its data) */
+  /** the file the update is about: its slot */
   f: number,
 ): void {
   const fs = FS_PERSONALITIES[spec.fs];
-  const fileSector = st.dataStart + f * st.slotSectors;
   for (const which of blocks) {
-    let sector: number;
-    if (fs.metadata === 'tree') {
-      const from = Math.max(st.metaStart, fileSector - TREE_NEAR_SECTORS);
-      sector = from + nextInt(rng, (2 * TREE_NEAR_SECTORS) / BLOCK) * BLOCK;
-    } else {
-      sector = st.metaStart + metaBlock(st.fileSize.length, which, f) * BLOCK;
-    }
+    const sector =
+      fs.metadata === 'tree'
+        ? treeBlock(st.tree!, which, f)
+        : st.metaStart + metaBlock(st.fileSize.length, which, f) * BLOCK;
     out.push({
       sector,
       nSectors: BLOCK,
@@ -197,6 +195,15 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
       journalSectors,
       journalCursor: journalStart,
       unlogged: 0,
+      tree:
+        FS_PERSONALITIES[spec.fs].metadata === 'tree'
+          ? createTree(files, fileSize.length, {
+              fsStart: journalStart,
+              metaStart,
+              dataStart,
+              slotSectors,
+            })
+          : null,
     };
   },
   next(spec, st, _env, rng, out) {
@@ -245,15 +252,16 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
         dataWrites(spec, f, start(f) + from, to - from, out);
         st.fileSize[f]! += add;
       }
-      metaWrites(st, spec, ['inode'], rng, out, f); // the inode's size and times
+      metaWrites(st, spec, ['inode'], out, f); // the inode's size and times
     }
     // create or delete (bias 5)
     if (nextFloat(rng) < 0.5) {
       const g = pick(false);
       if (st.fileSize[g] === 0) move(g, st.free, st.live);
       st.fileSize[g] = Math.min(st.slotSectors, sizeBetween(rng, minK, maxK));
+      if (st.tree) treeCreate(st.tree, g);
       dataWrites(spec, g, start(g), toBlocks(st.fileSize[g]!), out);
-      metaWrites(st, spec, ['dir', 'inode'], rng, out, g); // directory block and inode
+      metaWrites(st, spec, ['dir', 'inode'], out, g); // directory block and inode
     } else {
       const g = pick(true);
       if (st.fileSize[g]! > 0) move(g, st.live, st.free);
@@ -267,7 +275,7 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
         drop: true,
       });
       st.fileSize[g] = 0;
-      metaWrites(st, spec, ['dir', 'inode', 'bitmap'], rng, out, g); // directory, inode, block bitmap
+      metaWrites(st, spec, ['dir', 'inode', 'bitmap'], out, g); // directory, inode, block bitmap
     }
   },
 };

@@ -78,21 +78,22 @@ export interface PageCacheCounters {
   readMisses: number;
   pagesDirtied: number;
   pagesWritten: number;
-  pagesWrittenByWriters: number;
   pagesDropped: number;
   evicted: number;
+  pagesWrittenByWriters: number;
 }
 
 export function pageCacheCounters(pc: PageCacheState): PageCacheCounters {
-  const { readHits, readMisses, pagesDirtied, pagesWritten, pagesWrittenByWriters } = pc;
+  const { readHits, readMisses, pagesDirtied, pagesWritten, pagesDropped, evicted } = pc;
+  const byWriters = pc.pagesWrittenByWriters; // last: the summary's JSON only gains a key
   return {
     readHits,
     readMisses,
     pagesDirtied,
     pagesWritten,
-    pagesWrittenByWriters,
-    pagesDropped: pc.pagesDropped,
-    evicted: pc.evicted,
+    pagesDropped,
+    evicted,
+    pagesWrittenByWriters: byWriters,
   };
 }
 

@@ -9,6 +9,8 @@ import type { TraceEvent, TraceSink } from '../../src/engine/events';
 export interface PostmarkOpts {
   /** the file system (default the test's) */
   fs?: string;
+  /** Postmark's configuration (default SS) */
+  config?: string;
   /** the page cache's settings; null: none */
   pageCache?: object | null;
   stopMs?: number;
@@ -16,7 +18,7 @@ export interface PostmarkOpts {
   sectors?: number;
 }
 
-/** Postmark SS on `fs` (or `opts.fs`), the lesson's disk, deadline; `pageCache` null: none */
+/** Postmark SS (or `opts.config`) on `fs` (or `opts.fs`), the lesson's disk, deadline; `pageCache` null: none */
 export function postmarkScenario(fs: string, opts: PostmarkOpts) {
   return loadScenario(
     {
@@ -30,7 +32,7 @@ export function postmarkScenario(fs: string, opts: PostmarkOpts) {
             name: 'postmark',
             generator: {
               kind: 'postmark',
-              config: 'SS',
+              config: opts.config ?? 'SS',
               fs: opts.fs ?? fs,
               ...(opts.startMs === undefined ? {} : { startMs: opts.startMs }),
             },

@@ -8,9 +8,12 @@
 //    oldest-dirtied files until they are below it again (background writeback).
 //  - It submits one pass's bios back to back (async writes under its own pid); when no
 //    request is free it sleeps in get_request like any process, and goes on when woken.
-//  - Writers held above dirty_ratio (balance_dirty_pages) go on once the dirty pages and
-//    those under writeback fall below it. Simplified: 2.6.32's writer writes some pages back
-//    itself before it sleeps; here the flusher does all the writing.
+//  - On 2.6 a writer over its dirty limit writes pages back itself in balance_dirty_pages
+//    (balance-dirty.ts), from the same oldest-first list, and wakes the flusher when the
+//    dirty pages exceed dirty_background_ratio. On kernel 6.18 (IO-less balance_dirty_pages)
+//    writers held above dirty_ratio go on once the dirty pages and those under writeback
+//    fall below it (`throttled`), and the flusher is woken as soon as a write crosses the
+//    background threshold.
 // The flusher is the last process instance of a run with a page cache (model.ts adds it).
 import { allocBio } from '../request';
 import type { Bio } from '../iosched/types';
@@ -19,6 +22,7 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import {
+  MAX_WRITEBACK_PAGES,
   PAGE_SECTORS,
   backgroundThresh,
   dirtyThresh,
@@ -47,7 +51,7 @@ export interface FlusherState {
   kupdateBeforeNs: number;
   /** when the last kupdate round started (wb->last_old_flush), ns */
   lastOldFlushNs: number;
-  /** writer instances held above dirty_ratio, in the order they stopped */
+  /** kernel 6.18: writer instances held above dirty_ratio, in the order they stopped */
   throttled: number[];
 }
 
@@ -96,17 +100,32 @@ export function kickFlusher(sim: Simulation, now: number): void {
 /** The next pass's bios: background writeback first, then the kupdate round. */
 function nextPass(sim: Simulation, fl: FlusherState): WritebackBio[] {
   const pc = sim.state.workload.pageCache!;
-  // a file whose pages are all still under writeback yields nothing (it goes to the back):
-  // try the others, at most once each
+  const busy = filesInWriteback(sim, fl.inst);
+  // a file whose pages are all still under writeback, or that a writer is writing back
+  // (2.6), yields nothing (it goes to the back): try the others, at most once each
   for (let tries = pc.files.size; tries > 0; tries--) {
     const background = pc.dirty > backgroundThresh(pc);
     if (!background && !fl.kupdate) return [];
-    const bios = takeWritebackPass(pc, background ? Infinity : fl.kupdateBeforeNs);
+    const before = background ? Infinity : fl.kupdateBeforeNs;
+    const bios = takeWritebackPass(pc, before, MAX_WRITEBACK_PAGES, busy);
     if (bios.length > 0) return bios;
     if (!background && !anyExpired(pc, fl.kupdateBeforeNs)) break;
   }
   fl.kupdate = false; // the kupdate round has nothing more to write
   return [];
+}
+
+/** The files other threads are writing back (I_SYNC: writeback_single_inode skips them,
+ * WB_SYNC_NONE): the flusher's current pass, and writers' in balance_dirty_pages (2.6),
+ * less thread `self`'s own. */
+export function filesInWriteback(sim: Simulation, self: number): Set<number> {
+  const fl = sim.state.workload.flusher!;
+  const busy = new Set<number>();
+  if (self !== fl.inst) for (const b of fl.pending) busy.add(b.file);
+  sim.state.workload.instances.forEach((inst, i) => {
+    if (i !== self) for (const b of inst.gen?.writer.bdp?.pending ?? []) busy.add(b.file);
+  });
+  return busy;
 }
 
 function anyExpired(pc: PageCacheState, beforeNs: number): boolean {
@@ -140,8 +159,9 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
   arm(sim, fl, now);
 }
 
-/** A kernel thread (the flusher, kjournald) submits a write under its own pid (async
- * unless `sync`). */
+/** A thread writing pages back (the flusher, kjournald, a throttled writer on 2.6) submits a
+ * write under its own pid (async unless `sync`; a writer's with its I/O priority: class,
+ * level). */
 export function submitKernelWrite(
   sim: Simulation,
   instIndex: number,
@@ -149,6 +169,7 @@ export function submitKernelWrite(
   nSectors: number,
   now: number,
   sync = false,
+  ioprio: readonly [number, number] | null = null,
 ): Bio {
   const inst = sim.state.workload.instances[instIndex]!;
   const bio: Bio = allocBio(
@@ -162,6 +183,7 @@ export function submitKernelWrite(
     nSectors,
     now,
   );
+  if (ioprio) [bio.ioprioClass, bio.ioprioLevel] = ioprio;
   inst.inFlight++;
   inst.issued++;
   submitBio(sim, bio, now);
@@ -222,6 +244,11 @@ export function pageCacheView(sim: Simulation): Record<string, unknown> {
     dirtyThresh: dirtyThresh(pc),
     dirtyFiles: pc.files.size,
     flusher: fl.sleeping ? 'sleeping for a request' : fl.pending.length > 0 ? 'writing' : 'idle',
-    writersWaiting: fl.throttled.length,
+    // 6.18: held above dirty_ratio; 2.6: in balance_dirty_pages (writing back or napping)
+    writersWaiting:
+      fl.throttled.length + sim.state.workload.instances.filter((i) => i.gen?.writer.bdp).length,
+    dirtyExceeded: pc.bdi.dirtyExceeded,
+    pagesWritten: pc.pagesWritten,
+    pagesWrittenByWriters: pc.pagesWrittenByWriters,
   };
 }

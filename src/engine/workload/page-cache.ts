@@ -11,23 +11,26 @@
 //    first dirtied; a page dirtied again while dirty costs nothing more — the disk sees it
 //    once. A page dirtied while under writeback is dirty again (written once more later).
 //  - Deleting a file drops its pages, dirty ones too, without I/O (truncate_inode_pages).
-//  - Writeback (flusher.ts) takes the oldest-dirtied file first, up to MAX_WRITEBACK_PAGES
-//    of it per pass in page order from where its last pass stopped (range_cyclic), and
-//    sends contiguous dirty pages together, up to the file system's bio size.
+//  - Writeback (flusher.ts; on 2.6 a throttled writer too, balance-dirty.ts) takes the
+//    oldest-dirtied file first, up to MAX_WRITEBACK_PAGES of it per pass (a writer: what is
+//    left of its write_chunk) in page order from where its last pass stopped (range_cyclic),
+//    and sends contiguous dirty pages together, up to the file system's bio size.
 //  - Thresholds as 2.6.32 computes them, on `memoryMiB` of dirtyable memory: background
-//    writeback above dirty_background_ratio %, writers wait above dirty_ratio % (dirty +
-//    under writeback), kupdate writes files dirtied more than dirty_expire_centisecs ago
+//    writeback above dirty_background_ratio %, writers are throttled near dirty_ratio %
+//    (dirty + under writeback; 2.6's exact rule in balance-dirty.ts), kupdate writes files dirtied more than dirty_expire_centisecs ago
 //    every dirty_writeback_centisecs.
 // All state is plain data (Maps and Sets keep insertion order: that order is the LRU and
 // the dirtied order), so a snapshot is a structuredClone and runs are deterministic. Clean
 // pages and busy ones (dirty or under writeback) are kept apart, so eviction never walks
 // past dirty pages.
 
+import { createBdi, propInc, type BdiState } from './bdi-stats';
+
 /** The scenario's `workload.pageCache`: sizes and the vm sysctls, with their names. */
 export interface PageCacheSpec {
   /** memory the page cache may use (dirtyable memory), MiB */
   memoryMiB: number;
-  /** vm.dirty_ratio: % of memory dirty + under writeback at which writers wait */
+  /** vm.dirty_ratio: % of memory dirty + under writeback at which writers are throttled */
   dirty_ratio: number;
   /** vm.dirty_background_ratio: % of memory dirty at which the flusher starts */
   dirty_background_ratio: number;
@@ -68,7 +71,8 @@ export interface DirtyFile {
 }
 
 /** What a run reports of its page cache (the summary's `pageCache`): buffered reads it
- * served and missed; pages dirtied, written back, dropped (deleted while dirty), evicted. */
+ * served and missed; pages dirtied, written back (of them, by throttled writers themselves:
+ * 2.6's balance_dirty_pages), dropped (deleted while dirty), evicted. */
 export interface PageCacheCounters {
   readHits: number;
   readMisses: number;
@@ -76,11 +80,21 @@ export interface PageCacheCounters {
   pagesWritten: number;
   pagesDropped: number;
   evicted: number;
+  pagesWrittenByWriters: number;
 }
 
 export function pageCacheCounters(pc: PageCacheState): PageCacheCounters {
   const { readHits, readMisses, pagesDirtied, pagesWritten, pagesDropped, evicted } = pc;
-  return { readHits, readMisses, pagesDirtied, pagesWritten, pagesDropped, evicted };
+  const byWriters = pc.pagesWrittenByWriters; // last: the summary's JSON only gains a key
+  return {
+    readHits,
+    readMisses,
+    pagesDirtied,
+    pagesWritten,
+    pagesDropped,
+    evicted,
+    pagesWrittenByWriters: byWriters,
+  };
 }
 
 export interface PageCacheState extends PageCacheCounters {
@@ -102,12 +116,15 @@ export interface PageCacheState extends PageCacheCounters {
   files: Map<number, DirtyFile>;
   dirty: number;
   writeback: number;
+  /** the disk's backing device: what balance_dirty_pages keeps (bdi-stats.ts) */
+  bdi: BdiState;
 }
 
 export function createPageCache(spec: PageCacheSpec): PageCacheState {
+  const capacity = Math.max(1, Math.floor((spec.memoryMiB * 1024) / 4));
   return {
     spec,
-    capacity: Math.max(1, Math.floor((spec.memoryMiB * 1024) / 4)),
+    capacity,
     clean: new Map(),
     cleanPrev: new Map(),
     lruHead: -1,
@@ -118,10 +135,12 @@ export function createPageCache(spec: PageCacheSpec): PageCacheState {
     files: new Map(),
     dirty: 0,
     writeback: 0,
+    bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * capacity) / 100)),
     readHits: 0,
     readMisses: 0,
     pagesDirtied: 0,
     pagesWritten: 0,
+    pagesWrittenByWriters: 0,
     pagesDropped: 0,
     evicted: 0,
   };
@@ -313,16 +332,27 @@ export interface WritebackBio {
 
 /**
  * The next pass over one file: the oldest-dirtied file (kupdate: only if dirtied at or
- * before `expiredBeforeNs`), up to MAX_WRITEBACK_PAGES of its dirty pages in page order
+ * before `expiredBeforeNs`), up to `maxPages` of its dirty pages in page order
  * from its cursor, wrapping round, cut into bios of contiguous pages up to its bio size.
  * The pages go under writeback. A file with pages left goes to the back of the list
- * (requeue_io) keeping its dirtied time. Empty when nothing qualifies.
+ * (requeue_io) keeping its dirtied time, and so does a file in `busy` (another thread is
+ * writing it: I_SYNC), untouched. Empty when nothing qualifies.
  */
-export function takeWritebackPass(pc: PageCacheState, expiredBeforeNs: number): WritebackBio[] {
+export function takeWritebackPass(
+  pc: PageCacheState,
+  expiredBeforeNs: number,
+  maxPages = MAX_WRITEBACK_PAGES,
+  busy: ReadonlySet<number> = new Set(),
+): WritebackBio[] {
   const first = pc.files.entries().next();
   if (first.done) return [];
   const [file, f] = first.value;
   if (f.sinceNs > expiredBeforeNs) return [];
+  if (busy.has(file)) {
+    pc.files.delete(file);
+    pc.files.set(file, f);
+    return [];
+  }
   const sorted = f.pages.slice().sort((x, y) => x - y);
   let start = sorted.findIndex((p) => p >= f.cursor);
   if (start < 0) start = 0;
@@ -331,7 +361,7 @@ export function takeWritebackPass(pc: PageCacheState, expiredBeforeNs: number): 
   const take: number[] = [];
   const left: number[] = [];
   for (const p of order)
-    if (take.length < MAX_WRITEBACK_PAGES && pc.busy.get(p) === DIRTY) take.push(p);
+    if (take.length < maxPages && pc.busy.get(p) === DIRTY) take.push(p);
     else left.push(p);
   const bios: WritebackBio[] = [];
   for (const p of take) {
@@ -352,8 +382,10 @@ export function takeWritebackPass(pc: PageCacheState, expiredBeforeNs: number): 
   return bios;
 }
 
-/** A writeback bio completed: its pages are clean (or dirty again if dirtied meanwhile). */
+/** A writeback bio completed: its pages are clean (or dirty again if dirtied meanwhile), and
+ * count as the disk's completed writeback (test_clear_page_writeback → bdi_writeout_inc). */
 export function writebackDone(pc: PageCacheState, first: number, count: number): void {
+  propInc(pc.bdi.completions, pc.bdi.bdiCompletions, count);
   for (let p = first; p < first + count; p++) {
     const s = pc.busy.get(p);
     pc.writeback--;

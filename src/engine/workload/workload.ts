@@ -47,6 +47,7 @@ import {
   reiserfsWakes,
 } from './reiserfs-threads';
 import { generatorFamily } from './generators/index';
+import { writerWritebackDone } from './balance-dirty';
 
 const MS = 1e6;
 
@@ -351,6 +352,11 @@ export function noteBioDone(sim: Simulation, bio: Bio, now: number): void {
     // sync_supers', reiserfs/0's or the writer's own journal I/O
     reiserfsDone(sim, reiserContextOf(sim, bio)!, bio, now);
     releaseThrottled(sim, now, (i, t) => generatorRelease(sim, i, t));
+  } else if (inst.gen && writerWritebackDone(sim, inst.gen.writer, bio)) {
+    // a thread's own writeback in balance_dirty_pages (2.6): the journals see it as the
+    // flusher's
+    journalSeesWriteback(sim, bio, now);
+    if (sim.state.workload.reiserfs) reiserfsSeesWriteback(sim, bio, now);
   } else if (p.generator) {
     generatorDone(sim, inst, bio.proc, p, bio, now);
   } else if (p.requests) {

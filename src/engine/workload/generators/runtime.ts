@@ -9,6 +9,9 @@
 //  - the buffered writes of all threads not yet completed reach DIRTY_LIMIT_SECTORS (the
 //    kernel's balance_dirty_pages: vm.dirty_ratio of memory), until they fall below it;
 //  - its family caps its own async bios in flight (`asyncLimit`, e.g. smallfiles).
+// With a page cache a buffered step meets it instead (buffered.ts); on 2.6 a write may make
+// the thread run balance_dirty_pages (balance-dirty.ts: it writes pages back itself, naps,
+// or sleeps for a request with its writeback bio) before it goes on.
 // An open-loop thread (kbuild) issues a whole operation at each Poisson arrival whatever the
 // block layer does (its arrival rate is the workload). Issue events carry the instance index.
 import { allocBio } from '../../request';
@@ -23,18 +26,10 @@ import { generatorFamily, type GeneratorSpec } from './index';
 import type { GenEnv, Step } from './types';
 import { part } from './layout';
 import { attachRangeWrite } from '../../disk/range-pick';
-import {
-  dirtyPages,
-  dropPages,
-  overDirtyLimit,
-  pageSpan,
-  readFilled,
-  readHit,
-  type PageCacheState,
-} from '../page-cache';
-import { kickFlusher } from '../flusher';
-import { journalData, journalMetadata } from '../journal';
-import { reiserfsData, reiserfsMetadata } from '../reiserfs-journal';
+import { dropPages, readFilled } from '../page-cache';
+import { createPropLocal } from '../bdi-stats';
+import { balanceDirtyPages, type WriterThrottle } from '../balance-dirty';
+import { cachedCostNs, throughPageCache } from './buffered';
 
 const MS = 1e6;
 /** async bios one thread may have in flight before it waits (dirty-page throttling, chosen) */
@@ -72,8 +67,10 @@ export interface GenInstance {
    * their sectors */
   cachedOps: number;
   cachedSectors: number;
-  /** held above vm.dirty_ratio (the page cache's balance_dirty_pages) */
+  /** kernel 6.18: held above vm.dirty_ratio until the flusher releases it */
   throttled: boolean;
+  /** 2.6: its balance_dirty_pages (balance-dirty.ts) */
+  writer: WriterThrottle;
   /** its file system's journal (workload.journals: journal.ts), −1 = none */
   journal: number;
   /** its ReiserFS journal (workload.reiserfs.journals: reiserfs-journal.ts), −1 = none */
@@ -110,6 +107,7 @@ export function createGenInstance(
     cachedOps: 0,
     cachedSectors: 0,
     throttled: false,
+    writer: { bdp: null, dirties: createPropLocal(), writebackBios: new Set() },
     journal: -1,
     reiserJournal: -1,
   };
@@ -198,6 +196,11 @@ export function generatorIssue(
   const spec = p.generator!;
   const g = inst.gen!;
   g.armed = false;
+  // in balance_dirty_pages (its nap is over, or its bio has a request): it goes on there
+  if (g.writer.bdp) {
+    runBdp(sim, inst, instIndex, p, now);
+    return;
+  }
   if (g.endNs >= 0 && now >= g.endNs) return; // its time is up: the thread stops issuing
   const family = generatorFamily(spec);
   const mean = family.openMeanMs(spec, g.env.count);
@@ -226,6 +229,12 @@ export function generatorIssue(
   // buffered steps only: an O_SYNC write, a range write or a journal write goes to the disk
   if (pc && !step.range && !step.direct && !(step.write && step.sync)) {
     if (throughPageCache(sim, pc, g, instIndex, step, now)) {
+      // 2.6: its balance_dirty_pages is due (buffered.ts) — after its ReiserFS journal
+      // commit if the step began one (then resume starts it)
+      if (g.writer.bdp) {
+        g.blocked = true;
+        if (!g.throttled) runBdp(sim, inst, instIndex, p, now, true);
+      }
       if (!g.blocked)
         arm(sim, g, instIndex, now + cachedCostNs(step) + peek(spec, g, inst.rng).thinkMs * MS);
       return;
@@ -242,56 +251,23 @@ export function generatorIssue(
   issueStep(sim, inst, instIndex, p, step, now);
 }
 
-/** What a buffered step costs the CPU when the page cache serves it: a system call and a
- * copy of its pages (chosen: about 1 µs each on the papers' machines). */
-function cachedCostNs(step: Step): number {
-  const [a, b] = pageSpan(step.sector, step.nSectors);
-  return SYSCALL_NS + (b - a + 1) * PAGE_COPY_NS;
-}
-const SYSCALL_NS = 1000;
-const PAGE_COPY_NS = 1000;
-
-/** The thread's own file, for writeback's grouping, when its step names none. */
-const OWN_FILE_BASE = 1e9;
-
-/**
- * A buffered step meets the page cache: a write dirties its pages (the flusher is woken
- * past dirty_background_ratio; past dirty_ratio the thread waits for writeback); a read
- * whose pages are all cached is served from memory. True when no bio is needed.
- */
-function throughPageCache(
+/** The thread runs its balance_dirty_pages on; once it returns the thread goes on (at once
+ * after its step when it never slept: `inStep`). */
+function runBdp(
   sim: Simulation,
-  pc: PageCacheState,
-  g: GenInstance,
-  instIndex: number,
-  step: Step,
+  inst: Inst,
+  i: number,
+  p: ProcessSpec,
   now: number,
-): boolean {
-  if (!step.write) {
-    if (!readHit(pc, step.sector, step.nSectors)) return false;
-    g.cachedOps++;
-    g.cachedSectors += step.nSectors;
-    return true;
-  }
-  g.cachedOps++;
-  g.cachedSectors += step.nSectors;
-  const file = step.file ?? OWN_FILE_BASE + instIndex;
-  const j = g.journal >= 0 ? sim.state.workload.journals[g.journal]! : null;
-  const r = g.reiserJournal >= 0 ? sim.state.workload.reiserfs!.journals[g.reiserJournal]! : null;
-  if (j && step.meta) journalMetadata(sim, j, step.sector, step.nSectors, now);
-  else if (r && step.meta) reiserfsMetadata(sim, r, step.sector, step.nSectors, now);
-  else {
-    dirtyPages(pc, file, step.sector, step.nSectors, Math.ceil(step.nSectors / 8), now);
-    if (j) journalData(sim, j, ...pageSpan(step.sector, step.nSectors), now);
-    if (r) reiserfsData(sim, r, ...pageSpan(step.sector, step.nSectors), now);
-  }
-  kickFlusher(sim, now);
-  if (overDirtyLimit(pc)) {
-    g.blocked = true;
-    g.throttled = true;
-    sim.state.workload.flusher!.throttled.push(instIndex);
-  }
-  return true;
+  inStep = false,
+) {
+  const g = inst.gen!;
+  const prio = p.ioprio ? ([IOPRIO_CLASS[p.ioprio.class], p.ioprio.level] as const) : null;
+  const out = balanceDirtyPages(sim, g.writer, i, prio, now);
+  if (out === 'sleeping') g.sleeping++;
+  else if (out !== 'done') arm(sim, g, i, out);
+  else if (inStep) g.blocked = false;
+  else resume(sim, inst, i, p.generator!, now);
 }
 
 /** The flusher brought the dirty pages below dirty_ratio: a thread it held goes on. */
@@ -339,9 +315,16 @@ export function generatorDone(
 function resume(sim: Simulation, inst: Inst, instIndex: number, spec: GeneratorSpec, now: number) {
   const g = inst.gen!;
   if (!g.blocked || g.armed || g.sleeping > 0) return;
+  // held until released: by the flusher above dirty_ratio (6.18), or while its ReiserFS
+  // journal commit runs (reiserfs-threads.ts)
+  if (g.throttled) return;
+  // in balance_dirty_pages (2.6): it goes on there (submitting, or its call was held off)
+  if (g.writer.bdp) {
+    arm(sim, g, instIndex, now);
+    return;
+  }
   if (g.syncOut >= generatorFamily(spec).depth(spec) || g.asyncOut >= asyncLimit(spec)) return;
   if (sim.state.workload.dirtySectors >= DIRTY_LIMIT_SECTORS) return;
-  if (g.throttled) return; // held by balance_dirty_pages until the flusher releases it
   g.blocked = false;
   if (g.endNs >= 0 && now >= g.endNs) return;
   arm(sim, g, instIndex, now + peek(spec, g, inst.rng).thinkMs * MS);

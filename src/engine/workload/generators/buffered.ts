@@ -1,0 +1,84 @@
+// A generator thread's buffered step meeting the page cache (page-cache.ts): what runtime.ts
+// calls for a step that is neither direct nor O_SYNC when the run has a page cache.
+import type { Simulation } from '../../sim/simulation';
+import type { Step } from './types';
+import type { GenInstance } from './runtime';
+import { dirtyPages, overDirtyLimit, pageSpan, readHit, type PageCacheState } from '../page-cache';
+import { kickFlusher } from '../flusher';
+import { journalData, journalMetadata } from '../journal';
+import { reiserfsData, reiserfsMetadata } from '../reiserfs-journal';
+import { propInc } from '../bdi-stats';
+import { newBdpCall, ratelimitDue } from '../balance-dirty';
+
+/** What a buffered step costs the CPU when the page cache serves it: a system call and a
+ * copy of its pages (chosen: about 1 µs each on the papers' machines). */
+export function cachedCostNs(step: Step): number {
+  const [a, b] = pageSpan(step.sector, step.nSectors);
+  return SYSCALL_NS + (b - a + 1) * PAGE_COPY_NS;
+}
+const SYSCALL_NS = 1000;
+const PAGE_COPY_NS = 1000;
+
+/** The thread's own file, for writeback's grouping, when its step names none. */
+const OWN_FILE_BASE = 1e9;
+
+/**
+ * A buffered step meets the page cache: a write dirties its pages; a read whose pages are
+ * all cached is served from memory. True when no bio is needed. On 2.6 a write then goes
+ * through balance_dirty_pages_ratelimited: when a balance_dirty_pages call is due it is left
+ * in g.writer.bdp for the caller to run (balance-dirty.ts: over its limit the writer writes
+ * pages back itself; it wakes the flusher). Kernel 6.18's balance_dirty_pages is
+ * IO-less (since 3.2 the writer only pauses and the flusher writes): the flusher is woken
+ * past dirty_background_ratio and, past dirty_ratio, the writer's pause is approximated by
+ * holding it until writeback brings the dirty pages below the limit.
+ */
+export function throughPageCache(
+  sim: Simulation,
+  pc: PageCacheState,
+  g: GenInstance,
+  instIndex: number,
+  step: Step,
+  now: number,
+): boolean {
+  if (!step.write) {
+    if (!readHit(pc, step.sector, step.nSectors)) return false;
+    g.cachedOps++;
+    g.cachedSectors += step.nSectors;
+    return true;
+  }
+  g.cachedOps++;
+  g.cachedSectors += step.nSectors;
+  const file = step.file ?? OWN_FILE_BASE + instIndex;
+  const j = g.journal >= 0 ? sim.state.workload.journals[g.journal]! : null;
+  const r = g.reiserJournal >= 0 ? sim.state.workload.reiserfs!.journals[g.reiserJournal]! : null;
+  const [a, b] = pageSpan(step.sector, step.nSectors);
+  const journalled = (j !== null || r !== null) && step.meta === true;
+  if (j && journalled) journalMetadata(sim, j, step.sector, step.nSectors, now);
+  else if (r && journalled) reiserfsMetadata(sim, r, step.sector, step.nSectors, now);
+  else {
+    const added = dirtyPages(
+      pc,
+      file,
+      step.sector,
+      step.nSectors,
+      Math.ceil(step.nSectors / 8),
+      now,
+    );
+    propInc(pc.bdi.dirties, g.writer.dirties, added); // account_page_dirtied → task_dirty_inc
+    if (j) journalData(sim, j, a, b, now);
+    if (r) reiserfsData(sim, r, a, b, now);
+  }
+  if (sim.model.iosched.queue.kernel !== '6.18') {
+    // a journalled metadata update dirties no page: no balance_dirty_pages
+    const chunk = journalled ? 0 : ratelimitDue(pc, b - a + 1);
+    if (chunk > 0) g.writer.bdp = newBdpCall(chunk); // the caller runs it
+    return true;
+  }
+  kickFlusher(sim, now);
+  if (overDirtyLimit(pc)) {
+    g.blocked = true;
+    g.throttled = true;
+    sim.state.workload.flusher!.throttled.push(instIndex);
+  }
+  return true;
+}

@@ -140,6 +140,30 @@ describe.skipIf(!haveChromium)('the built page in headless Chromium', () => {
     await page.context().close();
   });
 
+  it('the run summary gives the layers’ counters and a row per process: the page cache and ext3’s journal, CFQ-ANN’s multiply-adds', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=postmark-fs.json&pc=1024');
+    const box = page.locator('details.summary-box');
+    await box.locator('summary').click();
+    await expect
+      .poll(() => box.textContent(), { timeout: 60_000 })
+      .toContain('ext3 journal 1 (kjournald): commits');
+    const text = (await box.textContent()) ?? '';
+    expect(text).toContain('Reads served from memory / from the disk');
+    expect(text).toContain('Pages written back (by the writers themselves)');
+    const rows = box.getByTestId('summary-processes').locator('tbody tr th');
+    expect(await rows.allTextContents()).toEqual(['postmark', 'kjournald', 'flush-8:0']);
+    await lab.shot(page, 'run-summary-page-cache.png', true);
+    // no page cache, no such tables; CFQ-ANN's network shows its cost
+    await page.getByRole('combobox', { name: 'Lesson' }).selectOption('ffsb-cfq-ann.json');
+    await expect
+      .poll(() => box.textContent(), { timeout: 60_000 })
+      .toContain('I/O scheduler multiply-adds');
+    expect(await box.textContent()).not.toContain('Page cache');
+    expect(await box.getByTestId('summary-processes').locator('tbody tr').count()).toBe(8);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 120_000);
+
   it('shows an invalid scenario as readable text naming the file and the key', async () => {
     const { page, problems } = await openPage();
     // Serve the real scenario with one unknown key added: the engine must reject it by name.

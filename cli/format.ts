@@ -71,10 +71,22 @@ export function runReport(s: RunSummary, title: string): string {
     ...(pc
       ? [
           `page cache: ${num(pc.readHits, 0)} reads served from memory, ${num(pc.readMisses, 0)} from the disk · ` +
-            `${num(pc.pagesDirtied, 0)} pages dirtied, ${num(pc.pagesWritten, 0)} written back, ` +
+            `${num(pc.pagesDirtied, 0)} pages dirtied, ${num(pc.pagesWritten, 0)} written back ` +
+            `(${num(pc.pagesWrittenByWriters, 0)} by the writers themselves), ` +
             `${num(pc.pagesDropped, 0)} dropped dirty, ${num(pc.evicted, 0)} evicted`,
         ]
       : []),
+    ...(s.journals ?? []).map(
+      (j) =>
+        `${'fs' in j ? 'reiserfs journal' : 'ext3 journal (kjournald)'}: ${num(j.commits, 0)} commits` +
+        ('fs' in j
+          ? ` (sync_supers ${j.bySyncSupers}, reiserfs/0 ${j.byWorkqueue}, the writer ${j.byWriter})`
+          : '') +
+        ` · ${num(j.orderedPages, 0)} ordered data pages, ${num(j.logBlocks, 0)} log blocks` +
+        ('fs' in j
+          ? ` · ${num(j.flushes, 0)} in-place flushes (${num(j.inPlaceBlocks, 0)} blocks)`
+          : ` · ${num(j.logFull, 0)} overran the log`),
+    ),
     '',
     table([
       [

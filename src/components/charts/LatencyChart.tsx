@@ -7,6 +7,7 @@ import { latencyOverTime, timeDomainMs } from '../../app/chart-data';
 import { AxisBottom, AxisLeft, ChartFrame, layout, type LegendItem } from './frame';
 import { dotsPath, hasWrites, linePath, nearestPoint, type ChartProps } from './marks';
 import { ALL_COLOUR, ms, seriesColour, seriesName, timeAxis } from './palette';
+import { ordinal } from '../format';
 
 export function LatencyChart({ runs, store }: ChartProps) {
   const data = useMemo(() => latencyOverTime(runs), [runs]);
@@ -74,7 +75,7 @@ export function LatencyChart({ runs, store }: ChartProps) {
       title="Latency (Q2C) over time"
       note={
         `Each dot is an I/O at its completion, Q (queued) to C (completed); the line is the mean per ${ms(data.binMs)} bin.` +
-        (data.stride > 1 ? ` Every ${data.stride}th I/O is drawn (the line uses all).` : '')
+        (data.stride > 1 ? ` Every ${ordinal(data.stride)} I/O is drawn (the line uses all).` : '')
       }
       legend={legend}
       lay={lay}

@@ -6,6 +6,7 @@ import { lbaOverTime, timeDomainMs } from '../../app/chart-data';
 import { AxisBottom, AxisLeft, ChartFrame, layout, type LegendItem } from './frame';
 import { dotsPath, hasWrites, nearestPoint, type ChartProps } from './marks';
 import { ms, seriesColour, seriesName, tick, timeAxis } from './palette';
+import { ordinal } from '../format';
 
 export function LbaChart({ runs, store }: ChartProps) {
   const data = useMemo(() => lbaOverTime(runs), [runs]);
@@ -53,7 +54,7 @@ export function LbaChart({ runs, store }: ChartProps) {
       title="LBA over time"
       note={
         'Each request at its dispatch to the drive (D) and its first sector; reads filled, writes outlined.' +
-        (data.stride > 1 ? ` Every ${data.stride}th request is drawn.` : '')
+        (data.stride > 1 ? ` Every ${ordinal(data.stride)} request is drawn.` : '')
       }
       legend={legend}
       lay={lay}

@@ -25,9 +25,8 @@ import {
   createPageCache,
   dirtyPages,
   PAGE_CACHE_DEFAULTS,
-  takeWritebackPass,
-  writebackDone,
 } from '../../src/engine/workload/page-cache';
+import { takeWritebackPass, writebackDone } from '../../src/engine/workload/writeback';
 import { randWriteScenario } from '../helpers/rand-write';
 import { createHeap } from '../../src/engine/sim/heap';
 import { generatorRelease } from '../../src/engine/workload/generators/runtime';

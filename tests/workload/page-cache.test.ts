@@ -11,9 +11,15 @@ import {
   dropPages,
   readFilled,
   readHit,
+  takePages,
+  type PageCacheState,
+} from '../../src/engine/workload/page-cache';
+import {
   takeWritebackPass,
   writebackDone,
-} from '../../src/engine/workload/page-cache';
+  type WritebackBio,
+} from '../../src/engine/workload/writeback';
+import { nextRun } from '../../src/engine/workload/flusher';
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
 import type { TraceEvent, TraceSink } from '../../src/engine/events';
@@ -24,6 +30,14 @@ import { randWriteScenario } from '../helpers/rand-write';
 const cache = (pages: number, over: object = {}) =>
   createPageCache({ ...PAGE_CACHE_DEFAULTS, memoryMiB: pages / 256, ...over });
 const P = 8; // sectors per page
+
+/** a pass's bios sent one after another, as the flusher sends them: the bios that go out */
+function send(pc: PageCacheState, bios: WritebackBio[]): WritebackBio[] {
+  const pending = bios.slice();
+  const out: WritebackBio[] = [];
+  for (let b = nextRun(pc, pending); b; b = nextRun(pc, pending)) out.push(b);
+  return out;
+}
 
 describe('page cache rules', () => {
   it('a buffered read of cached pages is served from memory; a miss goes to the disk and fills the cache', () => {
@@ -52,10 +66,12 @@ describe('page cache rules', () => {
     const pc = cache(1024);
     expect(dirtyPages(pc, 1, 0, 2 * P, 1, 0)).toBe(2);
     expect(dirtyPages(pc, 1, 0, 2 * P, 1, 5)).toBe(0);
-    expect(takeWritebackPass(pc, Infinity)).toEqual([
+    const pass = takeWritebackPass(pc, Infinity);
+    expect(pass).toEqual([
       { file: 1, first: 0, count: 1 },
       { file: 1, first: 1, count: 1 },
     ]);
+    expect(send(pc, pass)).toEqual(pass);
     expect(pc.dirty).toBe(0);
   });
 
@@ -71,6 +87,15 @@ describe('page cache rules', () => {
       { file: 7, first: 50, count: 1 },
     ]);
     expect(takeWritebackPass(pc, Infinity)).toEqual([
+      { file: 3, first: 20, count: 4 },
+      { file: 3, first: 24, count: 2 },
+    ]);
+    // chosen, not yet sent: still dirty (write_cache_pages marks a page as its bio is built)
+    expect([pc.dirty, pc.writeback]).toEqual([9, 0]);
+    send(pc, [
+      { file: 7, first: 40, count: 1 },
+      { file: 7, first: 41, count: 1 },
+      { file: 7, first: 50, count: 1 },
       { file: 3, first: 20, count: 4 },
       { file: 3, first: 24, count: 2 },
     ]);
@@ -100,12 +125,44 @@ describe('page cache rules', () => {
   it('a page dirtied under writeback stays dirty after the write, and a pass skips it while its write is out', () => {
     const pc = cache(1024);
     dirtyPages(pc, 1, 0, P, 1, 0);
-    takeWritebackPass(pc, Infinity);
+    send(pc, takeWritebackPass(pc, Infinity));
     expect(dirtyPages(pc, 1, 0, P, 1, 5)).toBe(1);
     expect(takeWritebackPass(pc, Infinity)).toEqual([]);
     writebackDone(pc, 0, 1);
     expect([pc.dirty, pc.writeback]).toEqual([1, 0]);
     expect(takeWritebackPass(pc, Infinity)).toEqual([{ file: 1, first: 0, count: 1 }]);
+  });
+
+  it('a pass’s pages go under writeback as their bio is sent: until then a page dirtied again costs nothing, and is written once', () => {
+    const pc = cache(1024);
+    dirtyPages(pc, 1, 0, 3 * P, 4, 0);
+    const pass = takeWritebackPass(pc, Infinity); // one bio of pages 0..2, not sent yet
+    expect(pass).toEqual([{ file: 1, first: 0, count: 3 }]);
+    expect(dirtyPages(pc, 1, P, P, 4, 5)).toBe(0); // page 1 is still just dirty
+    expect(send(pc, pass)).toEqual(pass);
+    expect([pc.dirty, pc.writeback]).toEqual([0, 3]);
+    expect(takeWritebackPass(pc, Infinity)).toEqual([]); // page 1 is not written twice
+  });
+
+  it('a page deleted between its pass and its bio is not written; the bio is cut round it', () => {
+    const pc = cache(1024);
+    dirtyPages(pc, 1, 0, 4 * P, 4, 0);
+    const pass = takeWritebackPass(pc, Infinity);
+    dropPages(pc, P, P); // page 1 deleted (truncate_inode_pages: no I/O)
+    expect(send(pc, pass)).toEqual([
+      { file: 1, first: 0, count: 1 },
+      { file: 1, first: 2, count: 2 },
+    ]);
+    expect([pc.dirty, pc.writeback, pc.pagesDropped]).toEqual([0, 3, 1]);
+  });
+
+  it('a page kjournald writes (ordered data) between the pass and its bio is skipped by the pass', () => {
+    const pc = cache(1024);
+    dirtyPages(pc, 1, 0, 2 * P, 4, 0);
+    const pass = takeWritebackPass(pc, Infinity);
+    expect(takePages(pc, [0])).toEqual([0]);
+    expect(send(pc, pass)).toEqual([{ file: 1, first: 1, count: 1 }]);
+    expect(pc.writeback).toBe(2);
   });
 
   it('deleting a file drops its dirty pages with no I/O (truncate_inode_pages)', () => {

@@ -35,14 +35,9 @@ import { bioSleeps } from '../iosched/host';
 import { jiffiesNow, jiffyNs } from '../iosched/common';
 import type { Simulation } from '../sim/simulation';
 import { propFraction, type PropLocal } from './bdi-stats';
-import { filesInWriteback, kickFlusher, submitKernelWrite } from './flusher';
-import {
-  PAGE_SECTORS,
-  takeWritebackPass,
-  writebackDone,
-  type PageCacheState,
-  type WritebackBio,
-} from './page-cache';
+import { filesInWriteback, kickFlusher, nextRun, submitKernelWrite } from './flusher';
+import { PAGE_SECTORS, type PageCacheState } from './page-cache';
+import { takeWritebackPass, writebackDone, type WritebackBio } from './writeback';
 
 /** One balance_dirty_pages call of a writer thread, in progress (plain data). */
 export interface BdpCall {
@@ -148,12 +143,12 @@ export function balanceDirtyPages(
     pc.bdi.dirtyExceeded = true;
     if (pc.dirty > lim.bdiThresh) {
       c.pending = takeChunk(sim, instIndex, c.writeChunk);
-      for (const b of c.pending) c.pagesWritten += b.count;
       c.phase = 'write';
     }
   }
-  while (c.pending.length > 0) {
-    const b = c.pending.shift()!;
+  for (let b = nextRun(pc, c.pending); b; b = nextRun(pc, c.pending)) {
+    // wbc.nr_to_write counts the pages written, not those the pass chose
+    c.pagesWritten += b.count;
     const s = b.first * PAGE_SECTORS;
     const bio = submitKernelWrite(sim, instIndex, s, b.count * PAGE_SECTORS, now, false, ioprio);
     w.writebackBios.add(bio.id);

@@ -6,8 +6,9 @@
 //    dirty_expire_centisecs ago (wb_check_old_data_flush, "kupdate").
 //  - It is woken at once when the dirty pages pass dirty_background_ratio, and writes the
 //    oldest-dirtied files until they are below it again (background writeback).
-//  - It submits one pass's bios back to back (async writes under its own pid); when no
-//    request is free it sleeps in get_request like any process, and goes on when woken.
+//  - It submits one pass's bios back to back (async writes under its own pid), each page
+//    going under writeback as its bio is sent (nextRun); when no request is free it sleeps
+//    in get_request like any process, and goes on when woken.
 //  - On 2.6 a writer over its dirty limit writes pages back itself in balance_dirty_pages
 //    (balance-dirty.ts), from the same oldest-first list, and wakes the flusher when the
 //    dirty pages exceed dirty_background_ratio. On kernel 6.18 (IO-less balance_dirty_pages)
@@ -27,11 +28,9 @@ import {
   backgroundThresh,
   dirtyThresh,
   overDirtyLimit,
-  takeWritebackPass,
-  writebackDone,
   type PageCacheState,
-  type WritebackBio,
 } from './page-cache';
+import { startWriteback, takeWritebackPass, writebackDone, type WritebackBio } from './writeback';
 
 const CENTISEC_NS = 1e7;
 
@@ -146,7 +145,7 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
     fl.lastOldFlushNs = now;
   }
   if (fl.pending.length === 0) fl.pending = nextPass(sim, fl);
-  const b = fl.pending.shift();
+  const b = nextRun(pc, fl.pending);
   if (!b) {
     arm(sim, fl, now + periodNs(sim));
     return;
@@ -157,6 +156,17 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
     return;
   }
   arm(sim, fl, now);
+}
+
+/** The next bio a writeback pass sends (startWriteback: the first run of a planned bio
+ * still dirty; the rest goes back to the front), off `pending`; null when the pass is done. */
+export function nextRun(pc: PageCacheState, pending: WritebackBio[]): WritebackBio | null {
+  for (let b = pending.shift(); b; b = pending.shift()) {
+    const { run, rest } = startWriteback(pc, b);
+    if (rest) pending.unshift(rest);
+    if (run) return run;
+  }
+  return null;
 }
 
 /** A thread writing pages back (the flusher, kjournald, a throttled writer on 2.6) submits a

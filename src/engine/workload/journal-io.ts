@@ -17,14 +17,8 @@
 import type { Bio } from '../iosched/types';
 import { bioSleeps } from '../iosched/host';
 import type { Simulation } from '../sim/simulation';
-import {
-  PAGE_SECTORS,
-  dirtyPages,
-  pageSpan,
-  undirtyPage,
-  writebackDone,
-  type PageCacheState,
-} from './page-cache';
+import { PAGE_SECTORS, dirtyPages, pageSpan, undirtyPage, type PageCacheState } from './page-cache';
+import { writebackDone } from './writeback';
 import { submitKernelWrite } from './flusher';
 
 /** the block device's own pages (buffer heads) in the page cache */

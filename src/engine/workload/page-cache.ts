@@ -11,10 +11,14 @@
 //    first dirtied; a page dirtied again while dirty costs nothing more — the disk sees it
 //    once. A page dirtied while under writeback is dirty again (written once more later).
 //  - Deleting a file drops its pages, dirty ones too, without I/O (truncate_inode_pages).
-//  - Writeback (flusher.ts; on 2.6 a throttled writer too, balance-dirty.ts) takes the
-//    oldest-dirtied file first, up to MAX_WRITEBACK_PAGES of it per pass (a writer: what is
+//  - Writeback (writeback.ts: the flusher, flusher.ts; on 2.6 a throttled writer too,
+//    balance-dirty.ts) takes the oldest-dirtied file first, up to MAX_WRITEBACK_PAGES of it per pass (a writer: what is
 //    left of its write_chunk) in page order from where its last pass stopped (range_cyclic),
-//    and sends contiguous dirty pages together, up to the file system's bio size.
+//    and sends contiguous dirty pages together, up to the file system's bio size. A page
+//    goes under writeback when its bio is sent (write_cache_pages: clear_page_dirty_for_io,
+//    set_page_writeback, one page after another), not when the pass is chosen: while the
+//    thread sleeps for a request the rest of its pass is still dirty — dirtied again it
+//    costs nothing, deleted it is not written, written by kjournald meanwhile it is skipped.
 //  - Thresholds as 2.6.32 computes them, on `memoryMiB` of dirtyable memory: background
 //    writeback above dirty_background_ratio %, writers are throttled near dirty_ratio %
 //    (dirty + under writeback; 2.6's exact rule in balance-dirty.ts), kupdate writes files dirtied more than dirty_expire_centisecs ago
@@ -24,7 +28,7 @@
 // pages and busy ones (dirty or under writeback) are kept apart, so eviction never walks
 // past dirty pages.
 
-import { createBdi, propInc, type BdiState } from './bdi-stats';
+import { createBdi, type BdiState } from './bdi-stats';
 
 /** The scenario's `workload.pageCache`: sizes and the vm sysctls, with their names. */
 export interface PageCacheSpec {
@@ -53,17 +57,21 @@ export const PAGE_CACHE_DEFAULTS: PageCacheSpec = {
 export const MAX_WRITEBACK_PAGES = 1024;
 export const PAGE_SECTORS = 8;
 
-const DIRTY = 1;
-const WRITEBACK = 2;
-/** under writeback and dirtied again */
-const REDIRTIED = 3;
+/** a page's state in `busy`: dirty; under writeback; under writeback and dirtied again;
+ * dirty, in a writeback pass whose bio is not sent yet (out of its file's list) */
+export const DIRTY = 1;
+export const WRITEBACK = 2;
+export const REDIRTIED = 3;
+export const QUEUED = 4;
 
 /** One dirty file: the kernel's inode on the bdi's dirty list. */
 export interface DirtyFile {
   /** when it was first dirtied (dirtied_when), ns */
   sinceNs: number;
-  /** its dirty pages not yet under writeback (unordered; sorted when written) */
+  /** its dirty pages not in a writeback pass (unordered; sorted when written) */
   pages: number[];
+  /** its dirty pages in a writeback pass, their bio not sent yet */
+  queued: number;
   /** the largest bio its file system sends, pages */
   bioPages: number;
   /** the page after the last one written (writeback_index) */
@@ -172,7 +180,7 @@ function unlinkClean(pc: PageCacheState, page: number): void {
 }
 
 /** A clean page used now: the most recently used. */
-function touchClean(pc: PageCacheState, page: number): void {
+export function touchClean(pc: PageCacheState, page: number): void {
   unlinkClean(pc, page);
   pc.clean.set(page, -1);
   pc.cleanPrev.set(page, pc.lruTail);
@@ -227,7 +235,7 @@ export function dirtyPages(
   let added = 0;
   for (let p = a; p <= b; p++) {
     const s = pc.busy.get(p);
-    if (s === DIRTY || s === REDIRTIED) continue;
+    if (s === DIRTY || s === REDIRTIED || s === QUEUED) continue;
     pc.dropped.delete(p);
     if (s === undefined) {
       if (pc.clean.has(p)) unlinkClean(pc, p);
@@ -236,7 +244,7 @@ export function dirtyPages(
     pc.busy.set(p, s === WRITEBACK ? REDIRTIED : DIRTY);
     let f = pc.files.get(file);
     if (!f) {
-      f = { sinceNs: nowNs, pages: [], bioPages, cursor: 0 };
+      f = { sinceNs: nowNs, pages: [], queued: 0, bioPages, cursor: 0 };
       pc.files.set(file, f);
     }
     f.bioPages = Math.max(f.bioPages, bioPages);
@@ -257,7 +265,7 @@ export function dropPages(pc: PageCacheState, sector: number, nSectors: number):
     unlinkClean(pc, p);
     const s = pc.busy.get(p);
     if (s === undefined) continue;
-    if (s === DIRTY || s === REDIRTIED) {
+    if (s === DIRTY || s === REDIRTIED || s === QUEUED) {
       unlistDirty(pc, p);
       pc.pagesDropped++;
     }
@@ -268,12 +276,14 @@ export function dropPages(pc: PageCacheState, sector: number, nSectors: number):
   }
 }
 
-/** A dirty page leaves its file's dirty list (it is written, dropped or pinned). */
-function unlistDirty(pc: PageCacheState, p: number): void {
+/** A dirty page is no longer its file's (it is written, dropped or pinned): out of its
+ * list, or of its pass; a file with none left leaves the dirty list. */
+export function unlistDirty(pc: PageCacheState, p: number): void {
   const file = pc.owner.get(p)!;
   const f = pc.files.get(file)!;
-  f.pages.splice(f.pages.indexOf(p), 1);
-  if (f.pages.length === 0) pc.files.delete(file);
+  if (pc.busy.get(p) === QUEUED) f.queued--;
+  else f.pages.splice(f.pages.indexOf(p), 1);
+  if (f.pages.length === 0 && f.queued === 0) pc.files.delete(file);
   pc.owner.delete(p);
   pc.dirty--;
 }
@@ -283,7 +293,8 @@ function unlistDirty(pc: PageCacheState, p: number): void {
 export function takePages(pc: PageCacheState, pages: readonly number[]): number[] {
   const taken: number[] = [];
   for (const p of pages) {
-    if (pc.busy.get(p) !== DIRTY) continue;
+    const s = pc.busy.get(p);
+    if (s !== DIRTY && s !== QUEUED) continue;
     unlistDirty(pc, p);
     pc.busy.set(p, WRITEBACK);
     pc.writeback++;
@@ -302,7 +313,7 @@ export function underWriteback(pc: PageCacheState, p: number): boolean {
  * block joining a transaction is journal-dirty instead until it commits). */
 export function undirtyPage(pc: PageCacheState, p: number): void {
   const s = pc.busy.get(p);
-  if (s !== DIRTY && s !== REDIRTIED) return;
+  if (s !== DIRTY && s !== REDIRTIED && s !== QUEUED) return;
   unlistDirty(pc, p);
   if (s === REDIRTIED) pc.busy.set(p, WRITEBACK);
   else {
@@ -321,80 +332,4 @@ export function dirtyThresh(pc: PageCacheState): number {
 }
 export function overDirtyLimit(pc: PageCacheState): boolean {
   return pc.dirty + pc.writeback >= dirtyThresh(pc);
-}
-
-/** One writeback bio: pages [first, first + count) of `file`. */
-export interface WritebackBio {
-  file: number;
-  first: number;
-  count: number;
-}
-
-/**
- * The next pass over one file: the oldest-dirtied file (kupdate: only if dirtied at or
- * before `expiredBeforeNs`), up to `maxPages` of its dirty pages in page order
- * from its cursor, wrapping round, cut into bios of contiguous pages up to its bio size.
- * The pages go under writeback. A file with pages left goes to the back of the list
- * (requeue_io) keeping its dirtied time, and so does a file in `busy` (another thread is
- * writing it: I_SYNC), untouched. Empty when nothing qualifies.
- */
-export function takeWritebackPass(
-  pc: PageCacheState,
-  expiredBeforeNs: number,
-  maxPages = MAX_WRITEBACK_PAGES,
-  busy: ReadonlySet<number> = new Set(),
-): WritebackBio[] {
-  const first = pc.files.entries().next();
-  if (first.done) return [];
-  const [file, f] = first.value;
-  if (f.sinceNs > expiredBeforeNs) return [];
-  if (busy.has(file)) {
-    pc.files.delete(file);
-    pc.files.set(file, f);
-    return [];
-  }
-  const sorted = f.pages.slice().sort((x, y) => x - y);
-  let start = sorted.findIndex((p) => p >= f.cursor);
-  if (start < 0) start = 0;
-  const order = sorted.slice(start).concat(sorted.slice(0, start));
-  // a page still under an earlier writeback is skipped (WB_SYNC_NONE) and stays dirty
-  const take: number[] = [];
-  const left: number[] = [];
-  for (const p of order)
-    if (take.length < maxPages && pc.busy.get(p) === DIRTY) take.push(p);
-    else left.push(p);
-  const bios: WritebackBio[] = [];
-  for (const p of take) {
-    const last = bios[bios.length - 1];
-    if (last && last.first + last.count === p && last.count < f.bioPages) last.count++;
-    else bios.push({ file, first: p, count: 1 });
-    pc.busy.set(p, WRITEBACK);
-    pc.owner.delete(p);
-  }
-  pc.dirty -= take.length;
-  pc.writeback += take.length;
-  if (take.length > 0) f.cursor = take[take.length - 1]! + 1;
-  pc.files.delete(file);
-  if (left.length > 0) {
-    f.pages = left;
-    pc.files.set(file, f);
-  }
-  return bios;
-}
-
-/** A writeback bio completed: its pages are clean (or dirty again if dirtied meanwhile), and
- * count as the disk's completed writeback (test_clear_page_writeback → bdi_writeout_inc). */
-export function writebackDone(pc: PageCacheState, first: number, count: number): void {
-  propInc(pc.bdi.completions, pc.bdi.bdiCompletions, count);
-  for (let p = first; p < first + count; p++) {
-    const s = pc.busy.get(p);
-    pc.writeback--;
-    pc.pagesWritten++;
-    if (s === REDIRTIED) pc.busy.set(p, DIRTY);
-    else if (s === WRITEBACK) {
-      // written: clean, and the most recently used (a deleted file's page just goes)
-      pc.busy.delete(p);
-      if (!pc.dropped.delete(p)) touchClean(pc, p);
-    }
-  }
 }

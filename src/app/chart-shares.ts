@@ -13,7 +13,8 @@ export interface ProcessShare {
   iosShare: number;
   /** MB/s of its I/Os, over the time to the run's last completion */
   mbps: number;
-  /** its share of the mechanism's time (seek + rotation + transfer of its requests) */
+  /** its share of the mechanism's time (seek + rotation + transfer of its requests, and of
+   * the write-back destages of its writes) */
   diskShare: number;
   q2cMeanMs: number;
   q2cMaxMs: number;
@@ -49,6 +50,12 @@ export function processShares(runs: readonly ChartRun[]): ProcessShare[] {
       const d = r.seekNs[i]! + r.rotationNs[i]! + r.transferNs[i]!;
       diskTotal += d;
       if (p >= 0 && p < np) disk[p]! += d;
+    }
+    // a write-back destage's media time is its writer's (the engine's noteServiced)
+    const destage = run.log.tables.destageNs;
+    for (let p = 0; p < destage.length; p++) {
+      diskTotal += destage[p]!;
+      if (p < np) disk[p]! += destage[p]!;
     }
     const seconds = last / 1e9;
     run.log.processes.forEach((name, p) => {

@@ -193,10 +193,10 @@ export function RunSummary({ summary }: { summary: Readonly<Summary> }) {
       </div>
       <Processes s={summary} />
       <p className="muted">
-        Disk time: each process&apos;s share of the media time (seek, rotation, transfer) of the
-        requests it queued
+        Disk time: each process&apos;s share of the media time (seek, rotation, transfer) spent on
+        its data — the requests it queued
         {summary.writePolicy === 'write-back'
-          ? '; with write-back a write completes from the drive’s buffer and its destage, later, is not counted'
+          ? '; with write-back a write completes from the drive’s buffer, and the media time of its destage, later, counts for the process that wrote it'
           : ''}
         .
       </p>

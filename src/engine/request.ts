@@ -20,6 +20,9 @@ export interface IoRequest {
   internal: boolean;
   /** the bios it carries (bio slots), in sector order; empty for drive-internal jobs */
   bios: number[];
+  /** a write-back destage whose host write carried bios of several processes (a merged
+   * request): [process, sectors, process, sectors, …]; empty when its data is all `proc`'s */
+  owners: number[];
   /** CFQ I/O priority of the request (the best of its bios): class 1 RT, 2 BE, 3 IDLE */
   ioprioClass: number;
   ioprioLevel: number;
@@ -113,6 +116,7 @@ function newRequestObject(): IoRequest {
     nSectors: 0,
     internal: false,
     bios: [],
+    owners: [],
     ioprioClass: 0,
     ioprioLevel: 0,
     fifoNs: -1,
@@ -195,6 +199,8 @@ export function allocRequest(
   // Emptied by pop, not `length = 0`: V8 then keeps the backing store (no allocation per request).
   if (rq.bios) while (rq.bios.length > 0) rq.bios.pop();
   else rq.bios = [];
+  if (rq.owners) while (rq.owners.length > 0) rq.owners.pop();
+  else rq.owners = [];
   rq.ioprioClass = 2;
   rq.ioprioLevel = 4;
   rq.fifoNs = -1;

@@ -12,10 +12,12 @@ import {
   summarize,
   type RunSummary,
   type Scenario,
+  type ServiceRecord,
   type Simulation,
   type TraceEvent,
   type TraceSink,
 } from '../engine';
+import { ownerCount, ownerMediaNs, ownerProc } from '../engine/metrics/collector';
 import { BlkparseWriter } from '../engine/trace/blkparse-writer';
 import { WHOLE_RUN_BOUND, type RunBound } from './bounds';
 
@@ -57,6 +59,10 @@ export interface ChartTables {
   requests: RequestColumns;
   /** D times of the requests still in the drive when the run stopped */
   inDriveDNs: Float64Array;
+  /** per process: the media time (seek + rotation + transfer) of the write-back destages
+   * of its writes that the mechanism finished in the window — drive-internal jobs, in no
+   * row (they have no D or C), counted as the engine's summary counts them */
+  destageNs: Float64Array;
   /** the bio table hit its row limit: later bios are not in it */
   truncated: boolean;
 }
@@ -92,9 +98,16 @@ class Column<T extends Typed> {
 const f64 = () => new Column((n) => new Float64Array(n));
 
 /** Records the tables from the trace events, reading each completed request's phases from
- * the simulation it is bound to (the TraceSink events carry no drive figures). */
-export function createTableRecorder() {
+ * the simulation it is bound to (the TraceSink events carry no drive figures), and the
+ * destages from the drive's services; a destage counts when the mechanism is free of it at
+ * or after `fromNs` (the played window's start, ./played.ts). */
+export function createTableRecorder(fromNs = 0) {
   let sim: Simulation | null = null;
+  /** per process, the destages' media time so far */
+  const destage = f64();
+  let destageProcs = 0;
+  /** destages on the media: [freeNs, process, ns, …], until the mechanism is free of them */
+  const onMedia: number[] = [];
   const io = {
     n: 0,
     qNs: f64(),
@@ -167,9 +180,42 @@ export function createTableRecorder() {
     rq.bios.set(i, Math.min(65535, r.bios.length));
   }
 
+  /** Count the destages the mechanism is free of by now: the engine counts one when its
+   * MechanismFree event runs, which at an instant runs before every other event. */
+  function settle(): void {
+    const now = sim ? sim.state.now : 0;
+    let kept = 0;
+    for (let i = 0; i < onMedia.length; i += 3) {
+      const p = onMedia[i + 1]!;
+      if (onMedia[i]! <= now) {
+        while (destageProcs <= p) destage.set(destageProcs++, 0);
+        destage.data[p]! += onMedia[i + 2]!;
+      } else {
+        onMedia[kept++] = onMedia[i]!;
+        onMedia[kept++] = p;
+        onMedia[kept++] = onMedia[i + 2]!;
+      }
+    }
+    onMedia.length = kept;
+  }
+
   return {
     bind(s: Simulation) {
       sim = s;
+    },
+    /** The mechanism starts a command: a destage's media time is known now (its owners
+     * from the request, while it is in flight). Called for every service, before the
+     * window too. */
+    service(s: ServiceRecord) {
+      if (!sim) return;
+      settle();
+      if (s.freeNs < fromNs) return;
+      const r = sim.state.requests.slots.find((x) => x && x.id === s.rq);
+      if (!r || !r.internal) return;
+      for (let i = 0, n = ownerCount(r); i < n; i++) {
+        const p = ownerProc(r, i);
+        if (p >= 0) onMedia.push(s.freeNs, p, ownerMediaNs(r, i));
+      }
     },
     trace(e: TraceEvent) {
       switch (e.action) {
@@ -202,6 +248,10 @@ export function createTableRecorder() {
       }
     },
     tables(): ChartTables {
+      settle();
+      const np = Math.max(destageProcs, sim ? sim.state.workload.instances.length : 0);
+      const destageNs = new Float64Array(np);
+      destageNs.set(destage.data.subarray(0, destageProcs));
       return {
         ios: {
           n: io.n,
@@ -228,6 +278,7 @@ export function createTableRecorder() {
           bios: rq.bios.trimmed(rq.n),
         },
         inDriveDNs: Float64Array.from(inDrive.values()),
+        destageNs,
         truncated,
       };
     },
@@ -273,7 +324,7 @@ export function chartRun(scenario: Scenario, seed: number, bound: RunBound): Cha
       if (e.action === 'C') completions++;
       recorder.trace(e);
     },
-    service() {},
+    service: (s) => recorder.service(s),
     decision() {},
   };
   const sim = createSimulation(buildModel(scenario, seed), sink);
@@ -294,7 +345,7 @@ export function chartRun(scenario: Scenario, seed: number, bound: RunBound): Cha
 }
 
 function buffersOf(t: ChartTables): ArrayBuffer[] {
-  const cols = [...Object.values(t.ios), ...Object.values(t.requests), t.inDriveDNs];
+  const cols = [...Object.values(t.ios), ...Object.values(t.requests), t.inDriveDNs, t.destageNs];
   return cols.filter((c) => ArrayBuffer.isView(c)).map((c) => (c as Typed).buffer as ArrayBuffer);
 }
 

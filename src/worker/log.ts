@@ -96,7 +96,7 @@ export function createLogSink(
   tables(): ChartTables;
 } {
   const addr: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
-  const recorder = createTableRecorder();
+  const recorder = createTableRecorder(fromNs);
   const place = createRangePlacer(geometry);
   const held = createHolder();
   let started = fromNs <= 0;
@@ -144,6 +144,7 @@ export function createLogSink(
       else held.trace(e);
     },
     service(s: ServiceRecord) {
+      recorder.service(s);
       if (inWindow(s.startNs)) sink.services.push({ ...s });
       else held.service(s);
     },

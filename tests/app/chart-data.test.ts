@@ -14,10 +14,18 @@ import {
 import { queueDepth } from '../../src/app/chart-depth';
 import { processShares } from '../../src/app/chart-shares';
 import { chartsJson, requestsCsv } from '../../src/app/chart-files';
-import { buildModel, createSimulation, loadScenario, summarize } from '../../src/engine';
+import {
+  buildModel,
+  createSimulation,
+  loadScenario,
+  runUntil,
+  summarize,
+  type Scenario,
+} from '../../src/engine';
 import '../../src/engine/iosched/registry';
 import { chartRun, runWithin, WHOLE_RUN_BOUND, type ChartLog } from '../../src/worker/chart-tables';
 import { createLogSink, PLAYED_BOUND } from '../../src/worker/log';
+import { runLog } from '../../src/worker/played';
 
 function lesson(file: string) {
   const path = `public/scenarios/${file}`;
@@ -28,9 +36,11 @@ function run(
   file: string,
   completions = PLAYED_BOUND.completions,
   stopRequests?: number,
+  cache?: Scenario['disk']['cache'],
 ): ChartRun {
   const loaded = lesson(file);
-  const s = stopRequests ? { ...loaded, stop: { requests: stopRequests, timeMs: null } } : loaded;
+  const cached = cache ? { ...loaded, disk: { ...loaded.disk, cache } } : loaded;
+  const s = stopRequests ? { ...cached, stop: { requests: stopRequests, timeMs: null } } : cached;
   const simNs = stopRequests ? WHOLE_RUN_BOUND.simNs : PLAYED_BOUND.simNs;
   return { label: file, log: chartRun(s, s.seed, { completions, simNs }) };
 }
@@ -93,9 +103,28 @@ describe('chart series agree with the engine summary of the same run', () => {
     'sptf-vs-fcfs.json',
     'c2247a-block-group-writes.json',
     'ssd.json',
+    'queue-depth-write-back.json',
+    'page-cache.json',
   ]) {
     it(file, () => checkAgainstSummary(run(file)));
   }
+
+  it('write-back, whole runs: the shares count each destage for its writer, as the summary does', () => {
+    // 64 sync writers, every write buffered: the rows hold no media time, the destages all
+    const writers = run('queue-depth-write-back.json', 20_000, 1500);
+    expect(writers.log.bounded).toBe(false);
+    const t = writers.log.tables;
+    expect(t.requests.n).toBe(writers.log.summary.requests.cacheHits);
+    expect(t.destageNs.every((ns) => ns > 0)).toBe(true);
+    checkAgainstSummary(writers);
+    // a writer and a reader (deadline-promise on a write-back drive)
+    const mixed = run('deadline-promise.json', 20_000, 400, 'write-back');
+    expect(mixed.log.bounded).toBe(false);
+    expect(mixed.log.summary.writePolicy).toBe('write-back');
+    const writer = processShares([mixed]).find((p) => p.name === 'writer')!;
+    expect(writer.diskShare).toBeGreaterThan(0.1);
+    checkAgainstSummary(mixed);
+  });
 
   it('beyond the histogram’s exact range (10,000 requests): quantiles within 0.05 %', () => {
     const r = run('sptf-vs-fcfs.json', 20_000, 10_000);
@@ -119,6 +148,26 @@ describe('the played log carries the same tables as a chart-only run', () => {
     expect(Array.from(fromLog.requests.cNs)).toEqual(Array.from(alone.tables.requests.cNs));
     expect(Array.from(fromLog.ios.qNs)).toEqual(Array.from(alone.tables.ios.qNs));
     expect(summarize(sim, s).latencyMs).toEqual(alone.summary.latencyMs);
+  });
+});
+
+describe('a played window counts the destages the mechanism finished in it', () => {
+  it('queue-depth-write-back from 2 s: each writer’s destage time is the engine’s disk time of the window', () => {
+    const s = lesson('queue-depth-write-back.json');
+    const fromNs = 2e9;
+    const log = runLog(s, s.seed, fromNs);
+    expect(log.fromNs).toBe(fromNs);
+    // the engine's disk time at the window's start and end (only destages: writes are buffered)
+    const sim = createSimulation(buildModel(s, s.seed), null);
+    runUntil(sim, fromNs);
+    const before = sim.state.metrics.processes.map((p) => p.diskNs);
+    runUntil(sim, log.endNs);
+    const inWindow = sim.state.metrics.processes.map((p, i) => p.diskNs - before[i]!);
+    expect(log.tables.destageNs).toHaveLength(inWindow.length);
+    log.tables.destageNs.forEach((ns, i) => near(ns, inWindow[i]!, 1e-9));
+    const total = inWindow.reduce((a, x) => a + x, 0);
+    const shares = processShares([{ label: 'w', log }]);
+    shares.forEach((p, i) => near(p.diskShare, inWindow[i]! / total, 1e-9));
   });
 });
 

@@ -2,7 +2,7 @@
 // read-ahead, write-back buffer, and the mechanism that serves one command at a time.
 // The host sees only submit (D) and completion (C). DISK-MODEL.md §1.2, §1.5, §1.6.
 import type { IoRequest } from '../request';
-import { allocRequest, freeRequest, requestAt } from '../request';
+import { requestAt } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
@@ -30,6 +30,7 @@ import { noteServiced } from '../metrics/collector';
 import { releaseToUsed, takeRangeWrite } from './range';
 import { acceptRangeWrite, pickWithRanges } from './range-pick';
 import { removeAt } from '../arrays';
+import { bufferWrite, destageDone, writeBufferSegment } from './write-back';
 
 export { createDriveState, type DriveState } from './drive-state';
 
@@ -99,7 +100,7 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
   // Sector i's data is in the buffer at dataReadyNs + i·(bus time per sector).
   rq.dataReadyNs = rq.eligibleNs + d.dataPrepNs + d.busWriteNsPerSector;
   if (buffered) {
-    bufferWrite(sim, rq, now, segment);
+    schedulePick(sim, bufferWrite(sim, rq, now, segment));
     return true;
   }
   rq.overheadNs = d.writeCmdNs + d.reselectNs + d.writeCompleteNs;
@@ -112,77 +113,6 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
 /** The host has taken the completion: the tag is free again. */
 export function driveRelease(sim: Simulation): void {
   sim.state.drive.tagsInUse--;
-}
-
-/**
- * The write-back segment a write goes into, or −1 if it must wait: its sectors must fit in
- * the buffer, and it needs a segment — the dirty one whose run it continues, else a clean
- * one (DiskSim: at most "Maximum number of write segments" dirty; a random 4 KiB write
- * takes a whole segment).
- */
-function writeBufferSegment(sim: Simulation, rq: IoRequest): number {
-  const drive = sim.state.drive;
-  if (drive.writeBufferUsed + rq.nSectors > sim.model.disk.params.cache.writeBufferSectors)
-    return -1;
-  let clean = -1;
-  for (let i = 0; i < drive.dirtyEnd.length; i++) {
-    if (drive.dirtyEnd[i] === rq.sector) return i;
-    if (clean < 0 && drive.dirtyWrites[i] === 0) clean = i;
-  }
-  return clean;
-}
-
-/** Write-back: take the data into `segment`, report completion, destage later. */
-function bufferWrite(sim: Simulation, rq: IoRequest, now: number, segment: number): void {
-  const d = sim.model.disk;
-  const drive = sim.state.drive;
-  // All of the data in the buffer: the host hears "done", the drive destages later.
-  const dataReady = Math.max(
-    rq.dataReadyNs + rq.busNs - d.busWriteNsPerSector,
-    now + d.dataPrepNs + rq.busNs,
-  );
-  drive.writeBufferUsed += rq.nSectors;
-  if (drive.dirtyWrites[segment] === 0) drive.dirtySegments++;
-  drive.dirtyWrites[segment]!++;
-  drive.dirtyEnd[segment] = rq.sector + rq.nSectors;
-  rq.cacheHit = true;
-  rq.overheadNs = d.writeCmdNs + d.writeCompleteNs;
-  pushEvent(
-    sim.state.heap,
-    dataReady + d.writeCompleteNs,
-    EventPriority.Complete,
-    EventKind.DriveComplete,
-    0,
-    rq.slot,
-  );
-  const st = sim.state;
-  const destage = allocRequest(
-    st.requests,
-    st.nextRqId++,
-    rq.proc,
-    rq.pid,
-    true,
-    false,
-    rq.sector,
-    rq.nSectors,
-    now,
-    true,
-  );
-  destage.dispatchedNs = now;
-  destage.sched = segment;
-  destage.eligibleNs = dataReady;
-  destage.dataReadyNs = dataReady;
-  locate(sim.model.disk, destage);
-  drive.queue.push(destage.slot);
-  schedulePick(sim, dataReady);
-}
-
-/** A destage freed buffer space: a "buffer full" spell ends. */
-function bufferSpaceFreed(sim: Simulation, now: number): void {
-  const drive = sim.state.drive;
-  if (drive.bufferFullSinceNs < 0) return;
-  drive.bufferFullNs += now - drive.bufferFullSinceNs;
-  drive.bufferFullSinceNs = -1;
 }
 
 /** Ask the idle mechanism to look for work at time t (after same-instant arrivals). */
@@ -384,16 +314,8 @@ export function onMechanismFree(sim: Simulation, slot: number, now: number): voi
   noteServiced(sim, rq);
   if (rq.write) noteWritten(sim, rq);
   if (drive.ranges !== null && rq.write) releaseToUsed(drive.ranges, rq.slot);
-  if (rq.internal) {
-    drive.writeBufferUsed -= rq.nSectors;
-    // the segment is clean once its last write is on the media
-    if (--drive.dirtyWrites[rq.sched]! === 0) {
-      drive.dirtyEnd[rq.sched] = -1;
-      drive.dirtySegments--;
-    }
-    freeRequest(st.requests, rq);
-    bufferSpaceFreed(sim, now);
-  } else if (!rq.write && drive.segments.length > 0) {
+  if (rq.internal) destageDone(sim, rq, now);
+  else if (!rq.write && drive.segments.length > 0) {
     startReadAhead(sim, rq);
   }
   pickAndStart(sim, now);

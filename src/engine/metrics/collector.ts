@@ -25,7 +25,8 @@ export interface ProcessFigures {
   /** Q2C sum and worst, ns (the summary reports each process's mean and max) */
   q2cSumNs: number;
   q2cMaxNs: number;
-  /** time the mechanism spent positioning for and transferring its requests, ns */
+  /** time the mechanism spent positioning for and transferring its data (its requests,
+   * and under write-back the destages of its writes), ns */
   diskNs: number;
 }
 
@@ -115,11 +116,36 @@ export function noteDispatched(sim: Simulation, rq: IoRequest): void {
   setLevel(m.deviceDepth, rq.dispatchedNs, sim.state.drive.tagsInUse);
 }
 
-/** The mechanism finished its part of a request (media or SSD service). */
+/** How many processes' data a request carries: one (its `proc`), or a destage's owners. */
+export function ownerCount(rq: IoRequest): number {
+  return rq.owners.length > 0 ? rq.owners.length / 2 : 1;
+}
+
+/** The process (instance index) of its i-th owner. */
+export function ownerProc(rq: IoRequest, i: number): number {
+  return rq.owners.length > 0 ? rq.owners[2 * i]! : rq.proc;
+}
+
+/** The i-th owner's part of its media time (seek + rotation + transfer): all of it, or a
+ * destage's by the sectors of that process's data. */
+export function ownerMediaNs(rq: IoRequest, i: number): number {
+  const ns = rq.seekNs + rq.rotationNs + rq.transferNs;
+  return rq.owners.length > 0 ? (ns * rq.owners[2 * i + 1]!) / rq.nSectors : ns;
+}
+
+/**
+ * The mechanism finished its part of a request (media or SSD service): its media time is
+ * spent on the data of the process that queued it. A write-back destage (drive-internal)
+ * counts too, for the process whose write it puts on the media — the host write itself
+ * completed from the buffer, with no media time — split by sectors when that write was a
+ * merged request carrying several processes' bios (write-back.ts, `owners`).
+ */
 export function noteServiced(sim: Simulation, rq: IoRequest): void {
-  if (rq.internal) return;
-  const p = sim.state.metrics.processes[rq.proc];
-  if (p) p.diskNs += rq.seekNs + rq.rotationNs + rq.transferNs;
+  const procs = sim.state.metrics.processes;
+  for (let i = 0, n = ownerCount(rq); i < n; i++) {
+    const p = procs[ownerProc(rq, i)];
+    if (p) p.diskNs += ownerMediaNs(rq, i);
+  }
 }
 
 /** A request completed (C): device-side figures. */

@@ -92,28 +92,6 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     await page.context().close();
   });
 
-  it('takes the page cache out of the page-cache lesson from the settings: the threads then queue their own writes', async () => {
-    const { page, problems } = await lab.openLab('?v=1&lesson=page-cache.json');
-    await page.getByRole('button', { name: 'Settings' }).click();
-    const form = page.getByRole('form', { name: 'Settings' });
-    const pc = form.getByLabel('page cache');
-    expect(await pc.inputValue()).toBe('64');
-    await pc.selectOption('0');
-    await form.getByRole('button', { name: 'Run with these settings' }).click();
-    await expect.poll(() => query(page)).toContain('pc=0');
-    await expect
-      .poll(() => page.getByTestId('changed-note').textContent(), { timeout: 30_000 })
-      .toContain('no page cache');
-    // the legend names the fio threads, not the flusher (with the page cache a thread over
-    // its dirty limit writes back too, so the flusher's leaving is what says the run changed)
-    const charts = page.getByRole('region', { name: 'Charts' });
-    await expect.poll(() => charts.getByText('flush-8:0').count(), { timeout: 30_000 }).toBe(0);
-    for (const k of [0, 1, 2, 3])
-      expect(await charts.getByText(new RegExp(`^rand-write-?${k}$`)).count()).toBeGreaterThan(0);
-    expect(problems).toEqual([]);
-    await page.context().close();
-  });
-
   it('reproduces a shared link exactly, including disk, depth, drive scheduler and time', async () => {
     const first = await lab.openLab('?v=1&lesson=sptf-vs-fcfs.json');
     await first.page.getByRole('button', { name: 'Settings' }).click();

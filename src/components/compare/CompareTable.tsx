@@ -106,6 +106,27 @@ export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: 
       label: 'drive scheduler: positioning estimates',
       text: (i) => String(s(i).work.positioningEstimates),
     },
+    // what the layers did, when a column has them: writeback's share of the writing, and an
+    // adaptive scheduler's own computation (cfq-ann)
+    ...(logs.some((l) => l.summary.pageCache)
+      ? [
+          {
+            label: 'pages written back (by the writers themselves)',
+            text: (i: number) => {
+              const pc = s(i).pageCache;
+              return pc ? `${pc.pagesWritten} (${pc.pagesWrittenByWriters})` : '—';
+            },
+          },
+        ]
+      : []),
+    ...(logs.some((l) => l.summary.work.iosched.multiplyAdds > 0)
+      ? [
+          {
+            label: 'I/O scheduler multiply-adds',
+            text: (i: number) => String(s(i).work.iosched.multiplyAdds),
+          },
+        ]
+      : []),
     {
       label: 'decisions (I/O scheduler / drive)',
       text: (i) => {

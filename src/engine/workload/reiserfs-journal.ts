@@ -53,7 +53,10 @@
 //    journal header (WRITE_SYNC) records the new tail. Old lists by age
 //    (flush_old_journal_lists) go only once all their blocks were freed (test_transaction):
 //    Postmark frees none.
-// Simplified: a handle reserves exactly its own blocks (the kernel's reserve more:
+// Simplified: each metadata block is a handle of its own (the kernel's create or unlink is one
+// handle of all its blocks); a commit writes only its own log blocks (flush_commit_list
+// writes whatever is dirty of the 256 log blocks from its start: a younger list's too, when
+// it is short); a handle reserves exactly its own blocks (the kernel's reserve more:
 // JOURNAL_PER_BALANCE_CNT per balance), and joins before its writer's do_journal_end work
 // (the kernel's ends the old transaction first); a writer does not sleep in
 // reiserfs_async_progress_wait (congestion_wait while a commit writes its log); tails

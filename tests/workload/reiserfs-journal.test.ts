@@ -12,11 +12,12 @@ import {
   COMMIT_WORK_DELAY_NS,
   JOURNAL_MAX_BATCH,
   logSector,
+  nextOp,
   reiserfsData,
   reiserfsMetadata,
   type ReiserJournal,
 } from '../../src/engine/workload/reiserfs-journal';
-import { dirtyPages } from '../../src/engine/workload/page-cache';
+import { dirtyPages, takePages } from '../../src/engine/workload/page-cache';
 
 const P = 8; // sectors per page (a 4 KiB block)
 
@@ -124,8 +125,8 @@ describe('ReiserFS journal rules (2.6.32, data=ordered)', () => {
     const pc = sim.state.workload.pageCache!;
     runUntil(sim, 1e9);
     const data = metaBase(j) + 200000 * P;
+    reiserfsData(sim, j, data / P, data / P + 3, 1e9); // before the write dirties them
     dirtyPages(pc, 7, data, 4 * P, 1, 1e9); // file 7: four pages
-    reiserfsData(sim, j, data / P, data / P + 3, 1e9);
     update(sim, j, 0, 5, 1e9);
     runUntil(sim, 6e9);
     expect(j.commits).toBe(1);
@@ -149,27 +150,66 @@ describe('ReiserFS journal rules (2.6.32, data=ordered)', () => {
     expect(j.start).toBe(7);
   });
 
-  it('a data page dirtied again before its list commits moves to the running transaction’s ordered list (__add_jh): the newer commit writes it, not the older', () => {
+  /** a data page written at 1 s (reiserfs_commit_page before the write dirties it), then
+   * list 0 ends holding it (a full batch); reiserfs/0 commits it at 1.1 s */
+  function pageOnEndedList() {
     const { sim, q } = idle();
     const j = journalOf(sim);
     const pc = sim.state.workload.pageCache!;
     const page = metaBase(j) / P + 200000;
+    const write = (now: number) => {
+      reiserfsData(sim, j, page, page, now);
+      dirtyPages(pc, 7, page * P, P, 1, now);
+    };
     runUntil(sim, 1e9);
-    dirtyPages(pc, 7, page * P, P, 1, 1e9);
-    reiserfsData(sim, j, page, page, 1e9);
+    write(1e9);
     update(sim, j, 0, JOURNAL_MAX_BATCH - 3, 1e9);
-    update(sim, j, 1000, 1, 1e9); // list 0 ends, holding the page; reiserfs/0 at 1.1 s
+    update(sim, j, 1000, 1, 1e9);
+    return { sim, q, j, pc, page, write };
+  }
+
+  it('a data page written again while still dirty stays on its older list (reiserfs_commit_page adds only a buffer not dirty yet): the older commit writes it', () => {
+    const { sim, q, j, page, write } = pageOnEndedList();
     runUntil(sim, 1.05e9);
-    dirtyPages(pc, 7, page * P, P, 1, 1.05e9);
-    reiserfsData(sim, j, page, page, 1.05e9);
+    write(1.05e9); // still dirty: it stays on list 0
+    expect(j.dataOwner.get(page)).toBe(0);
+    expect(j.running!.data).toEqual([]);
     runUntil(sim, 2e9);
     expect(j.commitsBy).toEqual([0, 1, 0]);
-    expect(j.orderedPages).toBe(0);
-    runUntil(sim, 6e9);
-    expect(j.commitsBy).toEqual([1, 1, 0]);
     expect(j.orderedPages).toBe(1);
     const written = q.filter((e) => e.sector === page * P);
-    expect(written.map((e) => [e.pid, e.tNs])).toEqual([[pidOf(sim, 'sync_supers'), 5e9]]);
+    expect(written.map((e) => [e.pid, e.tNs])).toEqual([[pidOf(sim, 'reiserfs/0'), 1.1e9]]);
+  });
+
+  it('a data page on an older list that is clean again (written back meanwhile) moves to the running transaction’s ordered list when written again (__add_jh)', () => {
+    const { j, pc, page, write } = pageOnEndedList();
+    expect(takePages(pc, [page])).toEqual([page]); // the flusher writes it: clean, under writeback
+    write(1e9);
+    expect(j.dataOwner.get(page)).toBe(-1);
+    expect(j.running!.data).toEqual([page]);
+  });
+
+  it('the next transaction’s room reaches past the log’s end only when j_start + j_trans_max + 1 exceeds the log size (do_journal_end: a list at block 0 is not flushed when the sum equals it)', () => {
+    const { sim } = idle();
+    const j = journalOf(sim);
+    const list = (start: number) => ({
+      tid: 0,
+      start,
+      t: { startNs: 0, meta: [1], metaIn: new Set([1]), data: [], dataIn: new Set<number>() },
+      committed: true,
+      committer: -1,
+    });
+    j.start = j.size - j.transMax - 1;
+    j.lists = [list(0)];
+    expect(nextOp(j, 2, 0, true)).toBeNull();
+    j.start = j.size - j.transMax;
+    expect(nextOp(j, 2, 0, true)).toEqual({ kind: 'flush', tids: [0] });
+    // and without wrapping: up to j_start + j_trans_max + 1 inclusive
+    j.start = 100;
+    j.lists = [list(100 + j.transMax + 1)];
+    expect(nextOp(j, 2, 0, true)).toEqual({ kind: 'flush', tids: [0] });
+    j.lists = [list(100 + j.transMax + 2)];
+    expect(nextOp(j, 2, 0, true)).toBeNull();
   });
 
   it('log layout: each transaction takes its blocks + 2 from j_start, after the super block, wrapping block by block at the log’s end; the journal header follows the log', () => {
@@ -211,7 +251,9 @@ describe('ReiserFS journal rules (2.6.32, data=ordered)', () => {
     runUntil(sim, 1e9);
     update(sim, j, 0, 10, 1e9); // list 0: log blocks 0–11
     runUntil(sim, 6e9);
-    update(sim, j, 20, 10, 6e9); // list 1: 12–23; then j_start 24 reaches list 0
+    // list 1: 12–24; then j_start 25, and 25 + 24 + 1 = 50 > 49 wraps to block 1: it
+    // reaches list 0 (at j_start 24 the sum, 49, would not exceed the log: no flush)
+    update(sim, j, 20, 11, 6e9);
     runUntil(sim, 11e9);
     const late = q.filter((e) => e.pid === sync && e.tNs >= 10e9);
     const list0 = Array.from({ length: 10 }, (_, b) => metaBase(j) + b * P);
@@ -219,7 +261,7 @@ describe('ReiserFS journal rules (2.6.32, data=ordered)', () => {
     expect(late[10]!.sector).toBe(j.headerSector);
     expect(late[10]!.sync).toBe(true);
     expect(late.slice(11).map((e) => (e.sector - j.logSector) / P)).toEqual(
-      Array.from({ length: 12 }, (_, i) => 12 + i),
+      Array.from({ length: 13 }, (_, i) => 12 + i),
     );
     expect([j.flushes, j.inPlaceBlocks, j.commits]).toEqual([1, 10, 2]);
     expect(j.lists.map((l) => l.tid)).toEqual([1]);

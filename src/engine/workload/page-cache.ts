@@ -303,6 +303,13 @@ export function takePages(pc: PageCacheState, pages: readonly number[]): number[
   return taken;
 }
 
+/** The page's buffer is dirty (buffer_dirty): dirty, or dirtied again under writeback (the
+ * write that is out cleared it at submission). */
+export function bufferDirty(pc: PageCacheState, p: number): boolean {
+  const s = pc.busy.get(p);
+  return s === DIRTY || s === QUEUED || s === REDIRTIED;
+}
+
 /** The page is being written (its write is out). */
 export function underWriteback(pc: PageCacheState, p: number): boolean {
   const s = pc.busy.get(p);

@@ -14,8 +14,10 @@
 //    out of writeback's reach while in it (reiserfs_prepare_for_journal); journal_mark_dirty
 //    marks the super block dirty (s_dirt). Buffered writes' pages join the running
 //    transaction's ordered list (reiserfs_commit_page → reiserfs_add_ordered_list: new
-//    blocks and pages past the end of file — every data write Postmark makes); a page on an
-//    older list still to commit moves to the running transaction's (__add_jh).
+//    blocks and pages past the end of file — every data write Postmark makes), but only a
+//    page not dirty already: one still dirty stays on the list it is on (the older list's
+//    commit writes it); a clean one on an older list still to commit (written back
+//    meanwhile) moves to the running transaction's (__add_jh).
 //  - Who ends a transaction:
 //    · the sync_supers thread, every dirty_writeback_interval (5 s; its timer rounded up to
 //      a whole second, round_jiffies_up), for a dirty super block: write_super →
@@ -51,7 +53,10 @@
 //    journal header (WRITE_SYNC) records the new tail. Old lists by age
 //    (flush_old_journal_lists) go only once all their blocks were freed (test_transaction):
 //    Postmark frees none.
-// Simplified: a handle reserves exactly its own blocks (the kernel's reserve more:
+// Simplified: each metadata block is a handle of its own (the kernel's create or unlink is one
+// handle of all its blocks); a commit writes only its own log blocks (flush_commit_list
+// writes whatever is dirty of the 256 log blocks from its start: a younger list's too, when
+// it is short); a handle reserves exactly its own blocks (the kernel's reserve more:
 // JOURNAL_PER_BALANCE_CNT per balance), and joins before its writer's do_journal_end work
 // (the kernel's ends the old transaction first); a writer does not sleep in
 // reiserfs_async_progress_wait (congestion_wait while a commit writes its log); tails
@@ -70,6 +75,7 @@ import {
   type Transaction,
 } from './journal-io';
 import { writerEnded } from './reiserfs-threads';
+import { bufferDirty } from './page-cache';
 
 /** JOURNAL_TRANS_MAX_DEFAULT: the most blocks a transaction logs */
 export const JOURNAL_TRANS_MAX = 1024;
@@ -253,18 +259,26 @@ export function reiserfsMetadata(
   if (ended) writerEnded(sim, j, ended.tid - (JOURNAL_NUM_BITMAPS - 1), now);
 }
 
-/** A buffered write's pages [first, last] join the running transaction's ordered list. */
+/** A buffered write's pages [first, last], before it dirties them, join the running
+ * transaction's ordered list. fs/reiserfs/inode.c reiserfs_commit_page: only a buffer that
+ * was not dirty yet is marked dirty and added (reiserfs_add_ordered_list); one still dirty
+ * stays on the list it is on. */
 export function reiserfsData(
-  _sim: Simulation,
+  sim: Simulation,
   j: ReiserJournal,
   first: number,
   last: number,
   now: number,
 ): void {
+  const pc = sim.state.workload.pageCache!;
   j.running ??= openTransaction(now);
-  joinData(j.running, first, last);
-  // __add_jh: a page on an older list still to commit moves to the running transaction's
-  for (let p = first; p <= last; p++) j.dataOwner.set(p, -1);
+  for (let p = first; p <= last; p++) {
+    if (bufferDirty(pc, p)) continue;
+    joinData(j.running, p, p);
+    // __add_jh: a page on an older list still to commit (written back meanwhile, clean
+    // again) moves to the running transaction's
+    j.dataOwner.set(p, -1);
+  }
 }
 
 /** do_journal_end: the running transaction becomes a list in the log (an empty one logs the
@@ -340,9 +354,13 @@ function claimCommit(l: ReiserList, thread: number): ReiserOp | 'wait' {
   return l.committer >= 0 && l.committer !== thread ? 'wait' : { kind: 'commit', tid: l.tid };
 }
 
-/** A list starting at log block `s` lies where the next transaction may write. */
+/** A list starting at log block `s` lies where the next transaction may write
+ * (do_journal_end's first_jl loop): from j_start up to j_start + j_trans_max + 1, and past the
+ * log's end only when that sum exceeds the log size, modulo it. */
 function inRoom(j: ReiserJournal, s: number): boolean {
-  return (s - j.start + j.size) % j.size <= j.transMax + 1;
+  const end = j.start + j.transMax + 1;
+  if (j.start <= s) return end >= s;
+  return end > j.size && end % j.size >= s;
 }
 
 /** The journal's figures for the summary. */

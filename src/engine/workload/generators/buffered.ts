@@ -56,6 +56,8 @@ export function throughPageCache(
   if (j && journalled) journalMetadata(sim, j, step.sector, step.nSectors, now);
   else if (r && journalled) reiserfsMetadata(sim, r, step.sector, step.nSectors, now);
   else {
+    // reiserfs_commit_page looks at each buffer before marking it dirty
+    if (r) reiserfsData(sim, r, a, b, now);
     const added = dirtyPages(
       pc,
       file,
@@ -66,7 +68,6 @@ export function throughPageCache(
     );
     propInc(pc.bdi.dirties, g.writer.dirties, added); // account_page_dirtied → task_dirty_inc
     if (j) journalData(sim, j, a, b, now);
-    if (r) reiserfsData(sim, r, a, b, now);
   }
   if (sim.model.iosched.queue.kernel !== '6.18') {
     // a journalled metadata update dirties no page: no balance_dirty_pages

@@ -19,6 +19,15 @@
 // needed it. Bitmap blocks are where ReiserFS keeps them: one per 32,768 blocks, at the
 // start of those blocks (the first right after the super block, here the head of the
 // metadata area).
+// Simplified (fs/reiserfs, not modelled): a leaf holds only stat data items here, but in the
+// key order each file's body items follow its stat data in the same leaves — an indirect
+// item (24-byte head + 4 bytes per data block) and, for a file the default smalltail policy
+// packs on close (all of it within MAX_DIRECT_ITEM_LEN, 3976 bytes), a direct item holding
+// its data, with no data block — so fewer files share a leaf, and leaves split as files
+// grow; and an update here writes one leaf, where the kernel's create also logs the
+// directory's stat data, the super block (objectid map) and, for its data blocks, the
+// bitmap; an append the bitmap for new blocks; an unlink the directory's stat data, the
+// super block and the save link's leaf.
 import { BLOCK } from './layout';
 
 const LEAF_BYTES = 4096 - 24;

@@ -6,9 +6,13 @@ import { buildModel } from '../../src/engine/model';
 import { createSimulation, runToEnd } from '../../src/engine/sim/simulation';
 import { runScenario } from '../../src/engine/run';
 import type { TraceEvent } from '../../src/engine/events';
-import { dirtyLimits } from '../../src/engine/workload/balance-dirty';
+import {
+  balanceDirtyPages,
+  dirtyLimits,
+  newBdpCall,
+} from '../../src/engine/workload/balance-dirty';
 import { createPropLocal } from '../../src/engine/workload/bdi-stats';
-import { nextRun, startBackgroundWriteback } from '../../src/engine/workload/flusher';
+import { nextRun, onWriteback, startBackgroundWriteback } from '../../src/engine/workload/flusher';
 import {
   PAGE_CACHE_DEFAULTS,
   createPageCache,
@@ -78,6 +82,29 @@ describe('who starts background writeback (2.6.32)', () => {
     startBackgroundWriteback(sim, 0);
     expect(fl.armSeq).toBe(seq + 1); // asleep out its period: woken now
     expect(fl.armedAtNs).toBe(0);
+  });
+});
+
+describe('a file another thread is writing back (I_SYNC, 2.6.32)', () => {
+  it('wb_writeback: a background pass that finds its only file under a writer’s writeback (requeue_io, more_io) waits for it (inode_wait_for_writeback) and goes on as soon as the writer is done with it, not a period later', () => {
+    const s = randWriteScenario({ memoryMiB: 16 }, { extra: { durationMs: 1 } });
+    const sim = createSimulation(buildModel(s, s.seed));
+    const w = sim.state.workload;
+    const pc = w.pageCache!;
+    const fl = w.flusher!;
+    dirtyPages(pc, 7, 0, 600 * 8, 32, 0); // over the background threshold (409)
+    // thread 0 in balance_dirty_pages, about to write 192 pages of file 7 itself
+    const writer = w.instances[0]!.gen!.writer;
+    writer.bdp = newBdpCall(192);
+    writer.bdp.pending = takeWritebackPass(pc, Infinity, 192, new Set(), 0);
+    writer.bdp.phase = 'write';
+    startBackgroundWriteback(sim, 0);
+    onWriteback(sim, fl.armSeq, 0);
+    expect(fl.waitFile).toBe(7);
+    expect(fl.armed).toBe(false);
+    expect(balanceDirtyPages(sim, writer, 0, null, 1e6)).toBe('done');
+    expect(fl.waitFile).toBe(-1);
+    expect(fl.armed && fl.armedAtNs).toBe(1e6);
   });
 });
 

@@ -42,6 +42,7 @@ import {
   startBackgroundWriteback,
   submitKernelWrite,
   writebackInProgress,
+  writebackMovedOn,
 } from './flusher';
 import { PAGE_SECTORS, globalLimits, type PageCacheState } from './page-cache';
 import { takeWritebackPass, writebackDone, type WritebackBio } from './writeback';
@@ -150,6 +151,7 @@ export function balanceDirtyPages(
       c.phase = 'write';
     }
   }
+  writebackMovedOn(sim, now); // the file whose last bio it slept for is written
   for (let b = nextRun(pc, c.pending, now); b; b = nextRun(pc, c.pending, now)) {
     // wbc.nr_to_write counts the pages written, not those the pass chose
     c.pagesWritten += b.count;
@@ -158,6 +160,7 @@ export function balanceDirtyPages(
     w.writebackBios.add(bio.id);
     if (bio.rq < 0 && bioSleeps(sim, bio.slot)) return 'sleeping';
   }
+  writebackMovedOn(sim, now);
   c.phase = 'check';
   if (pc.dirty + pc.writeback <= lim.bdiThresh) return finish(sim, w, lim, now);
   if (c.pagesWritten >= c.writeChunk) return finish(sim, w, lim, now); // its duty done

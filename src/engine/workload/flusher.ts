@@ -20,8 +20,9 @@
 //    those under writeback fall below it (`throttled`), and the flusher is woken as soon as
 //    the dirty pages pass the background threshold (kickFlusher), doing background writeback
 //    whenever they are over it.
-// Simplified (2.6.32): a background pass that finds every file under another thread's
-// writeback ends the work (wb_writeback waits for one such inode and goes on).
+//  - 2.6.32 wb_writeback: a pass that writes nothing because another thread is writing the
+//    file (I_SYNC: requeue_io, more_io) waits for that file (inode_wait_for_writeback) and
+//    goes on; one that finds nothing it may write ends the work.
 // The flusher is the last process instance of a run with a page cache (model.ts adds it).
 import { allocBio } from '../request';
 import type { Bio } from '../iosched/types';
@@ -33,7 +34,6 @@ import {
   MAX_WRITEBACK_PAGES,
   PAGE_SECTORS,
   backgroundThresh,
-  dirtyThresh,
   globalLimits,
   overDirtyLimit,
   type PageCacheState,
@@ -71,6 +71,9 @@ export interface FlusherState {
   bgQueued: boolean;
   /** 2.6.32: it is doing that work (wb_writeback, for_background) */
   bgRunning: boolean;
+  /** 2.6.32: the file it waits for, another thread writing it back (inode_wait_for_writeback:
+   * its pass wrote nothing, the file under I_SYNC), or −1 */
+  waitFile: number;
 }
 
 export function createFlusher(inst: number): FlusherState {
@@ -87,6 +90,7 @@ export function createFlusher(inst: number): FlusherState {
     throttled: [],
     bgQueued: false,
     bgRunning: false,
+    waitFile: -1,
   };
 }
 
@@ -130,8 +134,17 @@ function kernel618(sim: Simulation): boolean {
 export function startBackgroundWriteback(sim: Simulation, now: number): void {
   const fl = sim.state.workload.flusher!;
   fl.bgQueued = true;
-  if (fl.sleeping || fl.pending.length > 0 || fl.kupdate || (fl.armed && fl.armedAtNs <= now))
-    return;
+  if (fl.sleeping || fl.pending.length > 0 || fl.kupdate || fl.waitFile >= 0) return;
+  if (fl.armed && fl.armedAtNs <= now) return;
+  arm(sim, fl, now);
+}
+
+/** A writer's writeback moved on (2.6.32): the flusher waiting for a file it was writing
+ * goes on once no other thread is writing it (I_SYNC cleared: inode_sync_complete). */
+export function writebackMovedOn(sim: Simulation, now: number): void {
+  const fl = sim.state.workload.flusher!;
+  if (fl.waitFile < 0 || filesInWriteback(sim, fl.inst).has(fl.waitFile)) return;
+  fl.waitFile = -1;
   arm(sim, fl, now);
 }
 
@@ -154,8 +167,9 @@ function nextPass26(sim: Simulation, fl: FlusherState, now: number): WritebackBi
         fl.bgQueued = false;
         fl.bgRunning = true;
       }
-      const bios = pc.dirty >= globalLimits(pc).background ? anyPass(pc, Infinity, busy, now) : [];
-      if (bios.length > 0) return bios;
+      const over = pc.dirty >= globalLimits(pc).background;
+      const bios = over ? anyPass(pc, fl, Infinity, busy, now) : [];
+      if (bios.length > 0 || fl.waitFile >= 0) return bios;
       fl.bgRunning = false; // under the threshold, or nothing it may write: the work is done
     }
     if (now >= fl.lastOldFlushNs + periodNs(sim)) {
@@ -164,25 +178,32 @@ function nextPass26(sim: Simulation, fl: FlusherState, now: number): WritebackBi
       fl.lastOldFlushNs = now;
     }
   }
-  const bios = fl.kupdate ? anyPass(pc, fl.kupdateBeforeNs, busy, now) : [];
-  if (bios.length === 0) fl.kupdate = false; // the kupdate round has nothing more to write
+  const bios = fl.kupdate ? anyPass(pc, fl, fl.kupdateBeforeNs, busy, now) : [];
+  // the kupdate round has nothing more to write
+  if (bios.length === 0 && fl.waitFile < 0) fl.kupdate = false;
   return bios;
 }
 
 /** A pass over the first file with something to write (files yielding nothing go to the
- * back), at most once each; kupdate stops at the first file not yet expired. */
+ * back), at most once each; kupdate stops at the first file not yet expired. Nothing
+ * written but a file skipped for another thread writing it (requeue_io, more_io): wb_writeback
+ * waits for that file (fl.waitFile). */
 function anyPass(
   pc: PageCacheState,
+  fl: FlusherState,
   beforeNs: number,
   busy: ReadonlySet<number>,
   now: number,
 ): WritebackBio[] {
+  let skipped = -1;
   for (let tries = pc.files.size; tries > 0; tries--) {
-    const first = pc.files.values().next();
-    if (first.done || first.value.sinceNs > beforeNs) break;
+    const first = pc.files.entries().next();
+    if (first.done || first.value[1].sinceNs > beforeNs) break;
+    if (skipped < 0 && busy.has(first.value[0])) skipped = first.value[0];
     const bios = takeWritebackPass(pc, beforeNs, MAX_WRITEBACK_PAGES, busy, now);
     if (bios.length > 0) return bios;
   }
+  fl.waitFile = skipped;
   return [];
 }
 
@@ -267,6 +288,7 @@ function onWriteback26(sim: Simulation, fl: FlusherState, now: number): void {
     if (fl.pending.length === 0) break;
     b = nextRun(pc, fl.pending, now);
   }
+  if (!b && fl.waitFile >= 0) return; // asleep on a file's I_SYNC (writebackMovedOn wakes it)
   send(sim, fl, b, now);
 }
 
@@ -358,25 +380,4 @@ export function releaseThrottled(
     const held = fl.throttled.splice(0);
     for (const i of held) release(i, now);
   }
-}
-
-/** The page cache and its flusher at this instant, for the UI's inspection panel. */
-export function pageCacheView(sim: Simulation): Record<string, unknown> {
-  const pc = sim.state.workload.pageCache!;
-  const fl = sim.state.workload.flusher!;
-  return {
-    pages: pc.clean.size + pc.busy.size,
-    dirty: pc.dirty,
-    writeback: pc.writeback,
-    backgroundThresh: backgroundThresh(pc),
-    dirtyThresh: dirtyThresh(pc),
-    dirtyFiles: pc.files.size,
-    flusher: fl.sleeping ? 'sleeping for a request' : fl.pending.length > 0 ? 'writing' : 'idle',
-    // 6.18: held above dirty_ratio; 2.6: in balance_dirty_pages (writing back or napping)
-    writersWaiting:
-      fl.throttled.length + sim.state.workload.instances.filter((i) => i.gen?.writer.bdp).length,
-    dirtyExceeded: pc.bdi.dirtyExceeded,
-    pagesWritten: pc.pagesWritten,
-    pagesWrittenByWriters: pc.pagesWrittenByWriters,
-  };
 }

@@ -26,10 +26,9 @@
 //    This is the only place 2.6.32 wakes the flusher before its period is out.
 // Simplified: bdp_ratelimits is per CPU and the model has one CPU (all writers share it);
 // a step of n pages counts n at once (generic_perform_write checks after every page); the
-// per-CPU counters are exact; pages kjournald dirties do not count in vm_dirties; as with
-// the flusher, the pages of a writeback go under writeback when it starts, not one by one
-// as its bios are built (so while bios wait for requests the kernel has more pages dirty,
-// and a writer finds the dirty pages alone over its limit more often than here); 2.6.16
+// per-CPU counters are exact; pages kjournald dirties do not count in vm_dirties; a
+// writeback pass's pages are chosen when it starts (write_cache_pages looks them up as it
+// goes, so pages dirtied meanwhile ahead of it would join the pass); 2.6.16
 // runs get 2.6.32's rules (it had no bdi_thresh and slept in congestion_wait).
 import type { Bio } from '../iosched/types';
 import { bioSleeps } from '../iosched/host';

@@ -19,6 +19,8 @@
 //    set_page_writeback, one page after another), not when the pass is chosen: while the
 //    thread sleeps for a request the rest of its pass is still dirty — dirtied again it
 //    costs nothing, deleted it is not written, written by kjournald meanwhile it is skipped.
+//    A file the pass leaves dirty goes to the back of the list, on 2.6 dirtied anew if a
+//    file was dirtied after it (writeback.ts passOver: redirty_tail, requeue_io).
 //  - Thresholds as 2.6.32 computes them, on `memoryMiB` of dirtyable memory: background
 //    writeback above dirty_background_ratio %, writers are throttled near dirty_ratio %
 //    (dirty + under writeback; 2.6's exact rule in balance-dirty.ts), kupdate writes files dirtied more than dirty_expire_centisecs ago

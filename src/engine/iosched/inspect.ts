@@ -2,7 +2,7 @@
 // scheduler's own inspection.
 import { requestAt } from '../request';
 import type { Simulation } from '../sim/simulation';
-import { pageCacheView } from '../workload/flusher';
+import { pageCacheView } from '../workload/page-cache-view';
 import { journalsView } from '../workload/journal-inspect';
 
 /** Requests waiting in the scheduler and the dispatch queue, for the UI. */

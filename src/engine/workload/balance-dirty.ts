@@ -21,22 +21,29 @@
 //    written write_chunk pages; else it sleeps io_schedule_timeout(pause), pause 1 jiffy
 //    doubling up to HZ/10 (the run's HZ), and loops.
 //  - After the loop: dirty_exceeded is cleared below bdi_thresh, and background writeback
-//    is started (the flusher woken) if the dirty pages exceed the background threshold and
-//    no writeback is in progress. This is the only place a 2.6.32 writer wakes the flusher.
+//    is started (a work item queued, the flusher woken: flusher.ts) if the dirty pages
+//    exceed the background threshold and no item is queued yet (writeback_in_progress).
+//    This is the only place 2.6.32 wakes the flusher before its period is out.
 // Simplified: bdp_ratelimits is per CPU and the model has one CPU (all writers share it);
 // a step of n pages counts n at once (generic_perform_write checks after every page); the
-// per-CPU counters are exact; pages kjournald dirties do not count in vm_dirties; as with
-// the flusher, the pages of a writeback go under writeback when it starts, not one by one
-// as its bios are built (so while bios wait for requests the kernel has more pages dirty,
-// and a writer finds the dirty pages alone over its limit more often than here); 2.6.16
+// per-CPU counters are exact; pages kjournald dirties do not count in vm_dirties; a
+// writeback pass's pages are chosen when it starts (write_cache_pages looks them up as it
+// goes, so pages dirtied meanwhile ahead of it would join the pass); 2.6.16
 // runs get 2.6.32's rules (it had no bdi_thresh and slept in congestion_wait).
 import type { Bio } from '../iosched/types';
 import { bioSleeps } from '../iosched/host';
 import { jiffiesNow, jiffyNs } from '../iosched/common';
 import type { Simulation } from '../sim/simulation';
 import { propFraction, type PropLocal } from './bdi-stats';
-import { filesInWriteback, kickFlusher, nextRun, submitKernelWrite } from './flusher';
-import { PAGE_SECTORS, type PageCacheState } from './page-cache';
+import {
+  filesInWriteback,
+  nextRun,
+  startBackgroundWriteback,
+  submitKernelWrite,
+  writebackInProgress,
+  writebackMovedOn,
+} from './flusher';
+import { PAGE_SECTORS, globalLimits, type PageCacheState } from './page-cache';
 import { takeWritebackPass, writebackDone, type WritebackBio } from './writeback';
 
 /** One balance_dirty_pages call of a writer thread, in progress (plain data). */
@@ -73,10 +80,7 @@ export interface DirtyLimits {
 /** get_dirty_limits (with bdi, for a writer with share `task` of the pages dirtied): one
  * disk, so clip_bdi_dirty_limit changes nothing; bdi min/max_ratio are 0/100. */
 export function dirtyLimits(pc: PageCacheState, task: PropLocal): DirtyLimits {
-  const mem = pc.capacity;
-  const dirty = Math.floor((Math.max(pc.spec.dirty_ratio, 5) * mem) / 100);
-  let background = Math.floor((pc.spec.dirty_background_ratio * mem) / 100);
-  if (background >= dirty) background = Math.floor(dirty / 2);
+  const { background, dirty } = globalLimits(pc);
   const [n, d] = propFraction(pc.bdi.completions, pc.bdi.bdiCompletions);
   const bdiDirty = Math.floor((dirty * n) / d);
   // task_dirty_limit: less an eighth times the writer's share, never below half
@@ -109,13 +113,13 @@ export type BdpOutcome = 'done' | 'sleeping' | number;
 /** writeback_inodes_wbc with nr_to_write = `chunk`: the oldest-dirtied files, each once, as
  * many of their dirty pages as are left to write (takeWritebackPass, as the flusher), but
  * not a file another thread is writing (I_SYNC: requeue_io). */
-function takeChunk(sim: Simulation, self: number, chunk: number): WritebackBio[] {
+function takeChunk(sim: Simulation, self: number, chunk: number, now: number): WritebackBio[] {
   const pc = sim.state.workload.pageCache!;
   const busy = filesInWriteback(sim, self);
   const out: WritebackBio[] = [];
   let left = chunk;
   for (let tries = pc.files.size; tries > 0 && left > 0; tries--)
-    for (const b of takeWritebackPass(pc, Infinity, left, busy)) {
+    for (const b of takeWritebackPass(pc, Infinity, left, busy, now)) {
       left -= b.count;
       out.push(b);
     }
@@ -142,11 +146,12 @@ export function balanceDirtyPages(
       return finish(sim, w, lim, now);
     pc.bdi.dirtyExceeded = true;
     if (pc.dirty > lim.bdiThresh) {
-      c.pending = takeChunk(sim, instIndex, c.writeChunk);
+      c.pending = takeChunk(sim, instIndex, c.writeChunk, now);
       c.phase = 'write';
     }
   }
-  for (let b = nextRun(pc, c.pending); b; b = nextRun(pc, c.pending)) {
+  writebackMovedOn(sim, now); // the file whose last bio it slept for is written
+  for (let b = nextRun(pc, c.pending, now); b; b = nextRun(pc, c.pending, now)) {
     // wbc.nr_to_write counts the pages written, not those the pass chose
     c.pagesWritten += b.count;
     const s = b.first * PAGE_SECTORS;
@@ -154,6 +159,7 @@ export function balanceDirtyPages(
     w.writebackBios.add(bio.id);
     if (bio.rq < 0 && bioSleeps(sim, bio.slot)) return 'sleeping';
   }
+  writebackMovedOn(sim, now);
   c.phase = 'check';
   if (pc.dirty + pc.writeback <= lim.bdiThresh) return finish(sim, w, lim, now);
   if (c.pagesWritten >= c.writeChunk) return finish(sim, w, lim, now); // its duty done
@@ -165,12 +171,13 @@ export function balanceDirtyPages(
 }
 
 /** The end of balance_dirty_pages: dirty_exceeded cleared under the limit; background
- * writeback started if needed and not in progress (kickFlusher checks both). */
+ * writeback started (bdi_start_writeback) unless writeback_in_progress, if the dirty pages
+ * are over the background threshold. */
 function finish(sim: Simulation, w: WriterThrottle, lim: DirtyLimits, now: number): 'done' {
   const pc = sim.state.workload.pageCache!;
   if (pc.dirty + pc.writeback < lim.bdiThresh) pc.bdi.dirtyExceeded = false;
   w.bdp = null;
-  kickFlusher(sim, now);
+  if (!writebackInProgress(sim) && pc.dirty > lim.background) startBackgroundWriteback(sim, now);
   return 'done';
 }
 

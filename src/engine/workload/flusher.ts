@@ -1,20 +1,28 @@
 // The flusher thread of kernel 2.6.32 ("flush-8:0", one per disk: fs/fs-writeback.c
 // bdi_writeback_task) writing the page cache's dirty pages back (page-cache.ts).
 //
-//  - When it runs out of work it sleeps dirty_writeback_centisecs; on waking, if that long
-//    has passed since the last kupdate round, it writes back every file dirtied more than
-//    dirty_expire_centisecs ago (wb_check_old_data_flush, "kupdate").
-//  - It is woken at once when the dirty pages pass dirty_background_ratio, and writes the
-//    oldest-dirtied files until they are below it again (background writeback).
+//  - When it runs out of work it sleeps dirty_writeback_centisecs (bdi_writeback_task).
+//  - 2.6.32 (wb_do_writeback): its work items first — background writeback, queued by a
+//    writer at the end of balance_dirty_pages (bdi_start_writeback) when the dirty pages
+//    pass dirty_background_ratio and no item is queued (writeback_in_progress): the
+//    oldest-dirtied files, a pass at a time, while the dirty pages are at or above the
+//    threshold (over_bground_thresh). Then, if dirty_writeback_centisecs have passed since
+//    the last, a kupdate round (wb_check_old_data_flush): every file dirtied more than
+//    dirty_expire_centisecs ago. Nothing else wakes it: not its own wake-ups over the
+//    threshold, not a completion, not a journal commit; a work queued during a kupdate round
+//    waits for its next wake-up (the wake-up of a running task is lost).
 //  - It submits one pass's bios back to back (async writes under its own pid), each page
 //    going under writeback as its bio is sent (nextRun); when no request is free it sleeps
 //    in get_request like any process, and goes on when woken.
 //  - On 2.6 a writer over its dirty limit writes pages back itself in balance_dirty_pages
-//    (balance-dirty.ts), from the same oldest-first list, and wakes the flusher when the
-//    dirty pages exceed dirty_background_ratio. On kernel 6.18 (IO-less balance_dirty_pages)
-//    writers held above dirty_ratio go on once the dirty pages and those under writeback
-//    fall below it (`throttled`), and the flusher is woken as soon as a write crosses the
-//    background threshold.
+//    (balance-dirty.ts), from the same oldest-first list. On kernel 6.18 (IO-less
+//    balance_dirty_pages) writers held above dirty_ratio go on once the dirty pages and
+//    those under writeback fall below it (`throttled`), and the flusher is woken as soon as
+//    the dirty pages pass the background threshold (kickFlusher), doing background writeback
+//    whenever they are over it.
+//  - 2.6.32 wb_writeback: a pass that writes nothing because another thread is writing the
+//    file (I_SYNC: requeue_io, more_io) waits for that file (inode_wait_for_writeback) and
+//    goes on; one that finds nothing it may write ends the work.
 // The flusher is the last process instance of a run with a page cache (model.ts adds it).
 import { allocBio } from '../request';
 import type { Bio } from '../iosched/types';
@@ -26,11 +34,17 @@ import {
   MAX_WRITEBACK_PAGES,
   PAGE_SECTORS,
   backgroundThresh,
-  dirtyThresh,
+  globalLimits,
   overDirtyLimit,
   type PageCacheState,
 } from './page-cache';
-import { startWriteback, takeWritebackPass, writebackDone, type WritebackBio } from './writeback';
+import {
+  passOver,
+  startWriteback,
+  takeWritebackPass,
+  writebackDone,
+  type WritebackBio,
+} from './writeback';
 
 const CENTISEC_NS = 1e7;
 
@@ -52,6 +66,14 @@ export interface FlusherState {
   lastOldFlushNs: number;
   /** kernel 6.18: writer instances held above dirty_ratio, in the order they stopped */
   throttled: number[];
+  /** 2.6.32: a background work item is queued (bdi_start_writeback with nr_pages 0), not yet
+   * taken up — what writeback_in_progress sees */
+  bgQueued: boolean;
+  /** 2.6.32: it is doing that work (wb_writeback, for_background) */
+  bgRunning: boolean;
+  /** 2.6.32: the file it waits for, another thread writing it back (inode_wait_for_writeback:
+   * its pass wrote nothing, the file under I_SYNC), or −1 */
+  waitFile: number;
 }
 
 export function createFlusher(inst: number): FlusherState {
@@ -66,6 +88,9 @@ export function createFlusher(inst: number): FlusherState {
     kupdateBeforeNs: 0,
     lastOldFlushNs: 0,
     throttled: [],
+    bgQueued: false,
+    bgRunning: false,
+    waitFile: -1,
   };
 }
 
@@ -86,14 +111,100 @@ export function startFlusher(sim: Simulation): void {
   arm(sim, sim.state.workload.flusher!, periodNs(sim));
 }
 
-/** Wake the flusher now if it is waiting for its period (the dirty pages crossed the
- * background threshold). */
+/** Kernel 6.18: wake the flusher now if it is waiting for its period (the dirty pages
+ * crossed the background threshold). On 2.6.32 nothing but balance_dirty_pages wakes it
+ * (startBackgroundWriteback): not a completion, not a journal commit. */
 export function kickFlusher(sim: Simulation, now: number): void {
+  if (!kernel618(sim)) return;
   const fl = sim.state.workload.flusher!;
   const pc = sim.state.workload.pageCache!;
   if (fl.sleeping || fl.pending.length > 0 || (fl.armed && fl.armedAtNs <= now)) return;
   if (pc.dirty <= backgroundThresh(pc)) return;
   arm(sim, fl, now);
+}
+
+function kernel618(sim: Simulation): boolean {
+  return sim.model.iosched.queue.kernel === '6.18';
+}
+
+/** 2.6.32 bdi_start_writeback(bdi, NULL, 0), from the end of balance_dirty_pages: a
+ * background work item is queued and the flusher woken (wake_up_process) — if it sleeps
+ * out its period; busy, it finds the item when done with what it is doing (lost during a
+ * kupdate round: it then sleeps its period first). */
+export function startBackgroundWriteback(sim: Simulation, now: number): void {
+  const fl = sim.state.workload.flusher!;
+  fl.bgQueued = true;
+  if (fl.sleeping || fl.pending.length > 0 || fl.kupdate || fl.waitFile >= 0) return;
+  if (fl.armed && fl.armedAtNs <= now) return;
+  arm(sim, fl, now);
+}
+
+/** A writer's writeback moved on (2.6.32): the flusher waiting for a file it was writing
+ * goes on once no other thread is writing it (I_SYNC cleared: inode_sync_complete). */
+export function writebackMovedOn(sim: Simulation, now: number): void {
+  const fl = sim.state.workload.flusher!;
+  if (fl.waitFile < 0 || filesInWriteback(sim, fl.inst).has(fl.waitFile)) return;
+  fl.waitFile = -1;
+  arm(sim, fl, now);
+}
+
+/** writeback_in_progress (2.6.32): a work item is queued that the flusher has not taken up. */
+export function writebackInProgress(sim: Simulation): boolean {
+  return sim.state.workload.flusher!.bgQueued;
+}
+
+/** 2.6.32 wb_do_writeback: the work items first — background writeback while the dirty pages
+ * are at or above dirty_background_ratio (over_bground_thresh) — then, if
+ * dirty_writeback_centisecs have passed since the last, a kupdate round
+ * (wb_check_old_data_flush) over the files dirtied dirty_expire_centisecs ago. */
+function nextPass26(sim: Simulation, fl: FlusherState, now: number): WritebackBio[] {
+  const pc = sim.state.workload.pageCache!;
+  const busy = filesInWriteback(sim, fl.inst);
+  if (!fl.kupdate) {
+    for (;;) {
+      if (!fl.bgRunning) {
+        if (!fl.bgQueued) break;
+        fl.bgQueued = false;
+        fl.bgRunning = true;
+      }
+      const over = pc.dirty >= globalLimits(pc).background;
+      const bios = over ? anyPass(pc, fl, Infinity, busy, now) : [];
+      if (bios.length > 0 || fl.waitFile >= 0) return bios;
+      fl.bgRunning = false; // under the threshold, or nothing it may write: the work is done
+    }
+    if (now >= fl.lastOldFlushNs + periodNs(sim)) {
+      fl.kupdate = true;
+      fl.kupdateBeforeNs = now - pc.spec.dirty_expire_centisecs * CENTISEC_NS;
+      fl.lastOldFlushNs = now;
+    }
+  }
+  const bios = fl.kupdate ? anyPass(pc, fl, fl.kupdateBeforeNs, busy, now) : [];
+  // the kupdate round has nothing more to write
+  if (bios.length === 0 && fl.waitFile < 0) fl.kupdate = false;
+  return bios;
+}
+
+/** A pass over the first file with something to write (files yielding nothing go to the
+ * back), at most once each; kupdate stops at the first file not yet expired. Nothing
+ * written but a file skipped for another thread writing it (requeue_io, more_io): wb_writeback
+ * waits for that file (fl.waitFile). */
+function anyPass(
+  pc: PageCacheState,
+  fl: FlusherState,
+  beforeNs: number,
+  busy: ReadonlySet<number>,
+  now: number,
+): WritebackBio[] {
+  let skipped = -1;
+  for (let tries = pc.files.size; tries > 0; tries--) {
+    const first = pc.files.entries().next();
+    if (first.done || first.value[1].sinceNs > beforeNs) break;
+    if (skipped < 0 && busy.has(first.value[0])) skipped = first.value[0];
+    const bios = takeWritebackPass(pc, beforeNs, MAX_WRITEBACK_PAGES, busy, now);
+    if (bios.length > 0) return bios;
+  }
+  fl.waitFile = skipped;
+  return [];
 }
 
 /** The next pass's bios: background writeback first, then the kupdate round. */
@@ -138,6 +249,10 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
   if (!fl.armed || seq !== fl.armSeq) return; // superseded by a later arming
   fl.armed = false;
   const pc = sim.state.workload.pageCache!;
+  if (!kernel618(sim)) {
+    onWriteback26(sim, fl, now);
+    return;
+  }
   if (now >= fl.lastOldFlushNs + periodNs(sim)) {
     // kupdate (wb_check_old_data_flush): files dirtied more than dirty_expire_centisecs ago
     fl.kupdate = true;
@@ -145,7 +260,12 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
     fl.lastOldFlushNs = now;
   }
   if (fl.pending.length === 0) fl.pending = nextPass(sim, fl);
-  const b = nextRun(pc, fl.pending);
+  send(sim, fl, nextRun(pc, fl.pending), now);
+}
+
+/** The flusher sends bio `b` (then goes on at once, or sleeps for a request), or with none
+ * sleeps dirty_writeback_centisecs. */
+function send(sim: Simulation, fl: FlusherState, b: WritebackBio | null, now: number): void {
   if (!b) {
     arm(sim, fl, now + periodNs(sim));
     return;
@@ -158,12 +278,32 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
   arm(sim, fl, now);
 }
 
+/** 2.6.32 bdi_writeback_task: the flusher sends its pass's next bio; with none left, takes
+ * the next pass (nextPass26); with nothing to write, sleeps dirty_writeback_centisecs. */
+function onWriteback26(sim: Simulation, fl: FlusherState, now: number): void {
+  const pc = sim.state.workload.pageCache!;
+  let b = nextRun(pc, fl.pending, now);
+  while (!b) {
+    fl.pending = nextPass26(sim, fl, now);
+    if (fl.pending.length === 0) break;
+    b = nextRun(pc, fl.pending, now);
+  }
+  if (!b && fl.waitFile >= 0) return; // asleep on a file's I_SYNC (writebackMovedOn wakes it)
+  send(sim, fl, b, now);
+}
+
 /** The next bio a writeback pass sends (startWriteback: the first run of a planned bio
- * still dirty; the rest goes back to the front), off `pending`; null when the pass is done. */
-export function nextRun(pc: PageCacheState, pending: WritebackBio[]): WritebackBio | null {
+ * still dirty; the rest goes back to the front), off `pending`; null when the pass is done.
+ * A file whose last bio of the pass this is is done with (passOver, at `nowNs`). */
+export function nextRun(
+  pc: PageCacheState,
+  pending: WritebackBio[],
+  nowNs = 0,
+): WritebackBio | null {
   for (let b = pending.shift(); b; b = pending.shift()) {
     const { run, rest } = startWriteback(pc, b);
     if (rest) pending.unshift(rest);
+    passOver(pc, b.file, nowNs);
     if (run) return run;
   }
   return null;
@@ -240,25 +380,4 @@ export function releaseThrottled(
     const held = fl.throttled.splice(0);
     for (const i of held) release(i, now);
   }
-}
-
-/** The page cache and its flusher at this instant, for the UI's inspection panel. */
-export function pageCacheView(sim: Simulation): Record<string, unknown> {
-  const pc = sim.state.workload.pageCache!;
-  const fl = sim.state.workload.flusher!;
-  return {
-    pages: pc.clean.size + pc.busy.size,
-    dirty: pc.dirty,
-    writeback: pc.writeback,
-    backgroundThresh: backgroundThresh(pc),
-    dirtyThresh: dirtyThresh(pc),
-    dirtyFiles: pc.files.size,
-    flusher: fl.sleeping ? 'sleeping for a request' : fl.pending.length > 0 ? 'writing' : 'idle',
-    // 6.18: held above dirty_ratio; 2.6: in balance_dirty_pages (writing back or napping)
-    writersWaiting:
-      fl.throttled.length + sim.state.workload.instances.filter((i) => i.gen?.writer.bdp).length,
-    dirtyExceeded: pc.bdi.dirtyExceeded,
-    pagesWritten: pc.pagesWritten,
-    pagesWrittenByWriters: pc.pagesWrittenByWriters,
-  };
 }

@@ -19,6 +19,8 @@
 //    set_page_writeback, one page after another), not when the pass is chosen: while the
 //    thread sleeps for a request the rest of its pass is still dirty — dirtied again it
 //    costs nothing, deleted it is not written, written by kjournald meanwhile it is skipped.
+//    A file the pass leaves dirty goes to the back of the list, on 2.6 dirtied anew if a
+//    file was dirtied after it (writeback.ts passOver: redirty_tail, requeue_io).
 //  - Thresholds as 2.6.32 computes them, on `memoryMiB` of dirtyable memory: background
 //    writeback above dirty_background_ratio %, writers are throttled near dirty_ratio %
 //    (dirty + under writeback; 2.6's exact rule in balance-dirty.ts), kupdate writes files dirtied more than dirty_expire_centisecs ago
@@ -76,6 +78,9 @@ export interface DirtyFile {
   bioPages: number;
   /** the page after the last one written (writeback_index) */
   cursor: number;
+  /** a writeback pass over it is under way (I_SYNC), and where it goes when the pass is
+   * over with pages still dirty (writeback.ts passOver): requeue_io, or redirty_tail */
+  pass: 'none' | 'requeue' | 'redirty';
 }
 
 /** What a run reports of its page cache (the summary's `pageCache`): buffered reads it
@@ -126,9 +131,13 @@ export interface PageCacheState extends PageCacheCounters {
   writeback: number;
   /** the disk's backing device: what balance_dirty_pages keeps (bdi-stats.ts) */
   bdi: BdiState;
+  /** 2.6's writeback_single_inode rules for a file a pass leaves dirty (writeback.ts
+   * passOver); kernel 6.18's runs keep the file's dirtied time (not modelled) */
+  redirtyTail: boolean;
 }
 
-export function createPageCache(spec: PageCacheSpec): PageCacheState {
+/** The page cache of a run (`kernel26`: 2.6's writeback rules, the default kernel). */
+export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCacheState {
   const capacity = Math.max(1, Math.floor((spec.memoryMiB * 1024) / 4));
   return {
     spec,
@@ -143,7 +152,9 @@ export function createPageCache(spec: PageCacheSpec): PageCacheState {
     files: new Map(),
     dirty: 0,
     writeback: 0,
-    bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * capacity) / 100)),
+    redirtyTail: kernel26,
+    // calc_period_shift: dirty_ratio of determine_dirtyable_memory (+ 1, as get_dirty_limits)
+    bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * (capacity + 1)) / 100)),
     readHits: 0,
     readMisses: 0,
     pagesDirtied: 0,
@@ -244,7 +255,7 @@ export function dirtyPages(
     pc.busy.set(p, s === WRITEBACK ? REDIRTIED : DIRTY);
     let f = pc.files.get(file);
     if (!f) {
-      f = { sinceNs: nowNs, pages: [], queued: 0, bioPages, cursor: 0 };
+      f = { sinceNs: nowNs, pages: [], queued: 0, bioPages, cursor: 0, pass: 'none' };
       pc.files.set(file, f);
     }
     f.bioPages = Math.max(f.bioPages, bioPages);
@@ -329,8 +340,19 @@ export function undirtyPage(pc: PageCacheState, p: number): void {
   }
 }
 
-/** Dirty pages above which the flusher starts, and dirty + writeback at which writers
- * wait (2.6.32 get_dirty_limits, on dirtyable memory). */
+/** get_dirty_limits of 2.6.32 without a bdi: the background and dirty thresholds of
+ * dirtyable memory (determine_dirtyable_memory: the free and reclaimable pages + 1, "never
+ * 0"); dirty_ratio at least 5; background at most half of dirty. */
+export function globalLimits(pc: PageCacheState): { background: number; dirty: number } {
+  const mem = pc.capacity + 1;
+  const dirty = Math.floor((Math.max(pc.spec.dirty_ratio, 5) * mem) / 100);
+  let background = Math.floor((pc.spec.dirty_background_ratio * mem) / 100);
+  if (background >= dirty) background = Math.floor(dirty / 2);
+  return { background, dirty };
+}
+
+/** Kernel 6.18 (and the inspection panel): dirty pages above which the flusher starts, and
+ * dirty + writeback at which writers wait, of `memoryMiB`. */
 export function backgroundThresh(pc: PageCacheState): number {
   return Math.floor((pc.spec.dirty_background_ratio * pc.capacity) / 100);
 }

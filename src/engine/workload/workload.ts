@@ -112,7 +112,9 @@ export function createWorkloadState(model: Model): WorkloadState {
       });
     }
   });
-  const pageCache = model.pageCache ? createPageCache(model.pageCache) : null;
+  const pageCache = model.pageCache
+    ? createPageCache(model.pageCache, model.iosched.queue.kernel !== '6.18')
+    : null;
   const flusher = pageCache ? createFlusher(instances.length - 1) : null;
   return {
     instances,

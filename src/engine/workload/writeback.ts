@@ -27,8 +27,9 @@ export interface WritebackBio {
  * before `expiredBeforeNs`), up to `maxPages` of its dirty pages in page order
  * from its cursor, wrapping round, cut into bios of contiguous pages up to its bio size.
  * The pages join the pass, still dirty (`startWriteback` puts each bio's under writeback
- * when it is sent). The file goes to the back of the list (requeue_io) keeping its dirtied
- * time, and so does a file in `busy` (another thread is writing it: I_SYNC), untouched.
+ * when it is sent). The file goes to the back of the list; when the pass is over (its last
+ * bio sent: passOver, at `nowNs`) with pages still dirty it goes there again. A file in
+ * `busy` (another thread is writing it: I_SYNC) goes to the back untouched (requeue_io).
  * Empty when nothing qualifies.
  */
 export function takeWritebackPass(
@@ -36,6 +37,7 @@ export function takeWritebackPass(
   expiredBeforeNs: number,
   maxPages = MAX_WRITEBACK_PAGES,
   busy: ReadonlySet<number> = new Set(),
+  nowNs = 0,
 ): WritebackBio[] {
   const first = pc.files.entries().next();
   if (first.done) return [];
@@ -68,7 +70,32 @@ export function takeWritebackPass(
   f.pages = left;
   pc.files.delete(file);
   if (left.length > 0 || f.queued > 0) pc.files.set(file, f);
+  // writeback_single_inode (2.6.32): kupdate having used up nr_to_write requeues the file
+  // (requeue_io), any other pass that leaves pages dirty redirties it (redirty_tail)
+  f.pass = expiredBeforeNs !== Infinity && take.length === maxPages ? 'requeue' : 'redirty';
+  if (f.queued === 0) passOver(pc, file, nowNs); // nothing it could write
   return bios;
+}
+
+/**
+ * writeback_single_inode's end (fs/fs-writeback.c of 2.6.32): a pass over `file` is over.
+ * If it still has dirty pages it goes to the back of the list — requeue_io keeping its
+ * dirtied time, or redirty_tail: dirtied now if a file on the list was dirtied after it
+ * (so kupdate waits dirty_expire_centisecs for it again). Simplified: one list stands for
+ * b_dirty, b_io and b_more_io.
+ */
+export function passOver(pc: PageCacheState, file: number, nowNs: number): void {
+  const f = pc.files.get(file);
+  if (!pc.redirtyTail || !f || f.pass === 'none' || f.queued > 0) return;
+  const redirty = f.pass === 'redirty';
+  f.pass = 'none';
+  pc.files.delete(file);
+  if (redirty) {
+    let newest = -Infinity;
+    for (const g of pc.files.values()) newest = g.sinceNs;
+    if (f.sinceNs < newest) f.sinceNs = nowNs;
+  }
+  pc.files.set(file, f);
 }
 
 /**

@@ -27,7 +27,13 @@ import { nextFloat, nextInt } from '../../sim/rng';
 import type { GenCommon, GenFamily, Step } from './types';
 import { BLOCK, sizeBetween, toBlocks } from './layout';
 import { FS_PERSONALITIES, JOURNAL_SECTORS, type FsName } from './fs';
-import { createTree, treeBlock, treeCreate, type ReiserTree } from './reiserfs-tree';
+import {
+  createTree,
+  treeBlock,
+  treeCreate,
+  unformattedSectors,
+  type ReiserTree,
+} from './reiserfs-tree';
 import { READ_AHEAD_KIB } from './fio';
 
 export const POSTMARK_CONFIGS = ['SS', 'SL', 'LS', 'LL'] as const;
@@ -197,7 +203,7 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
       unlogged: 0,
       tree:
         FS_PERSONALITIES[spec.fs].metadata === 'tree'
-          ? createTree(files, fileSize.length, {
+          ? createTree(fileSize.slice(0, files), fileSize.length, {
               fsStart: journalStart,
               metaStart,
               dataStart,
@@ -210,6 +216,9 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
     const [minK, maxK] = POSTMARK_SIZES[spec.config[0] as 'S' | 'L'];
     const slots = st.fileSize.length;
     const start = (f: number) => st.dataStart + f * st.slotSectors;
+    /** where a file of `size` sectors ends in data blocks (ReiserFS keeps a small tail in
+     * its tree: reiserfs-tree.ts) */
+    const dataEnd = (size: number) => (st.tree ? unformattedSectors(size) : size);
     /** a random slot that holds a file (want true) or is free; any slot if none is */
     const pick = (want: boolean): number => {
       const set = want ? st.live : st.free;
@@ -230,7 +239,7 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
     const f = pick(true);
     if (nextFloat(rng) < 0.5) {
       const ra = READ_AHEAD_KIB * 2;
-      const size = toBlocks(st.fileSize[f]!);
+      const size = toBlocks(dataEnd(st.fileSize[f]!)); // a tail in the tree is read with the leaf
       for (let s = 0; s < size; s += ra)
         out.push({
           sector: start(f) + s,
@@ -248,8 +257,8 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
       if (add > 0) {
         // the append rewrites the file's last partial block and goes on from there
         const from = Math.floor(st.fileSize[f]! / BLOCK) * BLOCK;
-        const to = toBlocks(st.fileSize[f]! + add);
-        dataWrites(spec, f, start(f) + from, to - from, out);
+        const to = toBlocks(dataEnd(st.fileSize[f]! + add));
+        if (to > from) dataWrites(spec, f, start(f) + from, to - from, out);
         st.fileSize[f]! += add;
       }
       metaWrites(st, spec, ['inode'], out, f); // the inode's size and times
@@ -259,8 +268,8 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
       const g = pick(false);
       if (st.fileSize[g] === 0) move(g, st.free, st.live);
       st.fileSize[g] = Math.min(st.slotSectors, sizeBetween(rng, minK, maxK));
-      if (st.tree) treeCreate(st.tree, g);
-      dataWrites(spec, g, start(g), toBlocks(st.fileSize[g]!), out);
+      if (st.tree) treeCreate(st.tree, g, st.fileSize[g]!);
+      dataWrites(spec, g, start(g), toBlocks(dataEnd(st.fileSize[g]!)), out);
       metaWrites(st, spec, ['dir', 'inode'], out, g); // directory block and inode
     } else {
       const g = pick(true);

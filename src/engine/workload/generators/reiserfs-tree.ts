@@ -5,47 +5,88 @@
 // journal then log it once per transaction.
 //
 // The keys (fs/reiserfs, 3.6 format, 4 KiB blocks): Postmark's files share one directory,
-// so their stat data items sort by object id and sit side by side — a leaf (4096 bytes,
-// less its 24-byte block head) holds 59 of them (24-byte item head + 44-byte stat data v2).
-// A file created during the run gets the next object id, so its stat data goes to the tail
-// leaves. Directory entries sort by the hash of the name (r5, the default): a file's entry
-// is in any of the directory's leaves, 126 entries each (one 24-byte item head; 16-byte
-// entry head + the name, 16 bytes once padded: Postmark's names are short).
+// so their items sort by object id and sit side by side: each file's stat data (24-byte item
+// head + 44-byte stat data v2), then its body — an indirect item (24 + 4 bytes per data
+// block) for what lies in data blocks, and a direct item (24 + its bytes, rounded up to 8)
+// for a tail the default smalltail policy keeps in the tree (STORE_TAIL_IN_UNFM_S2: a tail
+// of at most MAX_DIRECT_ITEM_LEN, 3,976 bytes, in a file under 4 blocks, the smaller the
+// longer the file). A leaf (4096 bytes less its 24-byte block head) holds as many files'
+// items as fit, in object id order — about 59 with no body, a handful of small files with
+// their tails. A tail in the tree has no data block: its data is written (and journalled)
+// with the leaf. A file created during the run gets the next object id, so its items go to
+// the last leaf, or a new one. Directory entries sort by the hash of the name (r5, the
+// default): a file's entry is in any of the directory's leaves, 126 entries each (one
+// 24-byte item head; 16-byte entry head + the name, 16 bytes once padded: Postmark's names
+// are short).
 //
 // Where the leaves sit (chosen; no creation phase is simulated): the allocator places
 // formatted nodes among their directory's data (the dirid_groups / packing_groups default),
 // and the files were created in order, so each leaf lies just before the data of the first
-// file it describes; a leaf first needed during the run lies just before the file that
-// needed it. Bitmap blocks are where ReiserFS keeps them: one per 32,768 blocks, at the
-// start of those blocks (the first right after the super block, here the head of the
-// metadata area).
-// Simplified (fs/reiserfs, not modelled): a leaf holds only stat data items here, but in the
-// key order each file's body items follow its stat data in the same leaves — an indirect
-// item (24-byte head + 4 bytes per data block) and, for a file the default smalltail policy
-// packs on close (all of it within MAX_DIRECT_ITEM_LEN, 3976 bytes), a direct item holding
-// its data, with no data block — so fewer files share a leaf, and leaves split as files
-// grow; and an update here writes one leaf, where the kernel's create also logs the
-// directory's stat data, the super block (objectid map) and, for its data blocks, the
-// bitmap; an append the bitmap for new blocks; an unlink the directory's stat data, the
-// super block and the save link's leaf.
+// file it describes; a leaf made during the run lies just before the file that needed it.
+// Bitmap blocks are where ReiserFS keeps them: one per 32,768 blocks, at the start of those
+// blocks (the first right after the super block, here the head of the metadata area).
+// Simplified (fs/reiserfs, not modelled): a file's items stay in the leaf it was created
+// in (the kernel shifts items between neighbours and splits leaves as files grow, and packs
+// a tail only when the file is closed); reading a tail costs nothing beyond the stat data's
+// leaf, whose read (as every file system's inode read here) is not modelled; an update here
+// writes one leaf, where the kernel's create also logs the directory's stat data, the super
+// block (objectid map) and, for its data blocks, the bitmap; an append the bitmap for new
+// blocks; an unlink the directory's stat data, the super block and the save link's leaf.
 import { BLOCK } from './layout';
 
 const LEAF_BYTES = 4096 - 24;
-/** stat data items per leaf: item head 24 + stat data v2 44 bytes */
+/** stat data items per leaf when files have no body: item head 24 + stat data v2 44 bytes */
 export const STAT_DATA_PER_LEAF = Math.floor(LEAF_BYTES / (24 + 44));
 /** directory entries per leaf: one item head, then entry head 16 + a padded name 16 bytes */
 export const ENTRIES_PER_LEAF = Math.floor((LEAF_BYTES - 24) / (16 + 16));
 /** sectors one bitmap block describes: 4096 bytes × 8 bits × 4 KiB blocks */
 export const BITMAP_SPAN_SECTORS = 4096 * 8 * BLOCK;
+/** MAX_DIRECT_ITEM_LEN(4096): a block less its head, two item heads, a stat data and one
+ * unformatted-node pointer */
+export const MAX_DIRECT_ITEM_LEN = 4096 - 24 - 2 * 24 - 44 - 4;
+const BLOCK_BYTES = 4096;
+
+/** STORE_TAIL_IN_UNFM_S2 negated: a file of `bytes` keeps its tail (bytes past its last
+ * whole block) in the tree, as a direct item, under the default smalltail policy. */
+export function tailInTree(bytes: number): boolean {
+  const tail = bytes % BLOCK_BYTES;
+  const max = MAX_DIRECT_ITEM_LEN;
+  return !(
+    tail === 0 ||
+    tail > max ||
+    bytes >= 4 * BLOCK_BYTES ||
+    (bytes >= 3 * BLOCK_BYTES && tail >= Math.floor(max / 4)) ||
+    (bytes >= 2 * BLOCK_BYTES && tail >= Math.floor(max / 2)) ||
+    (bytes >= BLOCK_BYTES && tail >= Math.floor((max * 3) / 4))
+  );
+}
+
+/** The part of a file of `sectors` that lies in data blocks (the rest, a tail, in the tree). */
+export function unformattedSectors(sectors: number): number {
+  const bytes = Math.round(sectors * 512);
+  if (!tailInTree(bytes)) return sectors;
+  return (Math.floor(bytes / BLOCK_BYTES) * BLOCK_BYTES) / 512;
+}
+
+/** The bytes a file's items take in its leaf: stat data, indirect item, direct item. */
+function itemBytes(sectors: number): number {
+  const bytes = Math.round(sectors * 512);
+  const blocks = Math.ceil((unformattedSectors(sectors) * 512) / BLOCK_BYTES);
+  const tail = tailInTree(bytes) ? bytes % BLOCK_BYTES : 0;
+  return (
+    24 + 44 + (blocks > 0 ? 24 + 4 * blocks : 0) + (tail > 0 ? 24 + Math.ceil(tail / 8) * 8 : 0)
+  );
+}
 
 export interface ReiserTree {
   /** each slot's object id (-1: no file has been there) */
   oid: number[];
-  /** the files the run starts with (object ids 0 … files − 1, in slots 0 … files − 1) */
-  files: number;
   nextOid: number;
-  /** the sector of each stat data leaf first needed during the run (index: leaf) */
-  newLeafAt: number[];
+  /** the leaves of the files' items, in object id order: each one's first object id and
+   * its sector; the bytes used in the last */
+  leafFirst: number[];
+  leafAt: number[];
+  lastLeafBytes: number;
   /** the directory's leaves */
   dirLeaves: number;
   /** where the file system starts (its super block), and its metadata area */
@@ -55,30 +96,48 @@ export interface ReiserTree {
   slotSectors: number;
 }
 
+/** The tree of the files the run starts with: `sizes` (sectors) of object ids 0, 1, … in
+ * slots 0, 1, …, among `slots` slots. */
 export function createTree(
-  files: number,
+  sizes: readonly number[],
   slots: number,
   at: Pick<ReiserTree, 'fsStart' | 'metaStart' | 'dataStart' | 'slotSectors'>,
 ): ReiserTree {
   const oid: number[] = [];
-  for (let i = 0; i < slots; i++) oid.push(i < files ? i : -1);
-  return {
+  for (let i = 0; i < slots; i++) oid.push(i < sizes.length ? i : -1);
+  const t: ReiserTree = {
     oid,
-    files,
-    nextOid: files,
-    newLeafAt: [],
-    dirLeaves: Math.ceil(files / ENTRIES_PER_LEAF),
+    nextOid: 0,
+    leafFirst: [],
+    leafAt: [],
+    lastLeafBytes: LEAF_BYTES,
+    dirLeaves: Math.ceil(sizes.length / ENTRIES_PER_LEAF),
     ...at,
   };
+  sizes.forEach((size, f) => addItems(t, t.nextOid++, f, size));
+  return t;
 }
 
-/** A created file in slot f: the next object id. */
-export function treeCreate(t: ReiserTree, f: number): void {
-  t.oid[f] = t.nextOid++;
+/** A file's items join the last leaf, or start a new one just before its data. */
+function addItems(t: ReiserTree, oid: number, f: number, sectors: number): void {
+  const n = itemBytes(sectors);
+  if (t.lastLeafBytes + n > LEAF_BYTES) {
+    t.leafFirst.push(oid);
+    t.leafAt.push(before(t, f, 1));
+    t.lastLeafBytes = 0;
+  }
+  t.lastLeafBytes += n;
 }
 
-/** the sector just before slot f's data */
-const before = (t: ReiserTree, f: number, k: number) => t.dataStart + f * t.slotSectors - k * BLOCK;
+/** A file of `sectors` created in slot f: the next object id, its items in the last leaf. */
+export function treeCreate(t: ReiserTree, f: number, sectors: number): void {
+  t.oid[f] = t.nextOid;
+  addItems(t, t.nextOid++, f, sectors);
+}
+
+/** the sector `k` blocks before slot f's data */
+const before = (t: Pick<ReiserTree, 'dataStart' | 'slotSectors'>, f: number, k: number) =>
+  t.dataStart + f * t.slotSectors - k * BLOCK;
 
 /** An integer hash standing in for r5 of the file's name: fixed per file, spread evenly. */
 function nameHash(oid: number): number {
@@ -87,18 +146,24 @@ function nameHash(oid: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** The block an update of file `f`'s stat data ('inode'), directory entry ('dir') or data
- * bitmap ('bitmap') writes. */
+/** the leaf holding object id `oid`'s items: the last whose first object id is ≤ it */
+function leafOf(t: ReiserTree, oid: number): number {
+  let lo = 0;
+  let hi = t.leafFirst.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (t.leafFirst[mid]! <= oid) lo = mid;
+    else hi = mid - 1;
+  }
+  return t.leafAt[lo]!;
+}
+
+/** The block an update of file `f`'s stat data or body ('inode'), directory entry ('dir')
+ * or data bitmap ('bitmap') writes. */
 export function treeBlock(t: ReiserTree, which: 'inode' | 'dir' | 'bitmap', f: number): number {
   // a slot no file has been in (a delete that found no file) stands for itself
   const oid = t.oid[f]! >= 0 ? t.oid[f]! : f;
-  if (which === 'inode') {
-    const leaf = Math.floor(oid / STAT_DATA_PER_LEAF);
-    const first = leaf * STAT_DATA_PER_LEAF;
-    if (first < t.files) return before(t, first, 1);
-    t.newLeafAt[leaf] ??= before(t, f, 1);
-    return t.newLeafAt[leaf]!;
-  }
+  if (which === 'inode') return leafOf(t, oid);
   if (which === 'dir') {
     const leaf = nameHash(oid) % t.dirLeaves;
     return before(t, leaf * ENTRIES_PER_LEAF, 2);

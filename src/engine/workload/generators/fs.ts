@@ -2,7 +2,8 @@
 // through the IO Path"): how ext2, ext3, ReiserFS and XFS turn a file operation into bios.
 // What the study found, and what each field below encodes:
 //  - ext3 and ReiserFS write file data as 4 KiB buffers (one bio per block) and rely on the
-//    I/O scheduler to merge them (writeBioKiB 4);
+//    I/O scheduler to merge them (writeBioKiB 4); ReiserFS keeps a small file's tail in its
+//    tree's leaves instead of a data block (reiserfs-tree.ts);
 //  - ext2 and XFS build large bios (mpage / extent writes: writeBioKiB 256, chosen — a
 //    bio of up to 256 KiB, below the default max_sectors_kb of 512);
 //  - journaling adds writes: ext3 and ReiserFS log every metadata update as a 4 KiB

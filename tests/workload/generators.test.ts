@@ -11,17 +11,11 @@ import { ffsb, FFSB_THREADS, type FfsbSpec } from '../../src/engine/workload/gen
 import { postmark, type PostmarkSpec } from '../../src/engine/workload/generators/postmark';
 import { kbuild, type KbuildSpec } from '../../src/engine/workload/generators/kbuild';
 import { tpcb, type TpcbSpec } from '../../src/engine/workload/generators/tpcb';
-import type { GenEnv, GenFamily, Step } from '../../src/engine/workload/generators/types';
+import type { GenFamily, Step } from '../../src/engine/workload/generators/types';
 import { resolveGenerator, type RawGenerator } from '../../src/engine/workload/generators/schema';
+import { ONE_THREAD_ENV } from '../helpers/gen-env';
 
-const env: GenEnv = {
-  spanStart: 0,
-  spanSectors: 2_000_000,
-  k: 0,
-  count: 1,
-  regionStart: 0,
-  regionSectors: 2_000_000,
-};
+const env = ONE_THREAD_ENV;
 
 /** n operations' steps from a family, with a fixed seed */
 function steps<S>(family: GenFamily<S, unknown>, raw: RawGenerator, ops: number): Step[] {

@@ -15,7 +15,8 @@ import {
   unformattedSectors,
 } from '../../src/engine/workload/generators/reiserfs-tree';
 import { resolveGenerator } from '../../src/engine/workload/generators/schema';
-import type { GenEnv, Step } from '../../src/engine/workload/generators/types';
+import type { Step } from '../../src/engine/workload/generators/types';
+import { ONE_THREAD_ENV } from '../helpers/gen-env';
 
 const at = { fsStart: 0, metaStart: 65536, dataStart: 70000, slotSectors: 24 };
 const slot = (f: number) => at.dataStart + f * at.slotSectors;
@@ -100,14 +101,7 @@ describe('ReiserFS leaves (3.6 format, 4 KiB blocks)', () => {
 });
 
 describe('Postmark on ReiserFS', () => {
-  const env: GenEnv = {
-    spanStart: 0,
-    spanSectors: 2_000_000,
-    k: 0,
-    count: 1,
-    regionStart: 0,
-    regionSectors: 2_000_000,
-  };
+  const env = ONE_THREAD_ENV;
   const run = (fs: PostmarkSpec['fs'], ops: number) => {
     const spec = resolveGenerator({ kind: 'postmark', config: 'SS', fs }) as PostmarkSpec;
     const rng = createRng(7, 'test');

@@ -76,7 +76,7 @@ interface PostmarkState {
 function metaWrites(
   st: PostmarkState,
   spec: PostmarkSpec,
-  blocks: MetaBlock[],
+  blocks: readonly (MetaBlock | TreeBlock)[],
   out: Step[],
   /** the file the update is about: its slot */
   f: number,
@@ -86,7 +86,7 @@ function metaWrites(
     const sector =
       fs.metadata === 'tree'
         ? treeBlock(st.tree!, which, f)
-        : st.metaStart + metaBlock(st.fileSize.length, which, f) * BLOCK;
+        : st.metaStart + metaBlock(st.fileSize.length, which as MetaBlock, f) * BLOCK;
     out.push({
       sector,
       nSectors: BLOCK,
@@ -119,6 +119,19 @@ function metaWrites(
 
 /** The metadata block an update writes, in the file system's metadata area. */
 type MetaBlock = 'inode' | 'dir' | 'bitmap';
+/** ReiserFS's also: the directory's stat data, the super block (reiserfs-tree.ts) */
+type TreeBlock = MetaBlock | 'dirStat' | 'super';
+/** what a create and an unlink update: the directory block and the inode (an unlink the
+ * block bitmap too); on ReiserFS also the directory's stat data (its size and times) and the
+ * super block (the objectid map) — reiserfs_create / reiserfs_unlink's journal_mark_dirty */
+const CREATE_BLOCKS: Record<'table' | 'tree', readonly TreeBlock[]> = {
+  table: ['dir', 'inode'],
+  tree: ['dir', 'inode', 'dirStat', 'super'],
+};
+const UNLINK_BLOCKS: Record<'table' | 'tree', readonly TreeBlock[]> = {
+  table: ['dir', 'inode', 'bitmap'],
+  tree: ['dir', 'inode', 'bitmap', 'dirStat', 'super'],
+};
 const INODE_BYTES = 128;
 const DIRENT_BYTES = 24;
 const BLOCK_BYTES = BLOCK * 512;
@@ -270,7 +283,7 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
       st.fileSize[g] = Math.min(st.slotSectors, sizeBetween(rng, minK, maxK));
       if (st.tree) treeCreate(st.tree, g, st.fileSize[g]!);
       dataWrites(spec, g, start(g), toBlocks(dataEnd(st.fileSize[g]!)), out);
-      metaWrites(st, spec, ['dir', 'inode'], out, g); // directory block and inode
+      metaWrites(st, spec, CREATE_BLOCKS[FS_PERSONALITIES[spec.fs].metadata], out, g);
     } else {
       const g = pick(true);
       if (st.fileSize[g]! > 0) move(g, st.live, st.free);
@@ -284,7 +297,7 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
         drop: true,
       });
       st.fileSize[g] = 0;
-      metaWrites(st, spec, ['dir', 'inode', 'bitmap'], out, g); // directory, inode, block bitmap
+      metaWrites(st, spec, UNLINK_BLOCKS[FS_PERSONALITIES[spec.fs].metadata], out, g);
     }
   },
 };

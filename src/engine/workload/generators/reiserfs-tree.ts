@@ -28,10 +28,10 @@
 // Simplified (fs/reiserfs, not modelled): a file's items stay in the leaf it was created
 // in (the kernel shifts items between neighbours and splits leaves as files grow, and packs
 // a tail only when the file is closed); reading a tail costs nothing beyond the stat data's
-// leaf, whose read (as every file system's inode read here) is not modelled; an update here
-// writes one leaf, where the kernel's create also logs the directory's stat data, the super
-// block (objectid map) and, for its data blocks, the bitmap; an append the bitmap for new
-// blocks; an unlink the directory's stat data, the super block and the save link's leaf.
+// leaf, whose read (as every file system's inode read here) is not modelled; a create logs
+// the directory's entry and stat data, the file's leaf and the super block (objectid map),
+// an unlink those and the bitmap, but not the bitmap of a create's or an append's new data
+// blocks nor an unlink's save link (as the other file systems here leave them out).
 import { BLOCK } from './layout';
 
 const LEAF_BYTES = 4096 - 24;
@@ -159,8 +159,16 @@ function leafOf(t: ReiserTree, oid: number): number {
 }
 
 /** The block an update of file `f`'s stat data or body ('inode'), directory entry ('dir')
- * or data bitmap ('bitmap') writes. */
-export function treeBlock(t: ReiserTree, which: 'inode' | 'dir' | 'bitmap', f: number): number {
+ * or data bitmap ('bitmap') writes; or of the directory's own stat data ('dirStat': in the
+ * first leaf, chosen: the one after the metadata area's bitmap) or the super block ('super',
+ * the file system's first block here). */
+export function treeBlock(
+  t: ReiserTree,
+  which: 'inode' | 'dir' | 'bitmap' | 'dirStat' | 'super',
+  f: number,
+): number {
+  if (which === 'super') return t.fsStart;
+  if (which === 'dirStat') return t.metaStart + BLOCK;
   // a slot no file has been in (a delete that found no file) stands for itself
   const oid = t.oid[f]! >= 0 ? t.oid[f]! : f;
   if (which === 'inode') return leafOf(t, oid);

@@ -1,7 +1,6 @@
 // adio (ADIO/DASS, Seelam et al. as Bautista et al. describe it): each rule of its closed
 // list and the documentation's tunables table. docs/iosched/adio.md.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { declared, docTunables } from '../helpers/doc-tunables';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
@@ -95,22 +94,8 @@ describe('adio rules', () => {
 
 describe('adio documentation', () => {
   it('docs/iosched/adio.md lists the tunables exactly as declared, and every rule', () => {
-    const md = readFileSync(
-      fileURLToPath(new URL('../../docs/iosched/adio.md', import.meta.url)),
-      'utf8',
-    );
-    const rows = md
-      .split('\n')
-      .filter((l) => /^\| `[a-z_]+` +\| \d/.test(l))
-      .map((l) =>
-        l
-          .split('|')
-          .slice(1, -1)
-          .map((c) => c.trim().replaceAll('`', '')),
-      );
-    expect(rows.map(([name, def, unit, , doc]) => [name, Number(def), unit, doc])).toEqual(
-      adio.tunables.map((t) => [t.name, t.default, t.unit, t.doc]),
-    );
+    const { md, rows } = docTunables('adio.md', /^\| `[a-z_]+` +\| \d/);
+    expect(rows).toEqual(declared(adio.tunables));
     for (const rule of Object.keys(ADIO_RULES)) expect(md).toContain(`| \`${rule}\``);
   });
 });

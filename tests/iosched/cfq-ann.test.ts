@@ -1,7 +1,6 @@
 // cfq-ann (Heger & Quinn): each rule of its closed list, the Hopfield network's learning and
 // recall, the slice length it sets, and the documentation's tunables. docs/iosched/cfq-ann.md.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { declared, docTunables } from '../helpers/doc-tunables';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
@@ -130,23 +129,9 @@ describe('cfq-ann rules', () => {
 
 describe('cfq-ann documentation', () => {
   it('docs/iosched/cfq-ann.md lists its own tunables exactly as declared, and every rule', () => {
-    const md = readFileSync(
-      fileURLToPath(new URL('../../docs/iosched/cfq-ann.md', import.meta.url)),
-      'utf8',
-    );
-    const rows = md
-      .split('\n')
-      .filter((l) => /^\| `ann_[a-z_]+` +\| \d/.test(l))
-      .map((l) =>
-        l
-          .split('|')
-          .slice(1, -1)
-          .map((c) => c.trim().replaceAll('`', '')),
-      );
+    const { md, rows } = docTunables('cfq-ann.md', /^\| `ann_[a-z_]+` +\| \d/);
     const own = cfqAnn.tunables.filter((t) => t.name.startsWith('ann_'));
-    expect(rows.map(([name, def, unit, , doc]) => [name, Number(def), unit, doc])).toEqual(
-      own.map((t) => [t.name, t.default, t.unit, t.doc]),
-    );
+    expect(rows).toEqual(declared(own));
     for (const rule of Object.keys(CFQ_ANN_RULES)) expect(md).toContain(`| \`${rule}\``);
   });
 });

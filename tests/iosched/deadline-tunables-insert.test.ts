@@ -1,8 +1,7 @@
 // The deadline I/O scheduler (src/engine/iosched/deadline.ts), LINUX-SCHEDULERS.md §3.2,
 // §3.1, §3.3 and §1.4: its tunables and contract with the block layer, and how it files an
 // inserted request (deadline, FIFO, sort list, alias). The scene is deadline-harness.ts's.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { declared, docTunables } from '../helpers/doc-tunables';
 import { describe, expect, it } from 'vitest';
 import { jiffiesToMs } from '../../src/engine/iosched/common';
 import { deadline } from '../../src/engine/iosched/deadline';
@@ -30,22 +29,8 @@ describe('deadline: tunables and contract (§3.2)', () => {
   });
 
   it('§3.2 tunables: docs/iosched/deadline.md lists them exactly as declared', () => {
-    const md = readFileSync(
-      fileURLToPath(new URL('../../docs/iosched/deadline.md', import.meta.url)),
-      'utf8',
-    );
-    const rows = md
-      .split('\n')
-      .filter((l) => /^\| `[a-z_]+` /.test(l))
-      .map((l) =>
-        l
-          .split('|')
-          .slice(1, -1)
-          .map((c) => c.trim().replaceAll('`', '')),
-      );
-    expect(rows.map(([name, def, unit, , doc]) => [name, Number(def), unit, doc])).toEqual(
-      deadline.tunables.map((t) => [t.name, t.default, t.unit, t.doc]),
-    );
+    const { rows } = docTunables('deadline.md');
+    expect(rows).toEqual(declared(deadline.tunables));
   });
 
   it('§3.2 tunables: ms values become ns; out-of-range values clamp as STORE_FUNCTION does', () => {

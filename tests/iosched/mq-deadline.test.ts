@@ -1,8 +1,7 @@
 // mq-deadline (src/engine/iosched/mq-deadline.ts) against LINUX-SCHEDULERS.md §9.2 and
 // Linux 6.10–6.18 block/mq-deadline.c: one test per rule where it differs from 2.6
 // deadline, each a small hand-built scenario run through the real engine.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { declared, docTunables } from '../helpers/doc-tunables';
 import { describe, expect, it } from 'vitest';
 import { ensureRegistered } from '../../src/engine/iosched/elevator';
 import {
@@ -88,22 +87,8 @@ describe('mq-deadline: tunables and contract (§9.2)', () => {
   });
 
   it('§9.2 tunables: docs/iosched/mq-deadline.md lists them exactly as declared', () => {
-    const md = readFileSync(
-      fileURLToPath(new URL('../../docs/iosched/mq-deadline.md', import.meta.url)),
-      'utf8',
-    );
-    const rows = md
-      .split('\n')
-      .filter((l) => /^\| `[a-z_]+` /.test(l))
-      .map((l) =>
-        l
-          .split('|')
-          .slice(1, -1)
-          .map((c) => c.trim().replaceAll('`', '')),
-      );
-    expect(rows.map(([name, def, unit, , doc]) => [name, Number(def), unit, doc])).toEqual(
-      mqDeadline.tunables.map((t) => [t.name, t.default, t.unit, t.doc]),
-    );
+    const { rows } = docTunables('mq-deadline.md');
+    expect(rows).toEqual(declared(mqDeadline.tunables));
   });
 
   it('msecs_to_jiffies: expiries are kept in jiffies, rounded up, at the run’s HZ', () => {

@@ -1,7 +1,6 @@
 // switcher (Bautista et al.): each rule of its closed list, the SR arithmetic, and the
 // elevator switch it performs (drain, bypass, 10 ms polls). docs/iosched/switcher.md.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { declared, docTunables } from '../helpers/doc-tunables';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
@@ -164,22 +163,8 @@ describe('switcher as a whole', () => {
 
 describe('switcher documentation', () => {
   it('docs/iosched/switcher.md lists the tunables exactly as declared, and every rule', () => {
-    const md = readFileSync(
-      fileURLToPath(new URL('../../docs/iosched/switcher.md', import.meta.url)),
-      'utf8',
-    );
-    const rows = md
-      .split('\n')
-      .filter((l) => /^\| `[a-z_]+` +\| \d/.test(l))
-      .map((l) =>
-        l
-          .split('|')
-          .slice(1, -1)
-          .map((c) => c.trim().replaceAll('`', '')),
-      );
-    expect(rows.map(([name, def, unit, , doc]) => [name, Number(def), unit, doc])).toEqual(
-      switcher.tunables.map((t) => [t.name, t.default, t.unit, t.doc]),
-    );
+    const { md, rows } = docTunables('switcher.md', /^\| `[a-z_]+` +\| \d/);
+    expect(rows).toEqual(declared(switcher.tunables));
     for (const t of switcher.tunables) expect(t.doc).toMatch(/^[A-Z].+\.$/);
     for (const rule of Object.keys(SWITCHER_RULES)) expect(md).toContain(`| \`${rule}\``);
   });

@@ -7,7 +7,6 @@ import {
   BITMAP_SPAN_SECTORS,
   ENTRIES_PER_LEAF,
   MAX_DIRECT_ITEM_LEN,
-  STAT_DATA_PER_LEAF,
   createTree,
   tailInTree,
   treeBlock,
@@ -25,8 +24,7 @@ describe('ReiserFS leaves (3.6 format, 4 KiB blocks)', () => {
   const empty = (n: number) => new Array<number>(n).fill(0);
   const KIB = 2; // sectors
 
-  it('a leaf holds 59 stat data items with no body (24 + 44 bytes) and 126 directory entries (16 + 16); MAX_DIRECT_ITEM_LEN is 3,976', () => {
-    expect(STAT_DATA_PER_LEAF).toBe(59);
+  it('a leaf holds 126 directory entries (16 + 16 bytes); MAX_DIRECT_ITEM_LEN is 3,976', () => {
     expect(ENTRIES_PER_LEAF).toBe(126);
     expect(MAX_DIRECT_ITEM_LEN).toBe(3976);
   });

@@ -35,8 +35,6 @@
 import { BLOCK } from './layout';
 
 const LEAF_BYTES = 4096 - 24;
-/** stat data items per leaf when files have no body: item head 24 + stat data v2 44 bytes */
-export const STAT_DATA_PER_LEAF = Math.floor(LEAF_BYTES / (24 + 44));
 /** directory entries per leaf: one item head, then entry head 16 + a padded name 16 bytes */
 export const ENTRIES_PER_LEAF = Math.floor((LEAF_BYTES - 24) / (16 + 16));
 /** sectors one bitmap block describes: 4096 bytes × 8 bits × 4 KiB blocks */

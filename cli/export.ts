@@ -15,14 +15,18 @@ const FORMATS = ['blkparse'];
 /** events simulated between checks of stdout's buffer */
 const SLICE_EVENTS = 4096;
 
-export async function exportCommand(argv: readonly string[], out: Writable): Promise<void> {
+export async function exportCommand(
+  argv: readonly string[],
+  out: Writable,
+  note: (text: string) => void,
+): Promise<void> {
   const a = parseArgs('export', argv, { ...EDIT_OPTIONS, format: { value: true } });
   const path = onePositional(a, 'export', 'scenario file');
   const format = single(a, 'format');
   if (format === undefined) throw new UsageError('export needs --format blkparse');
   if (!FORMATS.includes(format))
     throw new UsageError(`--format ${format}: unknown format (available: ${FORMATS.join(', ')})`);
-  const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a));
+  const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a), note);
 
   let lines: string[] = [];
   let names: string[] = [];

@@ -16,7 +16,10 @@ const SCENARIO_EDITS = `  --set KEY=VALUE   change a scenario value before valid
                     iosched.tunables.read_expire=100); numbers, true/false, null and
                     JSON objects/lists are parsed, anything else is a string. Repeatable.
   --scheduler S     an I/O scheduler name sets iosched.name; a drive scheduler
-                    (fcfs, sstf, clook, sptf, asptf) sets disk.scheduler
+                    (fcfs, sstf, clook, sptf, asptf) sets disk.scheduler. Another I/O
+                    scheduler starts at its defaults, as in the kernel: the file's
+                    iosched.tunables are left out (a note on stderr says which); those
+                    given with --set are kept
   --seed N          the random seed (0 to 4294967295), instead of the scenario's`;
 
 const HELP: Record<CommandName | 'main', string> = {

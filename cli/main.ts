@@ -21,6 +21,12 @@ const wantsHelp = (argv: readonly string[]): boolean =>
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const print = (text: string): void => void io.stdout.write(text + '\n');
+  // a note says what an option implied; said once, on stderr, so --json output stays clean
+  const said = new Set<string>();
+  const note = (text: string): void => {
+    if (!said.has(text)) io.stderr.write(`spindle: note: ${text}\n`);
+    said.add(text);
+  };
   try {
     const [command, ...rest] = argv;
     if (command === undefined) {
@@ -43,13 +49,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     }
     switch (command) {
       case 'run':
-        runCommand(rest, print);
+        runCommand(rest, print, note);
         break;
       case 'sweep':
-        sweepCommand(rest, print);
+        sweepCommand(rest, print, note);
         break;
       case 'export':
-        await exportCommand(rest, io.stdout);
+        await exportCommand(rest, io.stdout, note);
         break;
       case 'presets':
         presetsCommand(rest, print);

@@ -38,10 +38,14 @@ export function scenarioEdits(a: ParsedArgs, withScheduler = true): Setting[] {
   return edits;
 }
 
-export function runCommand(argv: readonly string[], print: (text: string) => void): void {
+export function runCommand(
+  argv: readonly string[],
+  print: (text: string) => void,
+  note: (text: string) => void,
+): void {
   const a = parseArgs('run', argv, { ...EDIT_OPTIONS, json: { value: false } });
   const path = onePositional(a, 'run', 'scenario file');
-  const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a));
+  const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a), note);
   const { summary } = runScenario(scenario);
   print(flag(a, 'json') ? JSON.stringify(summary, null, 2) : runReport(summary, scenario.title));
 }
@@ -56,7 +60,11 @@ interface Dimension {
   edit: (v: JsonValue) => Setting;
 }
 
-export function sweepCommand(argv: readonly string[], print: (text: string) => void): void {
+export function sweepCommand(
+  argv: readonly string[],
+  print: (text: string) => void,
+  note: (text: string) => void,
+): void {
   const a = parseArgs('sweep', argv, {
     ...EDIT_OPTIONS,
     vary: { value: true, repeat: true },
@@ -93,7 +101,7 @@ export function sweepCommand(argv: readonly string[], print: (text: string) => v
     const settings: Record<string, JsonValue> = {};
     combo.forEach((v, i) => (settings[dims[i]!.key] = v));
     const edits = [...sets, ...combo.map((v, i) => dims[i]!.edit(v)), ...seed];
-    return { settings, scenario: scenarioWith(raw, path, edits) };
+    return { settings, scenario: scenarioWith(raw, path, edits, note) };
   });
   const runs = plans.map(({ settings, scenario }) => ({
     settings,

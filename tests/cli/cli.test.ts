@@ -7,6 +7,7 @@ import { SCENARIOS, spindle, spindleJson } from './run-cli';
 
 const RANDOM_READ = `${SCENARIOS}/c2247a-random-read.json`;
 const OSTEP = `${SCENARIOS}/ostep-fifo-vs-satf.json`;
+const SWITCHER = `${SCENARIOS}/fio-switcher.json`;
 
 const LATENCY = ['mean', 'p50', 'p95', 'p99', 'max'];
 /** Every key path of ARCHITECTURE.md's `spindle run --json` shape, with its type. */
@@ -120,6 +121,35 @@ describe('spindle run --json', () => {
     expect(drive.diskScheduler).toBe('sstf');
     const host = await spindleJson<RunSummary>(['run', OSTEP, '--scheduler', 'none', '--json']);
     expect(host.iosched).toBe('none');
+  });
+
+  it('a scheduler change starts the new scheduler at its defaults: the file’s tunables are left out, with a note; tunables set alongside stay', async () => {
+    const short = ['--set', 'stop.timeMs=300', '--json'];
+    // the switcher's file carries sample_period_ms and ema_window_ms, which AS does not have
+    const r = await spindle(['run', SWITCHER, '--scheduler', 'anticipatory', ...short]);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as RunSummary).iosched).toBe('anticipatory');
+    expect(r.stderr).toBe(
+      `spindle: note: iosched.name "switcher" → "anticipatory": the scenario's tunables (sample_period_ms=1000, ema_window_ms=4000) were "switcher"'s and are left out; "anticipatory" starts at its defaults\n`,
+    );
+    // a tunable set on the command line is kept, before or after the name
+    const cfq = (...set: string[]) => spindle(['run', SWITCHER, ...set, ...short]);
+    const plain = await cfq('--set', 'iosched.name=cfq');
+    const before = await cfq('--set', 'iosched.tunables.slice_idle=0', '--set', 'iosched.name=cfq');
+    const after = await cfq('--set', 'iosched.name=cfq', '--set', 'iosched.tunables.slice_idle=0');
+    expect(before.stdout).toBe(after.stdout);
+    expect(before.stdout).not.toBe(plain.stdout);
+    expect(before.stderr).toContain('(sample_period_ms=1000, ema_window_ms=4000)');
+    // a sweep over schedulers says it once
+    const sweep = await spindle([
+      'sweep',
+      SWITCHER,
+      '--scheduler',
+      'anticipatory,cfq,switcher',
+      ...short,
+    ]);
+    expect(sweep.code).toBe(0);
+    expect(sweep.stderr.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
   it('reports CFQ-ANN’s extra computation: its network’s multiply-adds, none for CFQ', async () => {

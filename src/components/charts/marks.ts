@@ -28,14 +28,23 @@ export function hasWrites(sets: readonly PointSet[]): boolean {
   return sets.some((s) => s.write.includes(1));
 }
 
-/** A polyline with gaps where y is NaN. */
+/** A polyline with gaps where y is NaN; a point with gaps on both sides is a short dash
+ * (a one-point line would draw nothing: a lone bin's mean would be invisible). */
 export function linePath(xs: readonly number[], ys: readonly number[], x: Scale, y: Scale): string {
+  const defined = (i: number) => ys[i] === ys[i];
   const gen = line<number>()
-    .defined((i) => ys[i] === ys[i])
+    .defined(defined)
     .x((i) => x(xs[i]!))
     .y((i) => y(ys[i]!));
-  return gen(xs.map((_, i) => i)) ?? '';
+  let d = gen(xs.map((_, i) => i)) ?? '';
+  for (let i = 0; i < xs.length; i++)
+    if (defined(i) && !(i > 0 && defined(i - 1)) && !(i + 1 < xs.length && defined(i + 1)))
+      d += `M${(x(xs[i]!) - LONE_DASH / 2).toFixed(1)},${y(ys[i]!).toFixed(1)}h${LONE_DASH}`;
+  return d;
 }
+
+/** px: the width of a lone point's dash */
+const LONE_DASH = 6;
 
 /** A step line: the value ys[i] holds from xs[i] to xs[i+1], the last one to `endX`. */
 export function stepPath(

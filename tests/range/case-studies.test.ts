@@ -82,9 +82,9 @@ describe('small-file creation in an ext2 block group', () => {
   // 90% full) is the paper's Figure 11, which it ran with one process. Spindle measures
   // 3.7%, 6.3% and 5.1% there (and 26%, 25%, 26% with sixteen processes — a quarter, just
   // past the claim's band, see below). Why one process gains so little: ext2 gives its files
-  // the free blocks after one goal in order, so the drive's 16 queued writes are the next
-  // 16 free blocks, a track or two apart at most; SPTF among them already leaves little
-  // rotation (0.55 ms a file at 50% full), and what the ranges remove (to 0.28 ms) comes
+  // the free blocks after one goal in order, and the drive streams through them, close
+  // together (a block SPTF passes over stays queued: plain SPTF has no aging); SPTF among
+  // them already leaves little rotation (0.55 ms a file at 50% full), and what the ranges remove (to 0.28 ms) comes
   // back partly as head switches (seek 0.87 → 1.04 ms): HRS takes whichever free block it
   // reaches first, on another track if need be, and leaves holes to come back to. The
   // paper does not say how its group was filled (here: random 4 KiB blocks) or in what

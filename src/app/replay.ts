@@ -19,6 +19,8 @@ export interface RequestLife {
   insertNs: number;
   dispatchNs: number;
   doneNs: number;
+  /** a range write (issue #6): where it may land, from the drive decisions that weighed it */
+  ranges?: ReadonlyArray<{ begin: number; end: number }>;
 }
 
 export type Phase = 'seek' | 'rotation' | 'transfer' | 'overhead' | 'idle';
@@ -72,6 +74,11 @@ export function indexLog(log: RunLog): Replay {
     if (e.action === 'D' && r.dispatchNs === Infinity) r.dispatchNs = e.tNs;
     if (e.action === 'C') r.doneNs = e.tNs;
   }
+  for (const d of log.decisions)
+    for (const w of d.ranges ?? []) {
+      const r = requests.get(w.rq);
+      if (r && !r.ranges) r.ranges = w.ranges;
+    }
   const from = log.fromNs;
   const stopSet = new Set<number>([from]);
   for (const e of log.events) stopSet.add(e.tNs);

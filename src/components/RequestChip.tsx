@@ -1,5 +1,6 @@
 // A request as a small chip: its id, first sector and size, in its process's colour;
-// reads filled, writes outlined (UI.md, visual language).
+// reads filled, writes outlined (UI.md, visual language). A range write shows where it may
+// land — its range, or how many — since its address is the drive's choice.
 import type { RequestLife } from '../app/replay';
 import { processColour } from './colors';
 
@@ -21,12 +22,27 @@ export function RequestChip({
     <span
       className={`chip${highlight ? ' chosen' : ''}`}
       style={style}
-      title={`request ${q.rq}: ${q.write ? 'write' : 'read'}, sector ${q.sector}, ${q.nSectors} sectors, cylinder ${q.cylinder} head ${q.head}, process ${q.proc}`}
+      title={
+        q.ranges
+          ? `request ${q.rq}: range write of ${q.nSectors} sectors, to any free place in ${rangesText(q.ranges)} (the drive chooses; sector ${q.sector} is the file system's placeholder), process ${q.proc}`
+          : `request ${q.rq}: ${q.write ? 'write' : 'read'}, sector ${q.sector}, ${q.nSectors} sectors, cylinder ${q.cylinder} head ${q.head}, process ${q.proc}`
+      }
     >
       #{q.rq}{' '}
       <small>
-        s{q.sector}+{q.nSectors}
+        {q.ranges
+          ? q.ranges.length === 1
+            ? `s${q.ranges[0]!.begin}…${q.ranges[0]!.end}`
+            : `${q.ranges.length} ranges`
+          : `s${q.sector}+${q.nSectors}`}
       </small>
     </span>
   );
+}
+
+function rangesText(ranges: ReadonlyArray<{ begin: number; end: number }>): string {
+  const sectors = ranges.reduce((n, r) => n + r.end - r.begin, 0);
+  return ranges.length === 1
+    ? `sectors ${ranges[0]!.begin}–${ranges[0]!.end}`
+    : `${ranges.length} ranges (${sectors} sectors)`;
 }

@@ -2,7 +2,7 @@
 // every configuration survives the round trip through its link exactly; hostile or damaged
 // queries never throw, never let markup through unquoted, and fall back to defaults.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   applyOverrides,
   defaultConfig,
@@ -16,6 +16,9 @@ import {
   type RunOverrides,
 } from '../../src/app/config';
 import { parseUrlState, serializeUrlState, MAX_QUERY_CHARS } from '../../src/app/url-state';
+
+// a property run of hundreds of cases: slower than 5 s on a loaded machine
+vi.setConfig({ testTimeout: 60_000 });
 
 const name = fc.stringMatching(/^[a-z0-9][a-z0-9_.-]{0,20}$/);
 const tunableName = fc.stringMatching(/^[a-z][a-z0-9_]{0,15}$/);

@@ -68,6 +68,12 @@ describe.skipIf(!haveChromium)('range writes on the platter', () => {
       await page.locator('[data-testid="range-strip-piece"][data-state="examined"]').count(),
     ).toBeGreaterThan(0);
 
+    // The strip's caption is text that wraps (it was SVG text cut off at the right).
+    expect(await page.getByTestId('range-strip-hidden').isVisible()).toBe(true);
+    // The waiting writes' chips say where they may land, not the placeholder address.
+    const chips = page.getByTestId('slots').locator('.chip');
+    expect(await chips.first().textContent()).toMatch(/^#\d+ (s\d+…\d+|\d+ ranges)$/);
+
     // The decision log's latest line reads as the drive's range choice.
     const note = page.getByTestId('range-note');
     await expect.poll(() => note.textContent()).toContain(`→ block at sector ${sector}`);

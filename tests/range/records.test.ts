@@ -1,4 +1,5 @@
 // Decision records for range writes: what the page needs to draw HRS's choice.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { GROUP_START } from '../../src/engine/disk/range-experiments';
 import { completions, rangeScenario, runCollect } from './helpers';
@@ -45,11 +46,32 @@ describe('range decision records', () => {
       const cand = d.candidates.find((x) => x.rq === d.chosen)!;
       expect(cand.estimateNs).toBeCloseTo(own.estimateNs!, 6);
       expect(d.text).toMatch(
-        /HRS: the closest free block of a range write → W \d+\+8 reachable in [\d.]+ ms \(\d+ ready; \d+ range writes?, \d+ track pieces, \d+ pruned; \d+ estimates\)/,
+        /HRS: the closest free block of a range write → W \d+\+8 reachable in [\d.]+ ms \(\d+ ready; \d+ range writes?, \d+ track pieces, \d+ pruned; \d+ estimates(, \d+ of them for appending right after the last write)?\)/,
       );
     }
     // most of a group-sized range's tracks are too far to be worth an estimate
     expect(unvisited).toBeGreaterThan(5 * visited);
+  });
+
+  it('HRS’s estimates add up in the text: one per examined piece and per ordinary request, and one per write for appending right after the last write (said when there are any)', () => {
+    const lesson = JSON.parse(
+      readFileSync('public/scenarios/range-writes-small-files-one-full.json', 'utf8'),
+    ) as Record<string, unknown>;
+    let said = 0;
+    for (const d of runCollect(lesson).decisions) {
+      const m =
+        /\((\d+) ready; (\d+) range writes?, (\d+) track pieces, (\d+) pruned; (\d+) estimates(?:, (\d+) of them for appending right after the last write)?\)/.exec(
+          d.text ?? '',
+        );
+      if (!m) continue;
+      const [ready, writes, pieces, pruned, estimates] = [1, 2, 3, 4, 5].map((i) => Number(m[i]));
+      const appends = estimates! - (pieces! - pruned!) - (ready! - writes!);
+      expect(appends).toBeGreaterThanOrEqual(0);
+      expect(appends).toBeLessThanOrEqual(writes!); // the last write's end lies on one piece
+      expect(Number(m[6] ?? 0)).toBe(appends);
+      if (appends > 0) said++;
+    }
+    expect(said).toBeGreaterThan(0);
   });
 
   it('ECS records name their rule and scheduler', () => {

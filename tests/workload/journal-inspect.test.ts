@@ -1,8 +1,11 @@
 // The inspection panel's view of the journals (journal-inspect.ts), read off live runs.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runUntil } from '../../src/engine/sim/simulation';
 import { hostView } from '../../src/engine/iosched/inspect';
 import { postmarkScenario, traced } from '../helpers/postmark-journal';
+
+// whole simulation runs: slower than unit tests on a shared machine
+vi.setConfig({ testTimeout: 60_000 });
 
 type View = Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -22,6 +22,9 @@ function sentence(
   const what = `request ${target.rq} (sector ${target.sector}, ${target.nSectors} × 512 B)`;
   switch (mech.phase) {
     case 'seek':
+      // on the same cylinder the "seek" is a head switch (with a write's settle: mechanics.ts)
+      if (s.fromCylinder === s.toCylinder)
+        return `Head switch: the arm stays on cylinder ${s.toCylinder}; head ${s.head} takes over${target.write ? ' and settles before writing' : ''} for ${what} — ${formatNs(s.seekEndNs - s.startNs)} in all.`;
       return `Seek: the arm moves from cylinder ${s.fromCylinder} to ${s.toCylinder} for ${what} — ${formatNs(s.seekEndNs - s.startNs)} in all.`;
     case 'rotation':
       return `Rotation: the head waits on cylinder ${s.toCylinder} for the first sector of ${what} to come round — ${formatNs(s.mediaStartNs - tNs)} more.`;

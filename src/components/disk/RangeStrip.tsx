@@ -63,8 +63,7 @@ export function RangeStrip(props: {
   if (hidden > 0) rows = rows.filter((a) => byTrack.has(key(a[0]!)));
   const tracks = rows.map((a) => a[0]!);
   const rowH = Math.max(3, Math.min(12, 240 / Math.max(1, tracks.length)));
-  const NOTE = hidden > 0 ? 14 : 0;
-  const H = TOP + tracks.length * rowH + 34 + NOTE;
+  const H = TOP + tracks.length * rowH + 20;
   const x = (u: number) => LEFT + u * PLOT;
   // One label per cylinder: its least seek among the examined pieces.
   const groups: Array<{ cylinder: number; first: number; rows: number; seekNs: number | null }> =
@@ -80,144 +79,137 @@ export function RangeStrip(props: {
   });
   const revMs = g.revolutionNs / 1e6;
   return (
-    <svg
-      viewBox={`0 0 ${W} ${H}`}
-      className="range-strip"
-      data-testid="range-strip"
-      role="img"
-      aria-label={`Range write ${r.rq}: ${tracks.length} candidate tracks unrolled, by how far each must turn to reach the head`}
-    >
-      <text x={4} y={16} className="svg-small" style={{ fill: 'var(--ink)' }}>
-        Range write #{r.rq}
-        {chosen ? ` — the drive chose sector ${r.sector}` : ' — weighed, not chosen'}
-        {others > 0 ? ` (${others} other range write${others === 1 ? '' : 's'} weighed)` : ''}
-      </text>
-      {groups.map((gr, i) => (
-        <g key={gr.cylinder}>
-          <rect
-            x={LEFT}
-            y={TOP + gr.first * rowH}
-            width={PLOT}
-            height={gr.rows * rowH}
-            style={{ fill: i % 2 ? 'var(--hover)' : 'var(--line)' }}
-          />
-          <text
-            x={LEFT - 6}
-            y={TOP + (gr.first + gr.rows / 2) * rowH + 4}
-            textAnchor="end"
-            className="svg-small"
-            style={{
-              fill: Math.round(armCylinder) === gr.cylinder ? PHASE_COLOURS.seek : 'var(--heading)',
-            }}
-          >
-            {Math.round(armCylinder) === gr.cylinder ? '▶ ' : ''}cyl {gr.cylinder}
-            {gr.seekNs !== null ? ` · seek ${formatNs(gr.seekNs)}` : ''}
-          </text>
-        </g>
-      ))}
-      {tracks.map((t, i) => {
-        const piece = byTrack.get(`${t.cylinder}:${t.head}`);
-        const state: PieceState = piece ? (piece.pruned ? 'pruned' : 'examined') : 'unreached';
-        const y = TOP + i * rowH + 0.5;
-        const h = Math.max(1.5, rowH - 1);
-        const arcs: Array<[number, number]> = piece
-          ? [[piece.startAngle, piece.endAngle]]
-          : rows[i]!.map((a) => [a.startAngle, a.endAngle]);
-        return (
-          <g key={i} opacity={state === 'examined' ? 1 : 0.35}>
-            {arcs
-              .flatMap(([a0, a1]) => spans(a0, a1, p))
-              .map(([u, len], k) => (
-                <rect
-                  key={k}
-                  x={x(u)}
-                  y={y}
-                  width={len * PLOT}
-                  height={h}
-                  fill={state === 'examined' ? colour : 'none'}
-                  fillOpacity={0.35}
-                  stroke={state === 'unreached' ? '#868e96' : colour}
-                  strokeWidth={1}
-                  strokeDasharray={state === 'examined' ? undefined : '3 2'}
-                  data-testid="range-strip-piece"
-                  data-state={state}
-                >
-                  <title>{pieceTitle(r.rq, t, piece, state)}</title>
-                </rect>
-              ))}
-            {state === 'examined' &&
-              piece &&
-              piece.bestStart >= 0 &&
-              spans(piece.bestStart, piece.bestEnd, p).map(([u, len], k) => (
-                <rect key={`b${k}`} x={x(u)} y={y} width={len * PLOT} height={h} fill={colour} />
-              ))}
-          </g>
-        );
-      })}
-      {chosen &&
-        r.block &&
-        (() => {
-          const i = tracks.findIndex(
-            (t) => t.cylinder === r.block!.cylinder && t.head === r.block!.head,
-          );
-          if (i < 0) return null;
-          return spans(r.block.startAngle, r.block.endAngle, p).map(([u, len], k) => (
-            <rect
-              key={`c${k}`}
-              x={x(u) - 2}
-              y={TOP + i * rowH - 2}
-              width={len * PLOT + 4}
-              height={Math.max(rowH, 6) + 3}
-              fill="none"
-              style={{ stroke: 'var(--ink)' }}
-              strokeWidth={2}
-              data-testid="range-strip-chosen"
-            >
-              <title>{`the block the drive chose: sector ${r.sector}, cylinder ${r.block!.cylinder}, head ${r.block!.head}`}</title>
-            </rect>
-          ));
-        })()}
-      <line
-        x1={LEFT}
-        x2={LEFT}
-        y1={TOP - 4}
-        y2={H - 30 - NOTE}
-        stroke={PHASE_COLOURS.seek}
-        strokeWidth={2}
-      />
-      {[0, 0.25, 0.5, 0.75, 1].map((u) => (
-        <text
-          key={u}
-          x={x(u)}
-          y={H - 16 - NOTE}
-          textAnchor={u === 0 ? 'start' : u === 1 ? 'end' : 'middle'}
-          className="svg-small"
-          style={{ fill: 'var(--heading)' }}
-        >
-          {u === 0 ? '0' : `${(u * revMs).toFixed(1)} ms`}
-        </text>
-      ))}
-      <text
-        x={x(0.5)}
-        y={H - 2 - NOTE}
-        textAnchor="middle"
-        className="svg-small"
-        style={{ fill: 'var(--muted)' }}
+    <>
+      <svg
+        viewBox={`0 0 ${W} ${H}`}
+        className="range-strip"
+        data-testid="range-strip"
+        role="img"
+        aria-label={`Range write ${r.rq}: ${tracks.length} candidate tracks unrolled, by how far each must turn to reach the head`}
       >
-        rotation until under the head (a revolution is {revMs.toFixed(1)} ms); a row per track
-      </text>
-      {hidden > 0 && (
-        <text
-          x={x(0.5)}
-          y={H - 2}
-          textAnchor="middle"
-          className="svg-small"
-          style={{ fill: 'var(--muted)' }}
-          data-testid="range-strip-hidden"
-        >
-          the tracks HRS reached; {hidden} more of the ranges’ tracks, never reached, not shown
+        <text x={4} y={16} className="svg-small" style={{ fill: 'var(--ink)' }}>
+          Range write #{r.rq}
+          {chosen ? ` — the drive chose sector ${r.sector}` : ' — weighed, not chosen'}
+          {others > 0 ? ` (${others} other range write${others === 1 ? '' : 's'} weighed)` : ''}
         </text>
-      )}
-    </svg>
+        {groups.map((gr, i) => (
+          <g key={gr.cylinder}>
+            <rect
+              x={LEFT}
+              y={TOP + gr.first * rowH}
+              width={PLOT}
+              height={gr.rows * rowH}
+              style={{ fill: i % 2 ? 'var(--hover)' : 'var(--line)' }}
+            />
+            <text
+              x={LEFT - 6}
+              y={TOP + (gr.first + gr.rows / 2) * rowH + 4}
+              textAnchor="end"
+              className="svg-small"
+              style={{
+                fill:
+                  Math.round(armCylinder) === gr.cylinder ? PHASE_COLOURS.seek : 'var(--heading)',
+              }}
+            >
+              {Math.round(armCylinder) === gr.cylinder ? '▶ ' : ''}cyl {gr.cylinder}
+              {gr.seekNs !== null ? ` · seek ${formatNs(gr.seekNs)}` : ''}
+            </text>
+          </g>
+        ))}
+        {tracks.map((t, i) => {
+          const piece = byTrack.get(`${t.cylinder}:${t.head}`);
+          const state: PieceState = piece ? (piece.pruned ? 'pruned' : 'examined') : 'unreached';
+          const y = TOP + i * rowH + 0.5;
+          const h = Math.max(1.5, rowH - 1);
+          const arcs: Array<[number, number]> = piece
+            ? [[piece.startAngle, piece.endAngle]]
+            : rows[i]!.map((a) => [a.startAngle, a.endAngle]);
+          return (
+            <g key={i} opacity={state === 'examined' ? 1 : 0.35}>
+              {arcs
+                .flatMap(([a0, a1]) => spans(a0, a1, p))
+                .map(([u, len], k) => (
+                  <rect
+                    key={k}
+                    x={x(u)}
+                    y={y}
+                    width={len * PLOT}
+                    height={h}
+                    fill={state === 'examined' ? colour : 'none'}
+                    fillOpacity={0.35}
+                    stroke={state === 'unreached' ? '#868e96' : colour}
+                    strokeWidth={1}
+                    strokeDasharray={state === 'examined' ? undefined : '3 2'}
+                    data-testid="range-strip-piece"
+                    data-state={state}
+                  >
+                    <title>{pieceTitle(r.rq, t, piece, state)}</title>
+                  </rect>
+                ))}
+              {state === 'examined' &&
+                piece &&
+                piece.bestStart >= 0 &&
+                spans(piece.bestStart, piece.bestEnd, p).map(([u, len], k) => (
+                  <rect key={`b${k}`} x={x(u)} y={y} width={len * PLOT} height={h} fill={colour} />
+                ))}
+            </g>
+          );
+        })}
+        {chosen &&
+          r.block &&
+          (() => {
+            const i = tracks.findIndex(
+              (t) => t.cylinder === r.block!.cylinder && t.head === r.block!.head,
+            );
+            if (i < 0) return null;
+            return spans(r.block.startAngle, r.block.endAngle, p).map(([u, len], k) => (
+              <rect
+                key={`c${k}`}
+                x={x(u) - 2}
+                y={TOP + i * rowH - 2}
+                width={len * PLOT + 4}
+                height={Math.max(rowH, 6) + 3}
+                fill="none"
+                style={{ stroke: 'var(--ink)' }}
+                strokeWidth={2}
+                data-testid="range-strip-chosen"
+              >
+                <title>{`the block the drive chose: sector ${r.sector}, cylinder ${r.block!.cylinder}, head ${r.block!.head}`}</title>
+              </rect>
+            ));
+          })()}
+        <line
+          x1={LEFT}
+          x2={LEFT}
+          y1={TOP - 4}
+          y2={H - 16}
+          stroke={PHASE_COLOURS.seek}
+          strokeWidth={2}
+        />
+        {[0, 0.25, 0.5, 0.75, 1].map((u) => (
+          <text
+            key={u}
+            x={x(u)}
+            y={H - 2}
+            textAnchor={u === 0 ? 'start' : u === 1 ? 'end' : 'middle'}
+            className="svg-small"
+            style={{ fill: 'var(--heading)' }}
+          >
+            {u === 0 ? '0' : `${(u * revMs).toFixed(1)} ms`}
+          </text>
+        ))}
+      </svg>
+      <p className="range-strip-note muted small">
+        Across: the rotation until each place is under the head (a revolution is {revMs.toFixed(1)}{' '}
+        ms); a row per track.
+        {hidden > 0 && (
+          <span data-testid="range-strip-hidden">
+            {' '}
+            Shown: the tracks HRS reached; {hidden} more of the ranges’ tracks, never reached, are
+            not.
+          </span>
+        )}
+      </p>
+    </>
   );
 }

@@ -29,6 +29,12 @@ export function explainRangePick(
     pruned += r.unvisited;
     for (const p of r.pieces) if (p.pruned) pruned++;
   }
-  text += ` (${n} ready; ${records.length} range write${records.length === 1 ? '' : 's'}, ${pieces} track pieces, ${pruned} pruned; ${estimates} estimates)`;
+  // HRS makes one estimate per track piece it examines and one per ordinary request; a
+  // piece holding the end of the last write gets one more, for appending there without
+  // DiskSim's minimum write seek (range-place.ts)
+  const appends =
+    rule === 'hrs-shortest-positioning' ? estimates - (pieces - pruned) - (n - records.length) : 0;
+  const why = appends > 0 ? `, ${appends} of them for appending right after the last write` : '';
+  text += ` (${n} ready; ${records.length} range write${records.length === 1 ? '' : 's'}, ${pieces} track pieces, ${pruned} pruned; ${estimates} estimates${why})`;
   return text;
 }

@@ -397,4 +397,21 @@ describe('lesson: two and four kernel builds', () => {
       expect(perSecond).toBeLessThan(1.05 * (1000 / ms));
     }
   });
+
+  // The lesson's "what to expect" (seed 1): two builds, mean Q2C 5.0 ms under CFQ, deadline
+  // and anticipatory (p95 12.2–12.6, max 33–47 ms); four under CFQ 6.2 ms, Q2D 2.1 → 2.9 ms.
+  it('lightly loaded, the schedulers hardly differ (mean Q2C within 5%); four builds wait longer in the queue', async () => {
+    const run = (...set: string[]) =>
+      spindleJson<RunSummary>(['run', `${SCENARIOS}/kernel-builds.json`, ...set, '--json']);
+    const [cfq, deadline, as, four] = await Promise.all([
+      run(),
+      run('--set', 'iosched.name=deadline'),
+      run('--set', 'iosched.name=anticipatory'),
+      run('--set', 'workload.processes.0.generator.builds=4'),
+    ]);
+    const means = [cfq, deadline, as].map((s) => s.latencyMs.q2c.mean);
+    expect(Math.max(...means) / Math.min(...means)).toBeLessThan(1.05);
+    expect(four.latencyMs.q2c.mean).toBeGreaterThan(1.1 * cfq.latencyMs.q2c.mean);
+    expect(four.latencyMs.q2d.mean).toBeGreaterThan(1.2 * cfq.latencyMs.q2d.mean);
+  });
 });

@@ -34,6 +34,8 @@ export interface Replay {
    * the played window [log.fromNs, log.endNs] (its start always one of them) */
   stops: number[];
   decisionTimes: number[];
+  /** the rules that fired in the log, by layer, with how often (most frequent first) */
+  rules: RuleCount[];
   services: ServiceRecord[];
 }
 
@@ -97,8 +99,26 @@ export function indexLog(log: RunLog): Replay {
     lives: [...requests.values()],
     stops,
     decisionTimes: log.decisions.map((d) => d.tNs),
+    rules: countRules(log.decisions),
     services,
   };
+}
+
+export interface RuleCount {
+  rule: string;
+  layer: DecisionRecord['layer'];
+  count: number;
+}
+
+function countRules(decisions: readonly DecisionRecord[]): RuleCount[] {
+  const byKey = new Map<string, RuleCount>();
+  for (const d of decisions) {
+    const key = `${d.layer} ${d.rule}`;
+    const c = byKey.get(key);
+    if (c) c.count++;
+    else byKey.set(key, { rule: d.rule, layer: d.layer, count: 1 });
+  }
+  return [...byKey.values()].sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
 }
 
 /** The last index i with xs[i] ≤ t (−1 when none); xs ascending. */
@@ -181,10 +201,18 @@ export function pendingAt(r: Replay, tNs: number): RequestLife[] {
   return r.lives.filter((q) => q.bornNs <= tNs && tNs < q.doneNs);
 }
 
-/** The decisions made at or before t, newest first, at most `limit`. */
-export function decisionsUpTo(r: Replay, tNs: number, limit: number): DecisionRecord[] {
+/** The decisions made at or before t that `keep` accepts, newest first, at most `limit`. */
+export function decisionsUpTo(
+  r: Replay,
+  tNs: number,
+  limit: number,
+  keep: (d: DecisionRecord) => boolean = () => true,
+): DecisionRecord[] {
   const i = lastAtOrBefore(r.decisionTimes, tNs);
   const out: DecisionRecord[] = [];
-  for (let j = i; j >= 0 && out.length < limit; j--) out.push(r.log.decisions[j]!);
+  for (let j = i; j >= 0 && out.length < limit; j--) {
+    const d = r.log.decisions[j]!;
+    if (keep(d)) out.push(d);
+  }
   return out;
 }

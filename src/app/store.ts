@@ -12,6 +12,8 @@ export interface PlaybackState {
   slowdown: number;
   helpOpen: boolean;
   layer: LayerFilter;
+  /** the decision log shows only this rule's decisions ('' or absent: every rule) */
+  rule?: string;
   /** quiz mode's progress (quiz.ts); absent or null when not quizzing */
   quiz?: QuizState | null;
 }

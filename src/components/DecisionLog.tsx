@@ -10,9 +10,20 @@ const SHOWN = 120;
 export function DecisionLog({ replay, store }: { replay: Replay; store: Store }) {
   const cursor = useStore(store, (s) => lastAtOrBefore(replay.decisionTimes, s.tNs));
   const layer = useStore(store, (s) => s.layer);
+  const wanted = useStore(store, (s) => s.rule ?? '');
+  const rules = replay.rules.filter((r) => layer === 'all' || r.layer === layer);
+  // a rule of another layer (or of another run) is no filter here
+  const rule = rules.some((r) => r.rule === wanted) ? wanted : '';
   const tNs = cursor >= 0 ? replay.decisionTimes[cursor]! : -1;
-  const all = tNs < 0 ? [] : decisionsUpTo(replay, tNs, layer === 'all' ? SHOWN : SHOWN * 4);
-  const lines = (layer === 'all' ? all : all.filter((d) => d.layer === layer)).slice(0, SHOWN);
+  const lines =
+    tNs < 0
+      ? []
+      : decisionsUpTo(
+          replay,
+          tNs,
+          SHOWN,
+          (d) => (layer === 'all' || d.layer === layer) && (rule === '' || d.rule === rule),
+        );
   return (
     <section className="decisions" aria-label="Decision log">
       <h2>
@@ -21,20 +32,37 @@ export function DecisionLog({ replay, store }: { replay: Replay; store: Store })
           ({cursor + 1} of {replay.log.decisions.length})
         </small>
       </h2>
-      <label className="layer-filter">
-        layer{' '}
-        <select
-          value={layer}
-          aria-label="Filter decisions by layer"
-          onChange={(e) => store.set({ layer: e.target.value as LayerFilter })}
-        >
-          <option value="all">all</option>
-          <option value="iosched">I/O scheduler</option>
-          <option value="disk">drive</option>
-        </select>
-      </label>
+      <div className="layer-filter">
+        <label>
+          layer{' '}
+          <select
+            value={layer}
+            aria-label="Filter decisions by layer"
+            onChange={(e) => store.set({ layer: e.target.value as LayerFilter })}
+          >
+            <option value="all">all</option>
+            <option value="iosched">I/O scheduler</option>
+            <option value="disk">drive</option>
+          </select>
+        </label>{' '}
+        <label>
+          rule{' '}
+          <select
+            value={rule}
+            aria-label="Filter decisions by rule"
+            onChange={(e) => store.set({ rule: e.target.value })}
+          >
+            <option value="">every rule</option>
+            {rules.map((r) => (
+              <option key={`${r.layer} ${r.rule}`} value={r.rule}>
+                {r.rule} ({r.count.toLocaleString('en')})
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
       {lines.length === 0 ? (
-        <p className="muted">No decision yet.</p>
+        <NoneYet replay={replay} store={store} rule={rule} layer={layer} tNs={tNs} />
       ) : (
         <ol className="decision-list" data-testid="decision-list">
           {lines.map((d, i) => (
@@ -48,6 +76,31 @@ export function DecisionLog({ replay, store }: { replay: Replay; store: Store })
         </ol>
       )}
     </section>
+  );
+}
+
+/** Nothing to show up to now: with a rule chosen, the next time it fires, to go there. */
+function NoneYet(props: {
+  replay: Replay;
+  store: Store;
+  rule: string;
+  layer: LayerFilter;
+  tNs: number;
+}) {
+  const { replay, store, rule, layer, tNs } = props;
+  if (rule === '') return <p className="muted">No decision yet.</p>;
+  const next = replay.log.decisions.find(
+    (d) => d.tNs > tNs && d.rule === rule && (layer === 'all' || d.layer === layer),
+  );
+  return (
+    <p className="muted">
+      No {rule} decision yet.{' '}
+      {next && (
+        <button type="button" onClick={() => store.set({ tNs: next.tNs, playing: false })}>
+          Go to the next, at {formatNs(next.tNs)}
+        </button>
+      )}
+    </p>
   );
 }
 

@@ -51,6 +51,31 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
     await page.context().close();
   });
 
+  it('the decision log filters by rule: the rules that fired, with counts; the next switch is a click away', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=fio-switcher.json');
+    await expect
+      .poll(() => lessonInfo(page), { timeout: 60_000 })
+      .toMatch(/showing 125\.9–\d+\.\d s of the run/);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const rule = page.getByRole('combobox', { name: 'Filter decisions by rule' });
+    // CFQ's and AS's own rules fire thousands of times; the switch once
+    const options = await rule.locator('option').allTextContents();
+    expect(options[0]).toBe('every rule');
+    expect(options).toContain('switch-to-anticipatory (1)');
+    await rule.selectOption('switch-to-anticipatory');
+    // at 125.9 s the switch is still ahead: the log says so and offers to go there
+    const list = page.getByRole('region', { name: 'Decision log' });
+    await expect.poll(() => list.textContent()).toContain('No switch-to-anticipatory decision yet');
+    await page.getByRole('button', { name: /Go to the next, at 126\.000 s/ }).click();
+    await expect
+      .poll(() => page.getByTestId('decision-list').locator('li').first().textContent())
+      .toMatch(/switch-to-anticipatory.*SR 0\.\d\d ≥ 0\.75/);
+    expect(await page.getByTestId('decision-list').locator('li').count()).toBe(1);
+    expect(await clockSeconds(page)).toBeCloseTo(126, 3);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('plays from a time typed under the disk, or clicked on the whole run’s chart; the link says from=', async () => {
     const { page, problems } = await lab.openLab('?v=1&lesson=fio-switcher.json&from=0');
     await expect

@@ -362,6 +362,12 @@ export function breakdown(runs: readonly ChartRun[]): Breakdown[] {
         if (r.flags[i]! & 4) s[5]!++;
       }
     }
+    // write-back destages: the media time of writes that completed from the buffer (the
+    // summary's breakdown counts them, collector.ts noteDestaged)
+    const { all, byProc } = run.log.tables.destagePhaseNs;
+    for (let k = 0; k < 3; k++) sums[0]![k]! += all[k]!;
+    for (let g = 1; g <= groups; g++)
+      for (let k = 0; k < 3; k++) sums[g]![k]! += byProc[3 * (g - 1) + k] ?? 0;
     sums.forEach((s, g) => {
       if (g > 0 && s[4] === 0) return;
       const n = Math.max(1, s[4]!) * NS_PER_MS;

@@ -17,9 +17,9 @@ import {
   type TraceEvent,
   type TraceSink,
 } from '../engine';
-import { ownerCount, ownerMediaNs, ownerProc } from '../engine/metrics/collector';
 import { BlkparseWriter } from '../engine/trace/blkparse-writer';
 import { WHOLE_RUN_BOUND, type RunBound } from './bounds';
+import { createDestageTally, type DestageTables } from './destage-tally';
 
 /** One row per bio (the I/Os processes see), in Q order. NaN: not yet (at the run's bound). */
 export interface IoColumns {
@@ -54,15 +54,11 @@ export interface RequestColumns {
   bios: Uint16Array;
 }
 
-export interface ChartTables {
+export interface ChartTables extends DestageTables {
   ios: IoColumns;
   requests: RequestColumns;
   /** D times of the requests still in the drive when the run stopped */
   inDriveDNs: Float64Array;
-  /** per process: the media time (seek + rotation + transfer) of the write-back destages
-   * of its writes that the mechanism finished in the window — drive-internal jobs, in no
-   * row (they have no D or C), counted as the engine's summary counts them */
-  destageNs: Float64Array;
   /** the bio table hit its row limit: later bios are not in it */
   truncated: boolean;
 }
@@ -103,11 +99,7 @@ const f64 = () => new Column((n) => new Float64Array(n));
  * or after `fromNs` (the played window's start, ./played.ts). */
 export function createTableRecorder(fromNs = 0) {
   let sim: Simulation | null = null;
-  /** per process, the destages' media time so far */
-  const destage = f64();
-  let destageProcs = 0;
-  /** destages on the media: [freeNs, process, ns, …], until the mechanism is free of them */
-  const onMedia: number[] = [];
+  const destages = createDestageTally();
   const io = {
     n: 0,
     qNs: f64(),
@@ -180,24 +172,7 @@ export function createTableRecorder(fromNs = 0) {
     rq.bios.set(i, Math.min(65535, r.bios.length));
   }
 
-  /** Count the destages the mechanism is free of by now: the engine counts one when its
-   * MechanismFree event runs, which at an instant runs before every other event. */
-  function settle(): void {
-    const now = sim ? sim.state.now : 0;
-    let kept = 0;
-    for (let i = 0; i < onMedia.length; i += 3) {
-      const p = onMedia[i + 1]!;
-      if (onMedia[i]! <= now) {
-        while (destageProcs <= p) destage.set(destageProcs++, 0);
-        destage.data[p]! += onMedia[i + 2]!;
-      } else {
-        onMedia[kept++] = onMedia[i]!;
-        onMedia[kept++] = p;
-        onMedia[kept++] = onMedia[i + 2]!;
-      }
-    }
-    onMedia.length = kept;
-  }
+  const settle = (): void => destages.settle(sim ? sim.state.now : 0);
 
   return {
     bind(s: Simulation) {
@@ -212,10 +187,7 @@ export function createTableRecorder(fromNs = 0) {
       if (s.freeNs < fromNs) return;
       const r = sim.state.requests.slots.find((x) => x && x.id === s.rq);
       if (!r || !r.internal) return;
-      for (let i = 0, n = ownerCount(r); i < n; i++) {
-        const p = ownerProc(r, i);
-        if (p >= 0) onMedia.push(s.freeNs, p, ownerMediaNs(r, i));
-      }
+      destages.started(r, s.freeNs);
     },
     trace(e: TraceEvent) {
       switch (e.action) {
@@ -249,9 +221,7 @@ export function createTableRecorder(fromNs = 0) {
     },
     tables(): ChartTables {
       settle();
-      const np = Math.max(destageProcs, sim ? sim.state.workload.instances.length : 0);
-      const destageNs = new Float64Array(np);
-      destageNs.set(destage.data.subarray(0, destageProcs));
+      const destage = destages.tables(sim ? sim.state.workload.instances.length : 0);
       return {
         ios: {
           n: io.n,
@@ -278,7 +248,7 @@ export function createTableRecorder(fromNs = 0) {
           bios: rq.bios.trimmed(rq.n),
         },
         inDriveDNs: Float64Array.from(inDrive.values()),
-        destageNs,
+        ...destage,
         truncated,
       };
     },
@@ -345,7 +315,14 @@ export function chartRun(scenario: Scenario, seed: number, bound: RunBound): Cha
 }
 
 function buffersOf(t: ChartTables): ArrayBuffer[] {
-  const cols = [...Object.values(t.ios), ...Object.values(t.requests), t.inDriveDNs, t.destageNs];
+  const cols = [
+    ...Object.values(t.ios),
+    ...Object.values(t.requests),
+    t.inDriveDNs,
+    t.destageNs,
+    t.destagePhaseNs.all,
+    t.destagePhaseNs.byProc,
+  ];
   return cols.filter((c) => ArrayBuffer.isView(c)).map((c) => (c as Typed).buffer as ArrayBuffer);
 }
 

@@ -86,6 +86,17 @@ describe('diskTimeShare: the media time spent on each process’s data', () => {
     expect(w!.diskTimeShare).toBeGreaterThan(0.3);
   });
 
+  it('write-back: the breakdown per request counts the destages’ seek, rotation and transfer (it showed none for the writes)', () => {
+    const { summary, services } = withServices(readerAndWriter('write-back'));
+    const p = summary.positioningMs;
+    const perRequestMs = (ns: number) => ns / summary.requests.completed / 1e6;
+    // every service the mechanism finished — reads and destages — is in the means
+    const media = services.reduce((a, x) => a + mediaNs(x), 0);
+    expect(Math.abs(p.seek + p.rotation + p.transfer - perRequestMs(media))).toBeLessThan(1e-9);
+    const seekEnds = services.reduce((a, x) => a + x.seekEndNs - x.startNs, 0);
+    expect(Math.abs(p.seek - perRequestMs(seekEnds))).toBeLessThan(1e-9);
+  });
+
   it('write-through: each process’s share is its own requests’ media time (no destages)', () => {
     const { summary, services, d } = withServices(readerAndWriter('write-through'));
     const hostProc = new Map(d.map((e) => [e.rq, e.proc]));

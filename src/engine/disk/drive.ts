@@ -26,7 +26,7 @@ import {
 import { ssdSubmit } from './ssd';
 import { explainDiskPick } from './explain';
 import { pickNext, type DiskPick } from './disk-scheduler';
-import { noteServiced } from '../metrics/collector';
+import { noteDestaged, noteServiced } from '../metrics/collector';
 import { releaseToUsed, takeRangeWrite } from './range';
 import { acceptRangeWrite, pickWithRanges } from './range-pick';
 import { removeAt } from '../arrays';
@@ -314,8 +314,10 @@ export function onMechanismFree(sim: Simulation, slot: number, now: number): voi
   noteServiced(sim, rq);
   if (rq.write) noteWritten(sim, rq);
   if (drive.ranges !== null && rq.write) releaseToUsed(drive.ranges, rq.slot);
-  if (rq.internal) destageDone(sim, rq, now);
-  else if (!rq.write && drive.segments.length > 0) {
+  if (rq.internal) {
+    noteDestaged(sim, rq);
+    destageDone(sim, rq, now);
+  } else if (!rq.write && drive.segments.length > 0) {
     startReadAhead(sim, rq);
   }
   pickAndStart(sim, now);

@@ -46,7 +46,8 @@ export interface Collector {
   q2c: Histogram;
   q2d: Histogram;
   d2c: Histogram;
-  /** sums over completed host requests, ns (cache hits add zero positioning) */
+  /** sums over completed host requests and write-back destages, ns (cache hits add zero
+   * positioning) */
   seekNs: number;
   rotationNs: number;
   transferNs: number;
@@ -126,8 +127,13 @@ export function ownerProc(rq: IoRequest, i: number): number {
   return rq.owners.length > 0 ? rq.owners[2 * i]! : rq.proc;
 }
 
-/** The i-th owner's part of its media time (seek + rotation + transfer): all of it, or a
- * destage's by the sectors of that process's data. */
+/** The i-th owner's part of the request: all of it, or a destage's by the sectors of that
+ * process's data. */
+export function ownerShare(rq: IoRequest, i: number): number {
+  return rq.owners.length > 0 ? rq.owners[2 * i + 1]! / rq.nSectors : 1;
+}
+
+/** The i-th owner's part of its media time (seek + rotation + transfer). */
 export function ownerMediaNs(rq: IoRequest, i: number): number {
   const ns = rq.seekNs + rq.rotationNs + rq.transferNs;
   return rq.owners.length > 0 ? (ns * rq.owners[2 * i + 1]!) / rq.nSectors : ns;
@@ -146,6 +152,19 @@ export function noteServiced(sim: Simulation, rq: IoRequest): void {
     const p = procs[ownerProc(rq, i)];
     if (p) p.diskNs += ownerMediaNs(rq, i);
   }
+}
+
+/**
+ * A write-back destage reached the media: its seek, rotation and transfer are the disk's
+ * time spent on host writes that completed from the buffer with none, so they count in the
+ * breakdown per completed request (without them a write-back run's writes showed no
+ * positioning at all).
+ */
+export function noteDestaged(sim: Simulation, rq: IoRequest): void {
+  const m = sim.state.metrics;
+  m.seekNs += rq.seekNs;
+  m.rotationNs += rq.rotationNs;
+  m.transferNs += rq.transferNs;
 }
 
 /** A request completed (C): device-side figures. */

@@ -46,6 +46,10 @@ describe.skipIf(!haveChromium)('the page cache in the lab', () => {
     // 2.6.32: the throttled fio threads write back too; 6.18: only the flusher writes
     expect(Number(/\((\d+)\)/.exec(a!)![1])).toBeGreaterThan(0);
     expect(b).toMatch(/^\d+ \(0\)$/);
+    // the columns say which kernel, where it is not the default 2.6.32
+    const heads = await table.locator('th').allTextContents();
+    expect(heads.some((h) => h.includes('mq-deadline (kernel 6.18)'))).toBe(true);
+    expect(heads.some((h) => h.includes('deadline ·') && !h.includes('kernel'))).toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();
   }, 120_000);

@@ -4,6 +4,8 @@ import { declared, docTunables } from '../helpers/doc-tunables';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
+import { buildModel } from '../../src/engine/model';
+import { createSimulation, runUntil } from '../../src/engine/sim/simulation';
 import type { DecisionRecord, TraceEvent, TraceSink } from '../../src/engine/events';
 import { SWITCHER_RULES, switcher, type SwitcherState } from '../../src/engine/iosched/switcher';
 import '../../src/engine/iosched/registry';
@@ -149,6 +151,32 @@ describe('switcher as a whole', () => {
     const r = runScenario(s);
     expect(r.summary.requests.completed).toBe(1);
     expect(r.summary.simulatedTimeMs).toBeLessThan(1000);
+  });
+
+  it('inspection during a switch names the old elevator, still attached while it drains (2.6.32 elevator_switch), and the switch under way', () => {
+    const s = loadScenario(
+      {
+        name: 'mid-switch',
+        iosched: { name: 'switcher', tunables: { sample_period_ms: 500, start_anticipatory: 1 } },
+        workload: {
+          processes: [
+            { name: 'g', count: 4, generator: { kind: 'fio', job: 'rand-write', fileMiB: 64 } },
+          ],
+        },
+        stop: { timeMs: 1000 },
+      },
+      'mid-switch.json',
+    );
+    const sim = createSimulation(buildModel(s));
+    runUntil(sim, 505e6); // the first sample (500 ms) switched to CFQ; AS still drains
+    const st = sim.state.host.elevator as SwitcherState;
+    expect(st.switchStartNs).toBeGreaterThanOrEqual(0);
+    const view = switcher.inspect(st, sim.ctx) as {
+      elevator: string;
+      switching: { from: string; to: string } | null;
+    };
+    expect(view.elevator).toBe('anticipatory');
+    expect(view.switching).toMatchObject({ from: 'anticipatory', to: 'cfq' });
   });
 
   it('inspection names the running elevator and the last sample', () => {

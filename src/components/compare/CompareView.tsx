@@ -46,7 +46,9 @@ export function columnName(i: number, log: RunLog | null): string {
   if (!log) return `Run ${columnLetter(i)}`;
   const s = log.summary;
   const pc = log.scenario.workload.pageCache;
-  return `${columnLetter(i)} · ${s.iosched} · ${s.diskScheduler} · QD ${s.queueDepth}${pc ? ` · page cache ${pc.memoryMiB} MiB` : ''}`;
+  // 2.6.32 is the default era; another kernel changes the block layer and the page cache
+  const kernel = log.scenario.iosched.kernel;
+  return `${columnLetter(i)} · ${s.iosched}${kernel !== '2.6.32' ? ` (kernel ${kernel})` : ''} · ${s.diskScheduler} · QD ${s.queueDepth}${pc ? ` · page cache ${pc.memoryMiB} MiB` : ''}`;
 }
 
 export function CompareView(props: Props) {

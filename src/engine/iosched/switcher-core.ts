@@ -162,7 +162,9 @@ export const activeName = (core: SwitchCore): string => (core.cur ? core.cur.nam
 /** The inspection view's common part: the scheduler running, and a switch under way. */
 export function switchView(core: SwitchCore, ctx: ElevatorContext) {
   return {
-    elevator: activeName(core),
+    // while the old one drains, q->elevator is still the old one (2.6.32 elevator_switch
+    // attaches the new after elv_quiesce_start returns): its internals are the ones shown
+    elevator: switching(core) && core.old ? core.old.name : activeName(core),
     switching: switching(core)
       ? {
           from: core.old?.name,

@@ -33,8 +33,10 @@
 // gives it (limit − dirty) / 8 — as bdi-stats.ts chooses for 2.6), so wb_dirty = dirty,
 // dirty_exceeded is dirty > thresh and the disk's reserve area (wb_dirty < wb_thresh / 2) is
 // never reached past freerun; no memcg domain, strictlimit, PF_LOCAL_THROTTLE, laptop mode,
-// BDP_ASYNC, dirty_throttle_leaks (threads do not exit) or fatal signals; a step of n pages
-// counts n at once (generic_perform_write calls in after every page).
+// BDP_ASYNC, dirty_throttle_leaks (threads do not exit), fatal signals or the way out at the
+// limit when the disk's dirty pages are within the per-CPU counters' error (a few pages);
+// pages kjournald dirties do not count in bdp_ratelimits; a step of n pages counts n at once
+// (generic_perform_write calls in after every page).
 import { jiffiesNow, jiffyNs } from '../iosched/common';
 import type { Simulation } from '../sim/simulation';
 import type { BdpCall, BdpOutcome } from './balance-dirty';

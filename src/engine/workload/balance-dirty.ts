@@ -35,6 +35,7 @@ import { bioSleeps } from '../iosched/host';
 import { jiffiesNow, jiffyNs } from '../iosched/common';
 import type { Simulation } from '../sim/simulation';
 import { propFraction, type PropLocal } from './bdi-stats';
+import { balanceDirtyPagesIoLess, type DirtyTask } from './dirty-throttle';
 import {
   filesInWriteback,
   nextRun,
@@ -56,8 +57,9 @@ export interface BdpCall {
   pauseJ: number;
   /** bios of its writeback_inodes_wbc not yet submitted */
   pending: WritebackBio[];
-  /** where it goes on: the top of the loop, or submitting its writeback */
-  phase: 'check' | 'write';
+  /** where it goes on: the top of the loop, or submitting its writeback; kernel 6.18
+   * (dirty-throttle.ts): its pause is over and the call returns */
+  phase: 'check' | 'write' | 'paused';
 }
 
 /** What a writer thread keeps for balance_dirty_pages (part of its GenInstance). */
@@ -68,6 +70,8 @@ export interface WriterThrottle {
   dirties: PropLocal;
   /** ids of its writeback bios in flight */
   writebackBios: Set<number>;
+  /** kernel 6.18: what its IO-less balance_dirty_pages keeps (dirty-throttle.ts) */
+  task: DirtyTask;
 }
 
 export interface DirtyLimits {
@@ -136,6 +140,12 @@ export function balanceDirtyPages(
 ): BdpOutcome {
   const pc = sim.state.workload.pageCache!;
   const c = w.bdp!;
+  if (pc.wb) {
+    // kernel 6.18: IO-less, the writer only pauses
+    const out = balanceDirtyPagesIoLess(sim, c, w.task, now);
+    if (out === 'done') w.bdp = null;
+    return out;
+  }
   // the limits as they are now (after a writeback the writer slept in, as get_dirty_limits
   // is called again after writeback_inodes_wbc)
   const lim = dirtyLimits(pc, w.dirties);

@@ -16,10 +16,10 @@
 //    in get_request like any process, and goes on when woken.
 //  - On 2.6 a writer over its dirty limit writes pages back itself in balance_dirty_pages
 //    (balance-dirty.ts), from the same oldest-first list. On kernel 6.18 (IO-less
-//    balance_dirty_pages) writers held above dirty_ratio go on once the dirty pages and
-//    those under writeback fall below it (`throttled`), and the flusher is woken as soon as
-//    the dirty pages pass the background threshold (kickFlusher), doing background writeback
-//    whenever they are over it.
+//    balance_dirty_pages, dirty-throttle.ts) writers only pause; a writer's call over the
+//    background threshold wakes the flusher (kickFlusher), which does background writeback
+//    whenever the dirty pages are over it, and each pass (do_writepages) updates the disk's
+//    write bandwidth estimate (wb-state.ts).
 //  - 2.6.32 wb_writeback: a pass that writes nothing because another thread is writing the
 //    file (I_SYNC: requeue_io, more_io) waits for that file (inode_wait_for_writeback) and
 //    goes on; one that finds nothing it may write ends the work.
@@ -30,14 +30,9 @@ import { bioSleeps, submitBio } from '../iosched/host';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
-import {
-  MAX_WRITEBACK_PAGES,
-  PAGE_SECTORS,
-  backgroundThresh,
-  globalLimits,
-  overDirtyLimit,
-  type PageCacheState,
-} from './page-cache';
+import { jiffiesNow } from '../iosched/common';
+import { MAX_WRITEBACK_PAGES, PAGE_SECTORS, globalLimits, type PageCacheState } from './page-cache';
+import { domainDirtyLimits, writepagesBandwidth } from './wb-state';
 import {
   passOver,
   startWriteback,
@@ -64,8 +59,6 @@ export interface FlusherState {
   kupdateBeforeNs: number;
   /** when the last kupdate round started (wb->last_old_flush), ns */
   lastOldFlushNs: number;
-  /** kernel 6.18: writer instances held above dirty_ratio, in the order they stopped */
-  throttled: number[];
   /** 2.6.32: a background work item is queued (bdi_start_writeback with nr_pages 0), not yet
    * taken up — what writeback_in_progress sees */
   bgQueued: boolean;
@@ -87,7 +80,6 @@ export function createFlusher(inst: number): FlusherState {
     kupdate: false,
     kupdateBeforeNs: 0,
     lastOldFlushNs: 0,
-    throttled: [],
     bgQueued: false,
     bgRunning: false,
     waitFile: -1,
@@ -111,15 +103,17 @@ export function startFlusher(sim: Simulation): void {
   arm(sim, sim.state.workload.flusher!, periodNs(sim));
 }
 
-/** Kernel 6.18: wake the flusher now if it is waiting for its period (the dirty pages
- * crossed the background threshold). On 2.6.32 nothing but balance_dirty_pages wakes it
- * (startBackgroundWriteback): not a completion, not a journal commit. */
+/** Kernel 6.18: wake the flusher now if it is waiting for its period and the dirty pages are
+ * over the background threshold (wb_start_background_writeback, from balance_dirty_pages;
+ * or its own writeback completing with pages dirty again). On 2.6.32 nothing but
+ * balance_dirty_pages wakes it (startBackgroundWriteback): not a completion, not a journal
+ * commit. */
 export function kickFlusher(sim: Simulation, now: number): void {
   if (!kernel618(sim)) return;
   const fl = sim.state.workload.flusher!;
   const pc = sim.state.workload.pageCache!;
   if (fl.sleeping || fl.pending.length > 0 || (fl.armed && fl.armedAtNs <= now)) return;
-  if (pc.dirty <= backgroundThresh(pc)) return;
+  if (pc.dirty <= domainDirtyLimits(pc).bgThresh) return;
   arm(sim, fl, now);
 }
 
@@ -207,18 +201,24 @@ function anyPass(
   return [];
 }
 
-/** The next pass's bios: background writeback first, then the kupdate round. */
-function nextPass(sim: Simulation, fl: FlusherState): WritebackBio[] {
+/** The next pass's bios (kernel 6.18): background writeback first, then the kupdate round;
+ * a pass is a do_writepages call, which updates the write bandwidth estimate. */
+function nextPass(sim: Simulation, fl: FlusherState, now: number): WritebackBio[] {
   const pc = sim.state.workload.pageCache!;
   const busy = filesInWriteback(sim, fl.inst);
-  // a file whose pages are all still under writeback, or that a writer is writing back
-  // (2.6), yields nothing (it goes to the back): try the others, at most once each
+  const bgThresh = domainDirtyLimits(pc).bgThresh;
+  // a file whose pages are all still under writeback yields nothing (it goes to the back):
+  // try the others, at most once each
   for (let tries = pc.files.size; tries > 0; tries--) {
-    const background = pc.dirty > backgroundThresh(pc);
+    const background = pc.dirty > bgThresh;
     if (!background && !fl.kupdate) return [];
     const before = background ? Infinity : fl.kupdateBeforeNs;
     const bios = takeWritebackPass(pc, before, MAX_WRITEBACK_PAGES, busy);
-    if (bios.length > 0) return bios;
+    if (bios.length > 0) {
+      const hz = sim.model.iosched.hz;
+      writepagesBandwidth(pc, jiffiesNow({ now, hz }), hz);
+      return bios;
+    }
     if (!background && !anyExpired(pc, fl.kupdateBeforeNs)) break;
   }
   fl.kupdate = false; // the kupdate round has nothing more to write
@@ -259,7 +259,7 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
     fl.kupdateBeforeNs = now - pc.spec.dirty_expire_centisecs * CENTISEC_NS;
     fl.lastOldFlushNs = now;
   }
-  if (fl.pending.length === 0) fl.pending = nextPass(sim, fl);
+  if (fl.pending.length === 0) fl.pending = nextPass(sim, fl, now);
   send(sim, fl, nextRun(pc, fl.pending), now);
 }
 
@@ -348,36 +348,13 @@ export function flusherWakes(sim: Simulation, now: number): void {
   arm(sim, fl, now);
 }
 
-/**
- * One of the flusher's bios completed: its pages are clean; writers held above dirty_ratio
- * go on once below it (`release` resumes one).
- */
-export function flusherDone(
-  sim: Simulation,
-  bio: Bio,
-  now: number,
-  release: (instIndex: number, now: number) => void,
-): void {
+/** One of the flusher's bios completed: its pages are clean. */
+export function flusherDone(sim: Simulation, bio: Bio, now: number): void {
   writebackDone(
     sim.state.workload.pageCache!,
     bio.sector / PAGE_SECTORS,
     bio.nSectors / PAGE_SECTORS,
   );
-  releaseThrottled(sim, now, release);
   // pages dirtied again under writeback are dirty now: background writeback may resume
   kickFlusher(sim, now);
-}
-
-/** Pages were written: writers held above dirty_ratio go on once below it. */
-export function releaseThrottled(
-  sim: Simulation,
-  now: number,
-  release: (instIndex: number, now: number) => void,
-): void {
-  const pc = sim.state.workload.pageCache!;
-  const fl = sim.state.workload.flusher!;
-  if (fl.throttled.length > 0 && !overDirtyLimit(pc)) {
-    const held = fl.throttled.splice(0);
-    for (const i of held) release(i, now);
-  }
 }

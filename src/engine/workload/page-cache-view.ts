@@ -1,18 +1,23 @@
 // The page cache and its flusher (page-cache.ts, flusher.ts) at an instant, for the UI's
 // inspection panel (iosched/inspect.ts).
 import type { Simulation } from '../sim/simulation';
-import { backgroundThresh, dirtyThresh } from './page-cache';
+import { backgroundThresh, dirtyThresh, type PageCacheState } from './page-cache';
+import { RATELIMIT_CALC_SHIFT, domainDirtyLimits, freerunCeiling, setpointOf } from './wb-state';
+import { wbPositionRatio } from './dirty-throttle';
 
 /** The page cache and its flusher at this instant, for the UI's inspection panel. */
 export function pageCacheView(sim: Simulation): Record<string, unknown> {
   const pc = sim.state.workload.pageCache!;
   const fl = sim.state.workload.flusher!;
+  const lim = pc.wb
+    ? domainDirtyLimits(pc)
+    : { bgThresh: backgroundThresh(pc), thresh: dirtyThresh(pc) };
   return {
     pages: pc.clean.size + pc.busy.size,
     dirty: pc.dirty,
     writeback: pc.writeback,
-    backgroundThresh: backgroundThresh(pc),
-    dirtyThresh: dirtyThresh(pc),
+    backgroundThresh: lim.bgThresh,
+    dirtyThresh: lim.thresh,
     dirtyFiles: pc.files.size,
     flusher: fl.sleeping
       ? 'sleeping for a request'
@@ -21,11 +26,31 @@ export function pageCacheView(sim: Simulation): Record<string, unknown> {
         : fl.waitFile >= 0
           ? 'waiting for a file another thread writes back'
           : 'idle',
-    // 6.18: held above dirty_ratio; 2.6: in balance_dirty_pages (writing back or napping)
-    writersWaiting:
-      fl.throttled.length + sim.state.workload.instances.filter((i) => i.gen?.writer.bdp).length,
-    dirtyExceeded: pc.bdi.dirtyExceeded,
+    // in balance_dirty_pages: 2.6 writing back or napping, 6.18 pausing
+    writersWaiting: sim.state.workload.instances.filter((i) => i.gen?.writer.bdp).length,
+    dirtyExceeded: pc.wb ? pc.wb.dirtyExceeded : pc.bdi.dirtyExceeded,
     pagesWritten: pc.pagesWritten,
     pagesWrittenByWriters: pc.pagesWrittenByWriters,
+    ...(pc.wb ? ioLessView(pc, sim.model.iosched.hz) : {}),
+  };
+}
+
+/** Kernel 6.18's IO-less throttling (dirty-throttle.ts): the rates in KiB/s, as the kernel's
+ * balance_dirty_pages tracepoint shows them; pos_ratio now (none below the freerun ceiling:
+ * the writers are not throttled); the last call's pause. */
+function ioLessView(pc: PageCacheState, hz: number): Record<string, unknown> {
+  const wb = pc.wb!;
+  const lim = domainDirtyLimits(pc);
+  const dirty = pc.dirty + pc.writeback;
+  const free = dirty <= freerunCeiling(lim);
+  const pos = wbPositionRatio(lim, dirty, wb.avgWriteBandwidth);
+  return {
+    freerun: freerunCeiling(lim),
+    setpoint: setpointOf(lim),
+    writeBandwidthKBps: wb.avgWriteBandwidth * 4,
+    dirtyRatelimitKBps: wb.dirtyRatelimit * 4,
+    posRatio: free ? null : pos / 2 ** RATELIMIT_CALC_SHIFT,
+    taskRatelimitKBps: free ? null : Math.floor((wb.dirtyRatelimit * pos) / 1024) * 4,
+    lastPauseMs: (wb.lastPauseJ * 1000) / hz,
   };
 }

@@ -23,14 +23,16 @@
 //    file was dirtied after it (writeback.ts passOver: redirty_tail, requeue_io).
 //  - Thresholds as 2.6.32 computes them, on `memoryMiB` of dirtyable memory: background
 //    writeback above dirty_background_ratio %, writers are throttled near dirty_ratio %
-//    (dirty + under writeback; 2.6's exact rule in balance-dirty.ts), kupdate writes files dirtied more than dirty_expire_centisecs ago
-//    every dirty_writeback_centisecs.
+//    (dirty + under writeback; 2.6's exact rule in balance-dirty.ts; 6.18's IO-less one, a
+//    pause, in dirty-throttle.ts), kupdate writes files dirtied more than
+//    dirty_expire_centisecs ago every dirty_writeback_centisecs.
 // All state is plain data (Maps and Sets keep insertion order: that order is the LRU and
 // the dirtied order), so a snapshot is a structuredClone and runs are deterministic. Clean
 // pages and busy ones (dirty or under writeback) are kept apart, so eviction never walks
 // past dirty pages.
 
 import { createBdi, type BdiState } from './bdi-stats';
+import { createWb, domainDirtyLimits, type WbState } from './wb-state';
 
 /** The scenario's `workload.pageCache`: sizes and the vm sysctls, with their names. */
 export interface PageCacheSpec {
@@ -129,8 +131,11 @@ export interface PageCacheState extends PageCacheCounters {
   files: Map<number, DirtyFile>;
   dirty: number;
   writeback: number;
-  /** the disk's backing device: what balance_dirty_pages keeps (bdi-stats.ts) */
+  /** the disk's backing device: what 2.6's balance_dirty_pages keeps (bdi-stats.ts) */
   bdi: BdiState;
+  /** kernel 6.18: the disk's writeback as its IO-less balance_dirty_pages measures it
+   * (wb-state.ts); null on 2.6 */
+  wb: WbState | null;
   /** 2.6's writeback_single_inode rules for a file a pass leaves dirty (writeback.ts
    * passOver); kernel 6.18's runs keep the file's dirtied time (not modelled) */
   redirtyTail: boolean;
@@ -139,7 +144,7 @@ export interface PageCacheState extends PageCacheCounters {
 /** The page cache of a run (`kernel26`: 2.6's writeback rules, the default kernel). */
 export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCacheState {
   const capacity = Math.max(1, Math.floor((spec.memoryMiB * 1024) / 4));
-  return {
+  const pc: PageCacheState = {
     spec,
     capacity,
     clean: new Map(),
@@ -155,6 +160,7 @@ export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCache
     redirtyTail: kernel26,
     // calc_period_shift: dirty_ratio of determine_dirtyable_memory (+ 1, as get_dirty_limits)
     bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * (capacity + 1)) / 100)),
+    wb: null,
     readHits: 0,
     readMisses: 0,
     pagesDirtied: 0,
@@ -163,6 +169,8 @@ export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCache
     pagesDropped: 0,
     evicted: 0,
   };
+  if (!kernel26) pc.wb = createWb(domainDirtyLimits(pc).thresh);
+  return pc;
 }
 
 /** The pages [first, last] a sector range touches. */
@@ -265,6 +273,7 @@ export function dirtyPages(
     added++;
   }
   pc.pagesDirtied += added;
+  if (pc.wb) pc.wb.dirtied += added; // folio_account_dirtied: WB_DIRTIED (6.18)
   return added;
 }
 
@@ -351,14 +360,11 @@ export function globalLimits(pc: PageCacheState): { background: number; dirty: n
   return { background, dirty };
 }
 
-/** Kernel 6.18 (and the inspection panel): dirty pages above which the flusher starts, and
- * dirty + writeback at which writers wait, of `memoryMiB`. */
+/** The inspection panel on 2.6: dirty pages above which the flusher starts, and dirty +
+ * writeback near which writers are throttled, of `memoryMiB` (6.18: domainDirtyLimits). */
 export function backgroundThresh(pc: PageCacheState): number {
   return Math.floor((pc.spec.dirty_background_ratio * pc.capacity) / 100);
 }
 export function dirtyThresh(pc: PageCacheState): number {
   return Math.floor((pc.spec.dirty_ratio * pc.capacity) / 100);
-}
-export function overDirtyLimit(pc: PageCacheState): boolean {
-  return pc.dirty + pc.writeback >= dirtyThresh(pc);
 }

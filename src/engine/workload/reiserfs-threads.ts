@@ -12,7 +12,7 @@
 //  - the writer itself, under its own pid, in do_journal_end after it ended a transaction:
 //    the in-place flush when the log needs room, and get_list_bitmap's commit when the new
 //    transaction's list bitmap (one of JOURNAL_NUM_BITMAPS, round robin) still belongs to an
-//    uncommitted list. It waits for that I/O (held like a writer past dirty_ratio).
+//    uncommitted list. It waits for that I/O (held until its commit is done).
 // sync_supers and reiserfs/0 are processes model.ts adds (after the generators and
 // kjournalds, before the flusher); the writer's journal bios are its own (its pid, counted
 // as its I/O). Each context commits a journal's lists oldest first; one it finds being

@@ -18,7 +18,6 @@ import {
   generatorIssue,
   generatorStart,
   generatorWakes,
-  generatorRelease,
   type GenInstance,
 } from './generators/runtime';
 import { createPageCache, type PageCacheState } from './page-cache';
@@ -26,7 +25,6 @@ import {
   createFlusher,
   flusherDone,
   flusherWakes,
-  releaseThrottled,
   startFlusher,
   type FlusherState,
 } from './flusher';
@@ -344,16 +342,14 @@ export function noteBioDone(sim: Simulation, bio: Bio, now: number): void {
   inst.inFlight--;
   const p = sim.model.processes[inst.spec]!;
   if (p.flusher) {
-    flusherDone(sim, bio, now, (i, t) => generatorRelease(sim, i, t));
+    flusherDone(sim, bio, now);
     journalSeesWriteback(sim, bio, now);
     if (sim.state.workload.reiserfs) reiserfsSeesWriteback(sim, bio, now);
   } else if (p.kjournald !== undefined) {
     journalDone(sim, journalOf(sim, bio.proc)!, bio, now);
-    releaseThrottled(sim, now, (i, t) => generatorRelease(sim, i, t));
   } else if (p.reiserfs || (p.generator && reiserContextOf(sim, bio))) {
     // sync_supers', reiserfs/0's or the writer's own journal I/O
     reiserfsDone(sim, reiserContextOf(sim, bio)!, bio, now);
-    releaseThrottled(sim, now, (i, t) => generatorRelease(sim, i, t));
   } else if (inst.gen && writerWritebackDone(sim, inst.gen.writer, bio)) {
     // a thread's own writeback in balance_dirty_pages (2.6): the journals see it as the
     // flusher's

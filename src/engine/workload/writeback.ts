@@ -126,6 +126,7 @@ export function startWriteback(
  * count as the disk's completed writeback (test_clear_page_writeback → bdi_writeout_inc). */
 export function writebackDone(pc: PageCacheState, first: number, count: number): void {
   propInc(pc.bdi.completions, pc.bdi.bdiCompletions, count);
+  if (pc.wb) pc.wb.written += count; // __wb_writeout_add: WB_WRITTEN (6.18)
   for (let p = first; p < first + count; p++) {
     const s = pc.busy.get(p);
     pc.writeback--;

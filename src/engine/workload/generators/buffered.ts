@@ -3,12 +3,12 @@
 import type { Simulation } from '../../sim/simulation';
 import type { Step } from './types';
 import type { GenInstance } from './runtime';
-import { dirtyPages, overDirtyLimit, pageSpan, readHit, type PageCacheState } from '../page-cache';
-import { kickFlusher } from '../flusher';
+import { dirtyPages, pageSpan, readHit, type PageCacheState } from '../page-cache';
 import { journalData, journalMetadata } from '../journal';
 import { reiserfsData, reiserfsMetadata } from '../reiserfs-journal';
 import { propInc } from '../bdi-stats';
 import { newBdpCall, ratelimitDue } from '../balance-dirty';
+import { dirtiedDue } from '../dirty-throttle';
 
 /** What a buffered step costs the CPU when the page cache serves it: a system call and a
  * copy of its pages (chosen: about 1 µs each on the papers' machines). */
@@ -27,10 +27,9 @@ const OWN_FILE_BASE = 1e9;
  * all cached is served from memory. True when no bio is needed. On 2.6 a write then goes
  * through balance_dirty_pages_ratelimited: when a balance_dirty_pages call is due it is left
  * in g.writer.bdp for the caller to run (balance-dirty.ts: over its limit the writer writes
- * pages back itself; it wakes the flusher). Kernel 6.18's balance_dirty_pages is
- * IO-less (since 3.2 the writer only pauses and the flusher writes): the flusher is woken
- * past dirty_background_ratio and, past dirty_ratio, the writer's pause is approximated by
- * holding it until writeback brings the dirty pages below the limit.
+ * pages back itself; it wakes the flusher). Kernel 6.18's balance_dirty_pages is IO-less
+ * (since 3.2 the writer only pauses and the flusher writes: dirty-throttle.ts); it is due
+ * after nr_dirtied_pause pages.
  */
 export function throughPageCache(
   sim: Simulation,
@@ -53,33 +52,24 @@ export function throughPageCache(
   const r = g.reiserJournal >= 0 ? sim.state.workload.reiserfs!.journals[g.reiserJournal]! : null;
   const [a, b] = pageSpan(step.sector, step.nSectors);
   const journalled = (j !== null || r !== null) && step.meta === true;
+  let added = 0;
   if (j && journalled) journalMetadata(sim, j, step.sector, step.nSectors, now);
   else if (r && journalled) reiserfsMetadata(sim, r, step.sector, step.nSectors, now);
   else {
     // reiserfs_commit_page looks at each buffer before marking it dirty
     if (r) reiserfsData(sim, r, a, b, now);
-    const added = dirtyPages(
-      pc,
-      file,
-      step.sector,
-      step.nSectors,
-      Math.ceil(step.nSectors / 8),
-      now,
-    );
+    added = dirtyPages(pc, file, step.sector, step.nSectors, Math.ceil(step.nSectors / 8), now);
     propInc(pc.bdi.dirties, g.writer.dirties, added); // account_page_dirtied → task_dirty_inc
     if (j) journalData(sim, j, a, b, now);
   }
-  if (sim.model.iosched.queue.kernel !== '6.18') {
-    // a journalled metadata update dirties no page: no balance_dirty_pages
-    const chunk = journalled ? 0 : ratelimitDue(pc, b - a + 1);
-    if (chunk > 0) g.writer.bdp = newBdpCall(chunk); // the caller runs it
+  // a journalled metadata update dirties no page: no balance_dirty_pages
+  if (journalled) return true;
+  if (pc.wb) {
+    // 6.18: the pages it dirtied (folio_account_dirtied) make its call due, or not
+    if (dirtiedDue(pc.wb, g.writer.task, added)) g.writer.bdp = newBdpCall(g.writer.task.nrDirtied);
     return true;
   }
-  kickFlusher(sim, now);
-  if (overDirtyLimit(pc)) {
-    g.blocked = true;
-    g.throttled = true;
-    sim.state.workload.flusher!.throttled.push(instIndex);
-  }
+  const chunk = ratelimitDue(pc, b - a + 1);
+  if (chunk > 0) g.writer.bdp = newBdpCall(chunk); // the caller runs it
   return true;
 }

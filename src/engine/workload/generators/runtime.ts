@@ -9,9 +9,10 @@
 //  - the buffered writes of all threads not yet completed reach DIRTY_LIMIT_SECTORS (the
 //    kernel's balance_dirty_pages: vm.dirty_ratio of memory), until they fall below it;
 //  - its family caps its own async bios in flight (`asyncLimit`, e.g. smallfiles).
-// With a page cache a buffered step meets it instead (buffered.ts); on 2.6 a write may make
-// the thread run balance_dirty_pages (balance-dirty.ts: it writes pages back itself, naps,
-// or sleeps for a request with its writeback bio) before it goes on.
+// With a page cache a buffered step meets it instead (buffered.ts); a write may make the
+// thread run balance_dirty_pages before it goes on (2.6, balance-dirty.ts: it writes pages
+// back itself, naps, or sleeps for a request with its writeback bio; 6.18, dirty-throttle.ts:
+// it pauses).
 // An open-loop thread (kbuild) issues a whole operation at each Poisson arrival whatever the
 // block layer does (its arrival rate is the workload). Issue events carry the instance index.
 import { allocBio } from '../../request';
@@ -29,6 +30,7 @@ import { attachRangeWrite } from '../../disk/range-pick';
 import { dropPages, readFilled } from '../page-cache';
 import { createPropLocal } from '../bdi-stats';
 import { balanceDirtyPages, type WriterThrottle } from '../balance-dirty';
+import { createDirtyTask } from '../dirty-throttle';
 import { cachedCostNs, throughPageCache } from './buffered';
 
 const MS = 1e6;
@@ -67,9 +69,9 @@ export interface GenInstance {
    * their sectors */
   cachedOps: number;
   cachedSectors: number;
-  /** kernel 6.18: held above vm.dirty_ratio until the flusher releases it */
+  /** held while its ReiserFS journal commit runs (reiserfs-threads.ts releases it) */
   throttled: boolean;
-  /** 2.6: its balance_dirty_pages (balance-dirty.ts) */
+  /** its balance_dirty_pages (2.6: balance-dirty.ts; 6.18: dirty-throttle.ts) */
   writer: WriterThrottle;
   /** its file system's journal (workload.journals: journal.ts), −1 = none */
   journal: number;
@@ -107,7 +109,12 @@ export function createGenInstance(
     cachedOps: 0,
     cachedSectors: 0,
     throttled: false,
-    writer: { bdp: null, dirties: createPropLocal(), writebackBios: new Set() },
+    writer: {
+      bdp: null,
+      dirties: createPropLocal(),
+      writebackBios: new Set(),
+      task: createDirtyTask(),
+    },
     journal: -1,
     reiserJournal: -1,
   };
@@ -229,7 +236,7 @@ export function generatorIssue(
   // buffered steps only: an O_SYNC write, a range write or a journal write goes to the disk
   if (pc && !step.range && !step.direct && !(step.write && step.sync)) {
     if (throughPageCache(sim, pc, g, instIndex, step, now)) {
-      // 2.6: its balance_dirty_pages is due (buffered.ts) — after its ReiserFS journal
+      // its balance_dirty_pages is due (buffered.ts) — after its ReiserFS journal
       // commit if the step began one (then resume starts it)
       if (g.writer.bdp) {
         g.blocked = true;
@@ -270,7 +277,7 @@ function runBdp(
   else resume(sim, inst, i, p.generator!, now);
 }
 
-/** The flusher brought the dirty pages below dirty_ratio: a thread it held goes on. */
+/** A thread held for its ReiserFS journal commit goes on (reiserfs-threads.ts). */
 export function generatorRelease(sim: Simulation, instIndex: number, now: number): void {
   const inst = sim.state.workload.instances[instIndex]!;
   const spec = sim.model.processes[inst.spec]!.generator!;
@@ -315,10 +322,9 @@ export function generatorDone(
 function resume(sim: Simulation, inst: Inst, instIndex: number, spec: GeneratorSpec, now: number) {
   const g = inst.gen!;
   if (!g.blocked || g.armed || g.sleeping > 0) return;
-  // held until released: by the flusher above dirty_ratio (6.18), or while its ReiserFS
-  // journal commit runs (reiserfs-threads.ts)
+  // held until released, while its ReiserFS journal commit runs (reiserfs-threads.ts)
   if (g.throttled) return;
-  // in balance_dirty_pages (2.6): it goes on there (submitting, or its call was held off)
+  // in balance_dirty_pages: it goes on there (2.6: submitting; a call held off)
   if (g.writer.bdp) {
     arm(sim, g, instIndex, now);
     return;

@@ -142,17 +142,20 @@ a block group 32,768 sectors. One row per run: time per request and its position
 
 Sweeps:
   qd          no ranges, queue depth 1…64, whole disk and one block group
-  track       track-sized ranges (88 sectors, the group's track; and 100 blocks) vs none
+  track       track-sized ranges (88 sectors, the group's track; and 100 blocks) vs none,
+              over the whole disk and within the group
   group       group-sized ranges within the group vs none
   targets     1…64 targets of 1 and of 100 blocks within the group, depth 1
-  reads       reads mixed in (0…100%) at depths 1 and 16, 100-block ranges vs none
+  reads       reads mixed in (0…100%) at depths 1 and 16 within the group, 100-block
+              ranges vs none
   same-track  rewrites within one track: ECS with 1, 2, 4, 8 and all targets, HRS, none
   hrs-ecs     S = T: HRS vs full ECS (mean time and estimates), 4 KiB and sector blocks
   small-files the file-system case study: 4 KiB files into a 128 MiB ext2 block group
               by 1 and by 16 processes, 0…90% full, with and without ranges (depth 16)
 
   --requests N        completed requests per run (default 3000; small-files: 1000 files)
-  --queue-depths L    the depths for qd, track and group (default 1,2,4,8,16,32,64)
+  --queue-depths L    the depths for qd, track and group (default 1,2,4,8,16,32,64); the
+                      other sweeps run the depths above
   --json              print the rows as one JSON document`,
 };
 

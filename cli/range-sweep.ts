@@ -11,6 +11,9 @@ import { flag, parseArgs, single } from './args';
 import { UsageError } from './errors';
 import { num, table } from './format';
 
+/** the sweeps whose depths --queue-depths sets (the others run fixed depths) */
+const DEPTH_SWEEPS = ['qd', 'track', 'group'];
+
 export function rangeSweepCommand(argv: readonly string[], print: (text: string) => void): void {
   const a = parseArgs('range-sweep', argv, {
     json: { value: false },
@@ -25,7 +28,12 @@ export function rangeSweepCommand(argv: readonly string[], print: (text: string)
     'requests',
     SWEEP_REQUESTS[name as SweepName] ?? 3000,
   );
-  const depths = (single(a, 'queue-depths') ?? QUEUE_DEPTHS.join(','))
+  const given = single(a, 'queue-depths');
+  if (given !== undefined && !DEPTH_SWEEPS.includes(name!))
+    throw new UsageError(
+      `--queue-depths applies to ${DEPTH_SWEEPS.join(', ')}; ${name} runs its own depths (see spindle range-sweep --help)`,
+    );
+  const depths = (given ?? QUEUE_DEPTHS.join(','))
     .split(',')
     .map((s) => intOption(s, 'queue-depths', 1));
   if (depths.some((d) => d < 1 || d > 64))
@@ -53,6 +61,6 @@ function intOption(s: string | undefined, name: string, fallback: number): numbe
   if (s === undefined) return fallback;
   const n = Number(s);
   if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`--${name} takes whole numbers (got ${s})`);
+    throw new UsageError(`--${name} takes whole numbers from 1 (got ${s})`);
   return n;
 }

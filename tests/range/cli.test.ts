@@ -69,6 +69,17 @@ describe('spindle range-sweep', () => {
     expect(bad.stderr).toMatch(/hrs-ecs, small-files/);
   });
 
+  it('--queue-depths only where a sweep has depths to set (it was ignored silently); 0 is not a depth', async () => {
+    const ignored = await spindle(['range-sweep', 'targets', '--queue-depths', '4']);
+    expect(ignored.code).toBe(2);
+    expect(ignored.stderr).toBe(
+      'spindle: --queue-depths applies to qd, track, group; targets runs its own depths (see spindle range-sweep --help)\n',
+    );
+    const zero = await spindle(['range-sweep', 'qd', '--requests', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toBe('spindle: --requests takes whole numbers from 1 (got 0)\n');
+  });
+
   it('spindle export --format blkparse: the C line carries the address the drive chose', async () => {
     const r = await spindle([
       'export',

@@ -7,6 +7,7 @@ import { createSimulation, runUntil, type Simulation } from '../../src/engine/si
 import { loadScenario } from '../../src/engine/scenario/load';
 import { hostView } from '../../src/engine/iosched/inspect';
 import { newBdpCall } from '../../src/engine/workload/balance-dirty';
+import { onWriteback, startFlusher } from '../../src/engine/workload/flusher';
 import {
   balanceDirtyPagesIoLess,
   createDirtyTask,
@@ -151,6 +152,31 @@ describe('IO-less balance_dirty_pages (kernel 6.18)', () => {
     const hard = call(sim, 819, 10);
     expect(hard.pauseJ).toBe(26);
     expect(hard.c.phase).toBe('check');
+  });
+
+  it('balance_dirty_pages past the freerun ceiling starts the flusher even under bg_thresh (wb_start_background_writeback if !writeback_in_progress): asleep for its period, it wakes now, finds nothing to write and sleeps its period again from then', () => {
+    const sim = sim618();
+    const pc = sim.state.workload.pageCache!;
+    const fl = sim.state.workload.flusher!;
+    startFlusher(sim); // asleep until its period: 5 s
+    const period = fl.armedAtNs;
+    expect(period).toBe(5000 * MS);
+    // 400 dirty, under bg_thresh (409); with 300 under writeback 700, over freerun (614)
+    pc.writeback = 300;
+    const nowJ = HZ; // 1 s
+    call(sim, 400, 50, nowJ);
+    expect(fl.armed).toBe(true);
+    expect(fl.armedAtNs).toBe(1000 * MS);
+    // it wakes, has nothing to write (no kupdate yet) and sleeps a period from now
+    onWriteback(sim, fl.armSeq, 1000 * MS);
+    expect(fl.armedAtNs).toBe(1000 * MS + period);
+    // under freerun (with those under writeback: 400 + 200), it is left asleep
+    const sim2 = sim618();
+    const fl2 = sim2.state.workload.flusher!;
+    startFlusher(sim2);
+    sim2.state.workload.pageCache!.writeback = 200;
+    call(sim2, 400, 50, nowJ);
+    expect(fl2.armedAtNs).toBe(period);
   });
 
   it('wb_update_dirty_ratelimit: dirty_ratelimit steps towards the balanced rate (task_ratelimit × write_bw / dirty_rate) only when the dirty pages’ position agrees, by at most an eighth of the gap', () => {

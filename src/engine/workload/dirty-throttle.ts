@@ -27,7 +27,8 @@
 //  - The writer sleeps (io_schedule_timeout) and goes on; at or above the limit
 //    (task_ratelimit 0) it sleeps max_pause again and again until under it.
 //  - On every call over bg_thresh the flusher is woken for background writeback
-//    (wb_start_background_writeback: flusher.ts kickFlusher).
+//    (wb_start_background_writeback: flusher.ts kickFlusher); past freerun, on every call
+//    whatever the dirty pages (wb_workfn then re-arms its periodic wake-up from then).
 // Simplified (one disk, no cgroups, one CPU): the disk's share of the limit is whole
 // (wb_thresh = thresh: its completions are every completion — at boot, before any, the kernel
 // gives it (limit − dirty) / 8 — as bdi-stats.ts chooses for 2.6), so wb_dirty = dirty,
@@ -188,6 +189,10 @@ export function balanceDirtyPagesIoLess(
     wb.lastPauseJ = 0;
     return 'done';
   }
+  // past freerun the flusher is started whatever the dirty pages ("even when in laptop mode",
+  // if !writeback_in_progress): under bg_thresh it has nothing to write and sleeps its period
+  // again from now
+  kickFlusher(sim, now, true);
   wb.dirtyExceeded = dirty > limits.thresh;
   const posRatio = wbPositionRatio(limits, dirty, wb.avgWriteBandwidth);
   if (bandwidthDue(wb, nowJ, hz)) updateBandwidth(wb, nowJ, hz, { dirty, posRatio, limits });

@@ -7,12 +7,14 @@ import { createSimulation, runUntil, type Simulation } from '../../src/engine/si
 import { loadScenario } from '../../src/engine/scenario/load';
 import { hostView } from '../../src/engine/iosched/inspect';
 import { newBdpCall } from '../../src/engine/workload/balance-dirty';
+import { onWriteback, startFlusher } from '../../src/engine/workload/flusher';
 import {
   balanceDirtyPagesIoLess,
   createDirtyTask,
   dirtiedDue,
   dirtyPollInterval,
   posRatioPolynom,
+  wbCalcThresh,
   wbPositionRatio,
 } from '../../src/engine/workload/dirty-throttle';
 import {
@@ -108,26 +110,50 @@ describe('IO-less balance_dirty_pages (kernel 6.18)', () => {
 
   it('wb_position_ratio with one disk: the cubic times the disk’s line (1 at its setpoint, falling by 1 over 8 × write_bw pages) — about 1 at the setpoint, 0 at the limit; a slower disk is throttled harder above it', () => {
     const lim = { thresh: 819, bgThresh: 409 };
-    const at = wbPositionRatio(lim, 716, INIT_BW);
+    // a disk whose writeback has completed before: its share of thresh is whole (819)
+    const wbPos = (dirty: number, bw: number) => wbPositionRatio(lim, dirty, bw, 819);
+    const at = wbPos(716, INIT_BW);
     expect(Math.abs(at - ONE)).toBeLessThanOrEqual(1);
-    expect(wbPositionRatio(lim, 650, INIT_BW)).toBeGreaterThan(ONE);
-    expect(wbPositionRatio(lim, 780, INIT_BW)).toBeLessThan(ONE);
-    expect(wbPositionRatio(lim, 819, INIT_BW)).toBe(0);
-    expect(wbPositionRatio(lim, 900, INIT_BW)).toBe(0);
+    expect(wbPos(650, INIT_BW)).toBeGreaterThan(ONE);
+    expect(wbPos(780, INIT_BW)).toBeLessThan(ONE);
+    expect(wbPos(819, INIT_BW)).toBe(0);
+    expect(wbPos(900, INIT_BW)).toBe(0);
     // 8 × 50 pages/s = a span of 400 pages: at 780 the line is (1116 − 780) / 400
-    const slow = wbPositionRatio(lim, 780, 50);
+    const slow = wbPos(780, 50);
     expect(slow).toBe(Math.floor((posRatioPolynom(716, 780, 819) * (1116 - 780)) / 401));
-    expect(slow).toBeLessThan(wbPositionRatio(lim, 780, INIT_BW));
+    expect(slow).toBeLessThan(wbPos(780, INIT_BW));
+  });
+
+  it('__wb_calc_thresh: the disk’s share of thresh is all of it once any of its writeback has completed, before that (thresh − dirty) / 8 (an idle device’s) — its line then scaled down as much, a writer at the setpoint is throttled harder', () => {
+    const lim = { thresh: 819, bgThresh: 409 };
+    expect(wbCalcThresh(lim, 716, 1)).toBe(819);
+    expect(wbCalcThresh(lim, 716, 0)).toBe(12); // (819 − 716) / 8
+    expect(wbCalcThresh(lim, 900, 0)).toBe(0); // over thresh: no bump
+    // wb_setpoint = 716 × 12 / 819 = 10 and span = (807 + 8 × 25,600) × 12 / 819 = 3,011
+    // (x = 12 × 65,536 / 819 = 960): at the setpoint the line is (3,021 − 716) / 3,011
+    expect(wbPositionRatio(lim, 716, INIT_BW, 12)).toBe(Math.floor((ONE * (3021 - 716)) / 3011));
+    expect(wbPositionRatio(lim, 716, INIT_BW, 12)).toBe(783);
+    // on a disk measured at 1,000 pages/s the span is 129 pages: a quarter (1,024 / 4)
+    expect(wbPositionRatio(lim, 716, 1000, 12)).toBe(256);
+    // a call at the setpoint before any completion: task_ratelimit 1,000 × 256 / 1,024 = 250,
+    // 50 pages take 50 jiffies, held to max_pause (23); once the disk has written, 12
+    const sim = sim618();
+    const wb = sim.state.workload.pageCache!.wb!;
+    Object.assign(wb, { dirtyRatelimit: 1000, avgWriteBandwidth: 1000, writeBandwidth: 1000 });
+    expect(call(sim, 716, 50).pauseJ).toBe(23);
+    Object.assign(wb, { written: 1, writtenStamp: 1 });
+    expect(call(sim, 716, 50).pauseJ).toBe(12);
   });
 
   it('the pause: pages dirtied × HZ / task_ratelimit (dirty_ratelimit × pos_ratio), less the think time since the last pause; under min_pause no sleep (the debt carried on), over max_pause max_pause; at the limit max_pause again and again', () => {
     const sim = sim618();
     const wb = sim.state.workload.pageCache!.wb!;
     // 1,000 pages a second measured and allowed; the dirty pages at the setpoint (716)
+    // (and its writeback has completed before: wb_thresh = thresh)
     Object.assign(wb, { dirtyRatelimit: 1000, avgWriteBandwidth: 1000, writeBandwidth: 1000 });
-    const task = Math.floor(
-      (1000 * wbPositionRatio(domainDirtyLimits(sim.state.workload.pageCache!), 716, 1000)) / ONE,
-    );
+    Object.assign(wb, { written: 1, writtenStamp: 1 });
+    const lim = domainDirtyLimits(sim.state.workload.pageCache!);
+    const task = Math.floor((1000 * wbPositionRatio(lim, 716, 1000, 819)) / ONE);
     expect(task).toBe(999);
     // wb_max_pause: 716 / (1 + 1000 / 32) + 1 = 23 jiffies; wb_min_pause: 32 pages a call
     // take 8 jiffies at 1,000 pages/s, the shortest pause worth it 1 + 8 / 2 = 5
@@ -151,6 +177,31 @@ describe('IO-less balance_dirty_pages (kernel 6.18)', () => {
     const hard = call(sim, 819, 10);
     expect(hard.pauseJ).toBe(26);
     expect(hard.c.phase).toBe('check');
+  });
+
+  it('balance_dirty_pages past the freerun ceiling starts the flusher even under bg_thresh (wb_start_background_writeback if !writeback_in_progress): asleep for its period, it wakes now, finds nothing to write and sleeps its period again from then', () => {
+    const sim = sim618();
+    const pc = sim.state.workload.pageCache!;
+    const fl = sim.state.workload.flusher!;
+    startFlusher(sim); // asleep until its period: 5 s
+    const period = fl.armedAtNs;
+    expect(period).toBe(5000 * MS);
+    // 400 dirty, under bg_thresh (409); with 300 under writeback 700, over freerun (614)
+    pc.writeback = 300;
+    const nowJ = HZ; // 1 s
+    call(sim, 400, 50, nowJ);
+    expect(fl.armed).toBe(true);
+    expect(fl.armedAtNs).toBe(1000 * MS);
+    // it wakes, has nothing to write (no kupdate yet) and sleeps a period from now
+    onWriteback(sim, fl.armSeq, 1000 * MS);
+    expect(fl.armedAtNs).toBe(1000 * MS + period);
+    // under freerun (with those under writeback: 400 + 200), it is left asleep
+    const sim2 = sim618();
+    const fl2 = sim2.state.workload.flusher!;
+    startFlusher(sim2);
+    sim2.state.workload.pageCache!.writeback = 200;
+    call(sim2, 400, 50, nowJ);
+    expect(fl2.armedAtNs).toBe(period);
   });
 
   it('wb_update_dirty_ratelimit: dirty_ratelimit steps towards the balanced rate (task_ratelimit × write_bw / dirty_rate) only when the dirty pages’ position agrees, by at most an eighth of the gap', () => {

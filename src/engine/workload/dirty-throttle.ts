@@ -27,12 +27,13 @@
 //  - The writer sleeps (io_schedule_timeout) and goes on; at or above the limit
 //    (task_ratelimit 0) it sleeps max_pause again and again until under it.
 //  - On every call over bg_thresh the flusher is woken for background writeback
-//    (wb_start_background_writeback: flusher.ts kickFlusher).
-// Simplified (one disk, no cgroups, one CPU): the disk's share of the limit is whole
-// (wb_thresh = thresh: its completions are every completion — at boot, before any, the kernel
-// gives it (limit − dirty) / 8 — as bdi-stats.ts chooses for 2.6), so wb_dirty = dirty,
-// dirty_exceeded is dirty > thresh and the disk's reserve area (wb_dirty < wb_thresh / 2) is
-// never reached past freerun; no memcg domain, strictlimit, PF_LOCAL_THROTTLE, laptop mode,
+//    (wb_start_background_writeback: flusher.ts kickFlusher); past freerun, on every call
+//    whatever the dirty pages (wb_workfn then re-arms its periodic wake-up from then).
+// Simplified (one disk, no cgroups, one CPU): wb_dirty = dirty, and the disk's share of the
+// limit (__wb_calc_thresh: wbCalcThresh) is whole once any writeback has completed (its
+// completions are every completion; the counters exact), before that (thresh − dirty) / 8;
+// so dirty_exceeded is dirty > thresh and the disk's reserve area (wb_dirty < wb_thresh / 2)
+// is never reached past freerun; no memcg domain, strictlimit, PF_LOCAL_THROTTLE, laptop mode,
 // BDP_ASYNC, dirty_throttle_leaks (threads do not exit), fatal signals or the way out at the
 // limit when the disk's dirty pages are within the per-CPU counters' error (a few pages);
 // pages kjournald dirties do not count in bdp_ratelimits; a step of n pages counts n at once
@@ -103,20 +104,37 @@ export function posRatioPolynom(setpoint: number, dirty: number, limit: number):
   return Math.min(Math.max(pos + ONE, 0), 2 * ONE);
 }
 
-/** wb_position_ratio with one disk (wb_thresh = thresh, wb_dirty = dirty), /1024: 0 at or
- * over the limit; else the global cubic scaled by the disk's line, which falls by 1 over
- * span = 8 × write_bw pages past the disk's setpoint (a quarter at most three quarters of
- * the span past it). */
-export function wbPositionRatio(l: DomainLimits, dirty: number, writeBw: number): number {
+/** __wb_calc_thresh with one disk: its share of thresh by its share of the completed
+ * writeback (the domain's fprop completions) is all of it once any page's writeback has
+ * completed (`written`: WB_WRITTEN counts the same completions), none before; raised to
+ * (thresh − dirty) / 8 when thresh is above the dirty pages — an idle device's threshold
+ * (since 6.14 here, before in wb_position_ratio as (limit − dirty) / 8, the same with
+ * limit = thresh). */
+export function wbCalcThresh(l: DomainLimits, dirty: number, written: number): number {
+  const share = written > 0 ? l.thresh : 0;
+  return l.thresh > dirty ? Math.max(share, Math.floor((l.thresh - dirty) / 8)) : share;
+}
+
+/** wb_position_ratio with one disk (wb_dirty = dirty; wb_thresh from wbCalcThresh), /1024:
+ * 0 at or over the limit; else the global cubic scaled by the disk's line, which falls by 1
+ * over span pages past the disk's setpoint (a quarter at most three quarters of the span
+ * past it). With wb_thresh = thresh the setpoint is the global one and span = 8 × write_bw;
+ * a smaller wb_thresh (no writeback completed yet) scales both down, and the disk's reserve
+ * area (wb_dirty < wb_thresh / 2) is never reached past freerun. */
+export function wbPositionRatio(
+  l: DomainLimits,
+  dirty: number,
+  writeBw: number,
+  wbThresh: number,
+): number {
   const limit = l.thresh; // hard_dirty_limit: dom->dirty_limit stays at thresh
   if (dirty >= limit) return 0;
   const setpoint = setpointOf(l);
   const pos = posRatioPolynom(setpoint, dirty, limit);
-  // wb_thresh = max(thresh, (limit − dirty) / 8) = thresh: its setpoint scales by 1
-  const wbThresh = l.thresh;
-  const x = Math.floor((wbThresh * 2 ** 16) / or1(l.thresh));
+  // wb_setpoint = setpoint × wb_thresh / thresh (x: wb_thresh / thresh, 16-bit fixed point)
+  const x = Math.floor((Math.min(wbThresh, l.thresh) * 2 ** 16) / or1(l.thresh));
   const wbSetpoint = Math.floor((setpoint * x) / 2 ** 16);
-  const span = Math.floor(((l.thresh - wbThresh + 8 * writeBw) * x) / 2 ** 16);
+  const span = Math.floor(((l.thresh - Math.min(wbThresh, l.thresh) + 8 * writeBw) * x) / 2 ** 16);
   const xIntercept = wbSetpoint + span;
   if (dirty < xIntercept - Math.floor(span / 4))
     return Math.floor((pos * (xIntercept - dirty)) / or1(xIntercept - wbSetpoint));
@@ -188,8 +206,13 @@ export function balanceDirtyPagesIoLess(
     wb.lastPauseJ = 0;
     return 'done';
   }
-  wb.dirtyExceeded = dirty > limits.thresh;
-  const posRatio = wbPositionRatio(limits, dirty, wb.avgWriteBandwidth);
+  // past freerun the flusher is started whatever the dirty pages ("even when in laptop mode",
+  // if !writeback_in_progress): under bg_thresh it has nothing to write and sleeps its period
+  // again from now
+  kickFlusher(sim, now, true);
+  const wbThresh = wbCalcThresh(limits, dirty, wb.written);
+  wb.dirtyExceeded = dirty > wbThresh && dirty > limits.thresh;
+  const posRatio = wbPositionRatio(limits, dirty, wb.avgWriteBandwidth, wbThresh);
   if (bandwidthDue(wb, nowJ, hz)) updateBandwidth(wb, nowJ, hz, { dirty, posRatio, limits });
   const dirtyRatelimit = wb.dirtyRatelimit;
   const taskRatelimit = Math.floor((dirtyRatelimit * posRatio) / ONE);

@@ -105,15 +105,17 @@ export function startFlusher(sim: Simulation): void {
 
 /** Kernel 6.18: wake the flusher now if it is waiting for its period and the dirty pages are
  * over the background threshold (wb_start_background_writeback, from balance_dirty_pages;
- * or its own writeback completing with pages dirty again). On 2.6.32 nothing but
- * balance_dirty_pages wakes it (startBackgroundWriteback): not a completion, not a journal
- * commit. */
-export function kickFlusher(sim: Simulation, now: number): void {
+ * or its own writeback completing with pages dirty again) — or, `evenUnderBg`, whatever
+ * they are (balance_dirty_pages past the freerun ceiling: "start writeback even when in
+ * laptop mode"; under the threshold it finds nothing to write, a kupdate round aside, and
+ * sleeps its period again from then). On 2.6.32 nothing but balance_dirty_pages wakes it
+ * (startBackgroundWriteback): not a completion, not a journal commit. */
+export function kickFlusher(sim: Simulation, now: number, evenUnderBg = false): void {
   if (!kernel618(sim)) return;
   const fl = sim.state.workload.flusher!;
   const pc = sim.state.workload.pageCache!;
   if (fl.sleeping || fl.pending.length > 0 || (fl.armed && fl.armedAtNs <= now)) return;
-  if (pc.dirty <= domainDirtyLimits(pc).bgThresh) return;
+  if (!evenUnderBg && pc.dirty <= domainDirtyLimits(pc).bgThresh) return;
   arm(sim, fl, now);
 }
 

@@ -3,7 +3,7 @@
 import type { Simulation } from '../sim/simulation';
 import { backgroundThresh, dirtyThresh, type PageCacheState } from './page-cache';
 import { RATELIMIT_CALC_SHIFT, domainDirtyLimits, freerunCeiling, setpointOf } from './wb-state';
-import { wbPositionRatio } from './dirty-throttle';
+import { wbCalcThresh, wbPositionRatio } from './dirty-throttle';
 
 /** The page cache and its flusher at this instant, for the UI's inspection panel. */
 export function pageCacheView(sim: Simulation): Record<string, unknown> {
@@ -43,7 +43,12 @@ function ioLessView(pc: PageCacheState, hz: number): Record<string, unknown> {
   const lim = domainDirtyLimits(pc);
   const dirty = pc.dirty + pc.writeback;
   const free = dirty <= freerunCeiling(lim);
-  const pos = wbPositionRatio(lim, dirty, wb.avgWriteBandwidth);
+  const pos = wbPositionRatio(
+    lim,
+    dirty,
+    wb.avgWriteBandwidth,
+    wbCalcThresh(lim, dirty, wb.written),
+  );
   return {
     freerun: freerunCeiling(lim),
     setpoint: setpointOf(lim),

@@ -3,8 +3,9 @@
 // disk's write bandwidth and the balanced dirty rate, re-estimated every BANDWIDTH_INTERVAL.
 // Read in torvalds/linux mm/page-writeback.c at commit 8e9d5ead (the index's stored version,
 // of the v6.1 era; 6.11's reorganisation into balance_domain_limits / balance_wb_limits,
-// seen on linux-fsdevel, moves this code without changing these rules) and mm/backing-dev.c
-// (wb_init: INIT_BW).
+// seen on linux-fsdevel, moves this code without changing these rules), checked against a
+// later copy (6.14's __wb_calc_thresh, rt_or_dl_task: the same rules here) and
+// mm/backing-dev.c (wb_init: INIT_BW).
 //
 //  - domain_dirty_limits: thresh and bg_thresh of the dirtyable memory (the cache's pages + 1,
 //    global_dirtyable_memory), the ratios converted to parts per PAGE_SIZE first; bg_thresh

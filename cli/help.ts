@@ -11,6 +11,8 @@ export const COMMANDS = [
 ] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
+import { MAX_DECISIONS } from './decisions';
+
 const SCENARIO_EDITS = `  --set KEY=VALUE   change a scenario value before validation; KEY is the JSON path
                     (disk.queueDepth=16, workload.processes.0.count=4,
                     iosched.tunables.read_expire=100); numbers, true/false, null and
@@ -42,13 +44,18 @@ document on stdout. Errors go to stderr as "spindle: <message>"; the exit status
 
 Example: spindle run public/scenarios/c2247a-random-read.json --set disk.queueDepth=8 --json`,
 
-  run: `Usage: spindle run <scenario.json> [--scheduler S] [--set KEY=VALUE …] [--seed N] [--json]
+  run: `Usage: spindle run <scenario.json> [--scheduler S] [--set KEY=VALUE …] [--seed N]
+                  [--decisions WORDS] [--json]
 
 Run the scenario to its end and print a summary (or, with --json, the figures as one
 JSON document: requests, throughput, Q2C/Q2D/D2C latencies, positioning breakdown,
 per-process figures). "-" reads the scenario from standard input.
 
 ${SCENARIO_EDITS}
+  --decisions WORDS the decisions whose rule contains one of the comma-separated words
+                    (switch, quantum, fifo-expired, …): time, layer, rule, the request
+                    chosen and the scheduler's sentence, after the summary (with --json,
+                    as "decisions": {match, total, shown}); at most ${MAX_DECISIONS} shown
   --json            print the figures as JSON`,
 
   sweep: `Usage: spindle sweep <scenario.json> --vary KEY=V1,V2,… [--vary …] [--scheduler S1,S2,…]

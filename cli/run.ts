@@ -10,6 +10,7 @@ import {
   type OptionSpec,
   type ParsedArgs,
 } from './args';
+import { decisionPicker, decisionsReport } from './decisions';
 import { UsageError } from './errors';
 import { num, runReport, table } from './format';
 import { readScenarioJson, scenarioWith } from './scenario-file';
@@ -43,11 +44,22 @@ export function runCommand(
   print: (text: string) => void,
   note: (text: string) => void,
 ): void {
-  const a = parseArgs('run', argv, { ...EDIT_OPTIONS, json: { value: false } });
+  const a = parseArgs('run', argv, {
+    ...EDIT_OPTIONS,
+    json: { value: false },
+    decisions: { value: true },
+  });
   const path = onePositional(a, 'run', 'scenario file');
   const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a), note);
-  const { summary } = runScenario(scenario);
-  print(flag(a, 'json') ? JSON.stringify(summary, null, 2) : runReport(summary, scenario.title));
+  const wanted = single(a, 'decisions');
+  const pick = wanted === undefined ? null : decisionPicker(wanted);
+  const { summary } = runScenario(scenario, pick ? { sink: pick.sink } : {});
+  if (flag(a, 'json'))
+    print(JSON.stringify(pick ? { ...summary, decisions: pick.picked } : summary, null, 2));
+  else {
+    print(runReport(summary, scenario.title));
+    if (pick) print('\n' + decisionsReport(pick.picked));
+  }
 }
 
 /** At most this many runs in one sweep (a typo in --vary should not run for an hour). */

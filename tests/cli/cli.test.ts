@@ -152,6 +152,37 @@ describe('spindle run --json', () => {
     expect(sweep.stderr.split('\n').filter(Boolean)).toHaveLength(2);
   });
 
+  it('--decisions lists the decisions of the rules asked for, after the same figures', async () => {
+    const args = ['run', SWITCHER, '--json'];
+    const plain = await spindleJson<RunSummary>(args);
+    const picked = await spindleJson<
+      RunSummary & {
+        decisions: {
+          match: string[];
+          total: number;
+          shown: Array<{ tMs: number; layer: string; rule: string; chosen: number; text: string }>;
+        };
+      }
+    >([...args, '--decisions', 'switch-to,switch-done']);
+    const { decisions, ...summary } = picked;
+    expect(summary).toEqual(plain); // watching the decisions changes nothing
+    expect(decisions.match).toEqual(['switch-to', 'switch-done']);
+    expect(decisions.total).toBe(2);
+    expect(decisions.shown.map((d) => [d.tMs, d.layer, d.rule])).toEqual([
+      [126000, 'iosched', 'switch-to-anticipatory'],
+      [126810, 'iosched', 'switch-done'],
+    ]);
+    expect(decisions.shown[0]!.text).toMatch(/SR 0\.\d\d ≥ 0\.75 → sequential: anticipatory$/);
+    const text = await spindle(['run', SWITCHER, '--decisions', 'switch-done']);
+    expect(text.stdout).toContain('decisions whose rule contains "switch-done": 1\n');
+    expect(text.stdout).toMatch(
+      /126,810\.000 ms {2}iosched {2}switch-done {2}elevator switch cfq → anticipatory/,
+    );
+    const empty = await spindle(['run', SWITCHER, '--decisions', ',']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--decisions takes words of rule names');
+  }, 120_000); // four runs of a 180 s scenario
+
   it('reports CFQ-ANN’s extra computation: its network’s multiply-adds, none for CFQ', async () => {
     const run = (...set: string[]) =>
       spindleJson<RunSummary>([

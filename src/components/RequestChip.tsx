@@ -1,6 +1,7 @@
 // A request as a small chip: its id, first sector and size, in its process's colour;
-// reads filled, writes outlined (UI.md, visual language). A range write shows where it may
-// land — its range, or how many — since its address is the drive's choice.
+// reads filled, writes outlined, a sync write marked S (UI.md, visual language). A range
+// write shows where it may land — its range, or how many — since its address is the
+// drive's choice.
 import type { RequestLife } from '../app/replay';
 import { processColour } from './colors';
 
@@ -21,11 +22,12 @@ export function RequestChip({
   return (
     <span
       className={`chip${highlight ? ' chosen' : ''}`}
+      data-sync={q.write && q.sync ? '' : undefined}
       style={style}
       title={
         q.ranges
           ? `request ${q.rq}: range write of ${q.nSectors} sectors, to any free place in ${rangesText(q.ranges)} (the drive chooses; sector ${q.sector} is the file system's placeholder), process ${q.proc}`
-          : `request ${q.rq}: ${q.write ? 'write' : 'read'}, sector ${q.sector}, ${q.nSectors} sectors, cylinder ${q.cylinder} head ${q.head}, process ${q.proc}`
+          : `request ${q.rq}: ${q.write ? (q.sync ? 'sync write' : 'write') : 'read'}, sector ${q.sector}, ${q.nSectors} sectors, cylinder ${q.cylinder} head ${q.head}, process ${q.proc}`
       }
     >
       #{q.rq}{' '}

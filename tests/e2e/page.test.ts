@@ -126,6 +126,18 @@ describe.skipIf(!haveChromium)('the built page in headless Chromium', () => {
     await page.context().close();
   });
 
+  it('marks a sync write’s chip with blktrace’s S: TPC-B’s commits, not its page writes', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=tpcb.json');
+    const queues = page.getByRole('region', { name: 'Queues' });
+    const sync = queues.locator('.chip[data-sync]');
+    await expect.poll(() => sync.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(await sync.first().getAttribute('title')).toMatch(/: sync write, sector \d+/);
+    // the S is drawn, not text: the chip still reads "#id sSECTOR+N"
+    expect(await sync.first().textContent()).toMatch(/^#\d+ s\d+\+\d+$/);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('runs again with the seed typed in', async () => {
     const { page, problems } = await openLab();
     await page.getByRole('combobox', { name: 'Lesson' }).selectOption('sptf-vs-fcfs.json');

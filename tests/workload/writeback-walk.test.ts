@@ -109,6 +109,20 @@ describe('one writeback_inodes_wb call: nr_to_write shared by the files it visit
     expect(pc.dirty).toBe(0);
   });
 
+  it('wb_writeback: a chunk that walked b_io with nr_to_write left and no more_io ends the work — background writeback too, though still over dirty_background_ratio (a file dirtied meanwhile is on b_dirty, not b_io)', () => {
+    const { sim, pc, written } = quietSim(16, 20000);
+    dirtyEvery(pc, 1, 0, 600, 2); // 600 bios: the flusher sleeps for requests
+    startBackgroundWriteback(sim, 0);
+    const t = untilFlusherSleeps(sim); // its chunk: file 1 only (b_io when it began)
+    dirtyPages(pc, 2, 100000 * P, 500 * P, 32, t);
+    runToEnd(sim);
+    expect(written(599 * 2)).toBeDefined();
+    // 600 of 1,024 written, b_more_io empty: the work ends with 500 dirty (≥ 409); file 2
+    // waits for kupdate (30 s) or for balance_dirty_pages to queue background writeback again
+    expect(written(100000)).toBeUndefined();
+    expect(pc.dirty).toBe(500);
+  });
+
   it('writeback_single_inode: kupdate stops at nr_to_write = 0 mid-file and requeues the file (requeue_io, b_more_io, its dirtied time kept): the same round writes the rest once b_io is walked, past a file not yet expired', () => {
     // 64 MiB (background threshold 1,638 pages): file 1 1,500 pages and file 2 one, dirtied at
     // 0 s; file 3 one page dirtied at 20 s. The kupdate round at 30 s (files 30 s old): its

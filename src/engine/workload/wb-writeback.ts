@@ -7,9 +7,9 @@
 //    nr_to_write = MAX_WRITEBACK_PAGES shared by the files a chunk visits; before each,
 //    background writeback stops under dirty_background_ratio (over_bground_thresh, >=);
 //  - after a chunk: nr_to_write spent → the next chunk; some left and no more_io → the work
-//    is done; more_io and something written → the next chunk; nothing written → wait for
-//    the oldest file on b_more_io if another thread is writing it (inode_wait_for_writeback:
-//    I_SYNC), then the next chunk.
+//    is done (background writeback too, over the threshold or not); more_io and something
+//    written → the next chunk; nothing written → wait for the oldest file on b_more_io if
+//    another thread is writing it (inode_wait_for_writeback: I_SYNC), then the next chunk.
 // Simplified: kupdate's nr_pages (dirty pages + inodes in use) is not modelled as a limit.
 import { MAX_WRITEBACK_PAGES, globalLimits, type PageCacheState } from './page-cache';
 import { chunkNextBio, newChunk, type WritebackBio } from './writeback';
@@ -34,10 +34,11 @@ export function nextBio26(
       const b = chunkNextBio(pc, c, busy, now);
       if (b) return b;
       fl.chunk = null;
-      if (c.left <= 0 || c.left < c.budget) continue; // spent, or wrote something: go on
+      if (c.left <= 0) continue; // nr_to_write spent: "see if we have more"
       if (!c.moreIo)
         endWork(fl); // "didn't write everything and we don't have more IO"
-      else {
+      else if (c.left === c.budget) {
+        // nothing written: wait for the oldest file on b_more_io
         const w = pc.moreIo[0];
         if (w !== undefined && busy.has(w)) {
           fl.waitFile = w; // inode_wait_for_writeback (writebackMovedOn wakes it)

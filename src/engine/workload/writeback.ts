@@ -5,7 +5,10 @@
 // writeback_single_inode, requeue_io, redirty_tail) and mm/page-writeback.c
 // (write_cache_pages, test_clear_page_writeback), as read in a 2.6.32.9 tree.
 // Simplified: one bdi (the disk) and one superblock; a file's writeback_index is forgotten
-// when it is clean (the model keeps no clean inodes).
+// when it is clean (the model keeps no clean inodes); times are ns, not jiffies (a file
+// dirtied in the jiffy a call began does not end its walk in the kernel, here it does); a
+// bio's pages go under writeback when it is sent (mpage_writepages has already cleaned the
+// page that ends a bio when it submits that bio and sleeps).
 import { propInc } from './bdi-stats';
 import {
   DIRTY,

@@ -302,7 +302,8 @@ describe('lesson: Postmark on four file systems (Riska et al.)', () => {
   // writes reach the block layer as it makes them, not as writeback's batches. With the page
   // cache and ext3's journal (workload.pageCache: {}; workload/page-cache.ts, journal.ts) SS
   // stays in memory and the disk sees only kjournald's commits every 5 s: 0.96 MB/s under
-  // every scheduler, so the claim does not come out that way either (the study's memory size
+  // every scheduler (re-measured with 2.6.32's b_io walk and write_cache_pages' look-ups:
+  // unchanged, the flusher writes nothing there), so the claim does not come out that way either (the study's memory size
   // and run length were not available).
   it.fails(
     'study: seek-based schedulers well ahead (≥ 10%) of noop on small random files at queue depth 4',

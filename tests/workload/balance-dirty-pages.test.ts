@@ -26,7 +26,8 @@ import {
   dirtyPages,
   PAGE_CACHE_DEFAULTS,
 } from '../../src/engine/workload/page-cache';
-import { takeWritebackPass, writebackDone } from '../../src/engine/workload/writeback';
+import { newChunk, startPass, writebackDone } from '../../src/engine/workload/writeback';
+import { writeChunk } from '../helpers/writeback';
 import { randWriteScenario } from '../helpers/rand-write';
 import { createHeap } from '../../src/engine/sim/heap';
 import { generatorRelease } from '../../src/engine/workload/generators/runtime';
@@ -112,8 +113,10 @@ describe('balance_dirty_pages in a run (2.6.32)', () => {
     expect(own.every((e) => e.write && !e.sync)).toBe(true);
     // every bio a thread queued was queued inside one of its balance_dirty_pages calls
     expect(own.every((e) => e.call !== null)).toBe(true);
+    // nr_to_write = write_chunk bounds a call; it also ends when b_io is walked (the other
+    // files requeued to b_more_io, under other threads' I_SYNC: writeback.ts)
     const counts = pagesPerCall(queued, writers);
-    expect(Math.max(...counts)).toBe(192);
+    expect(Math.max(...counts)).toBeLessThanOrEqual(192);
     const pc = summarize(sim, s).pageCache!;
     expect(pc.pagesWrittenByWriters).toBeGreaterThan(0);
     expect(pc.pagesWrittenByWriters).toBeLessThan(pc.pagesWritten);
@@ -140,7 +143,7 @@ describe('balance_dirty_pages in a run (2.6.32)', () => {
   });
 
   it('the inspection panel counts the pages writers wrote back and whether the disk is over its limit', () => {
-    const { sim } = writerSim(undefined, 1000);
+    const { sim } = writerSim(undefined, 2000);
     runToEnd(sim);
     const view = hostView(sim).pageCache as Record<string, unknown>;
     const pc = sim.state.workload.pageCache!;
@@ -285,9 +288,12 @@ describe('balance_dirty_pages rules', () => {
   it('I_SYNC: the writer skips a file another thread is writing back and takes the next', () => {
     const { sim, pc, w, queued } = fresh();
     dirtyPages(pc, 1, 0, 400 * P, 32, 0); // the oldest file
-    dirtyPages(pc, 2, 1000 * P, 300 * P, 32, 1);
+    dirtyPages(pc, 2, 1000 * P, 300 * P, 32, 0);
     const other = sim.state.workload.instances[1]!.gen!.writer;
-    other.bdp = { ...newBdpCall(192), pending: [{ file: 1, first: 0, count: 1 }] };
+    // the other thread is writing file 1 (its writeback_inodes_wbc: file 1 under I_SYNC)
+    const chunk = newChunk(pc, 192, false, Infinity, 0);
+    chunk.pass = startPass(pc, 1);
+    other.bdp = { ...newBdpCall(192), chunk };
     w.bdp = newBdpCall(192);
     expect(balanceDirtyPages(sim, w, 0, null, 0)).toBe('done');
     expect(queued.map((e) => e.sector / P)).toEqual([1000, 1032, 1064, 1096, 1128, 1160]);
@@ -300,7 +306,7 @@ describe('balance_dirty_pages rules', () => {
     ] as const) {
       const { sim, pc, w, queued } = fresh({ name: 'deadline', hz });
       dirtyPages(pc, 1, 0, 700 * P, 32, 0);
-      takeWritebackPass(pc, Infinity); // all 700 under writeback: nothing left to write
+      writeChunk(pc); // all 700 under writeback: nothing left to write
       w.bdp = newBdpCall(192);
       let now = 0;
       const got: number[] = [];

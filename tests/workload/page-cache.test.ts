@@ -12,14 +12,9 @@ import {
   readFilled,
   readHit,
   takePages,
-  type PageCacheState,
 } from '../../src/engine/workload/page-cache';
-import {
-  takeWritebackPass,
-  writebackDone,
-  type WritebackBio,
-} from '../../src/engine/workload/writeback';
-import { nextRun } from '../../src/engine/workload/flusher';
+import { chunkNextBio, newChunk, writebackDone } from '../../src/engine/workload/writeback';
+import { sendChunk, writeChunk } from '../helpers/writeback';
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
 import type { TraceEvent, TraceSink } from '../../src/engine/events';
@@ -30,14 +25,6 @@ import { randWriteScenario } from '../helpers/rand-write';
 const cache = (pages: number, over: object = {}) =>
   createPageCache({ ...PAGE_CACHE_DEFAULTS, memoryMiB: pages / 256, ...over });
 const P = 8; // sectors per page
-
-/** a pass's bios sent one after another, as the flusher sends them: the bios that go out */
-function send(pc: PageCacheState, bios: WritebackBio[]): WritebackBio[] {
-  const pending = bios.slice();
-  const out: WritebackBio[] = [];
-  for (let b = nextRun(pc, pending); b; b = nextRun(pc, pending)) out.push(b);
-  return out;
-}
 
 describe('page cache rules', () => {
   it('a buffered read of cached pages is served from memory; a miss goes to the disk and fills the cache', () => {
@@ -66,12 +53,10 @@ describe('page cache rules', () => {
     const pc = cache(1024);
     expect(dirtyPages(pc, 1, 0, 2 * P, 1, 0)).toBe(2);
     expect(dirtyPages(pc, 1, 0, 2 * P, 1, 5)).toBe(0);
-    const pass = takeWritebackPass(pc, Infinity);
-    expect(pass).toEqual([
+    expect(writeChunk(pc)).toEqual([
       { file: 1, first: 0, count: 1 },
       { file: 1, first: 1, count: 1 },
     ]);
-    expect(send(pc, pass)).toEqual(pass);
     expect(pc.dirty).toBe(0);
   });
 
@@ -81,18 +66,7 @@ describe('page cache rules', () => {
     dirtyPages(pc, 3, 20 * P, P, 4, 20);
     dirtyPages(pc, 7, 40 * P, 2 * P, 1, 30);
     dirtyPages(pc, 3, 21 * P, 5 * P, 4, 40); // file 3: pages 20..25, bios of up to 4 pages
-    expect(takeWritebackPass(pc, Infinity)).toEqual([
-      { file: 7, first: 40, count: 1 },
-      { file: 7, first: 41, count: 1 },
-      { file: 7, first: 50, count: 1 },
-    ]);
-    expect(takeWritebackPass(pc, Infinity)).toEqual([
-      { file: 3, first: 20, count: 4 },
-      { file: 3, first: 24, count: 2 },
-    ]);
-    // chosen, not yet sent: still dirty (write_cache_pages marks a page as its bio is built)
-    expect([pc.dirty, pc.writeback]).toEqual([9, 0]);
-    send(pc, [
+    expect(writeChunk(pc)).toEqual([
       { file: 7, first: 40, count: 1 },
       { file: 7, first: 41, count: 1 },
       { file: 7, first: 50, count: 1 },
@@ -105,64 +79,67 @@ describe('page cache rules', () => {
   it('kupdate writes only files dirtied before the expiry time', () => {
     const pc = cache(4096);
     dirtyPages(pc, 1, 0, P, 1, 100);
-    expect(takeWritebackPass(pc, 99)).toEqual([]);
-    expect(takeWritebackPass(pc, 100)).toHaveLength(1);
+    expect(writeChunk(pc, { beforeNs: 99 })).toEqual([]);
+    expect(writeChunk(pc, { beforeNs: 100 })).toHaveLength(1);
   });
 
-  it('MAX_WRITEBACK_PAGES (1024) of a file per pass, then the next file; its next pass goes on from where it stopped', () => {
+  it('MAX_WRITEBACK_PAGES (1024) pages per writeback_inodes_wb call; the file it stopped in goes on from where it stopped (writeback_index)', () => {
     const pc = cache(8192);
     dirtyPages(pc, 1, 0, 1500 * P, 1, 0);
     dirtyPages(pc, 2, 5000 * P, P, 1, 1);
-    const first = takeWritebackPass(pc, Infinity);
+    const first = writeChunk(pc);
     expect(first.length).toBe(MAX_WRITEBACK_PAGES);
     expect(first[first.length - 1]!.first).toBe(1023);
-    expect(takeWritebackPass(pc, Infinity)).toEqual([{ file: 2, first: 5000, count: 1 }]);
-    const again = takeWritebackPass(pc, Infinity);
-    expect(again[0]!.first).toBe(1024);
-    expect(again.length).toBe(1500 - 1024);
+    // the next call: file 2, left on b_io, then file 1 (redirty_tail: b_dirty, requeued)
+    const again = writeChunk(pc);
+    expect(again[0]).toEqual({ file: 2, first: 5000, count: 1 });
+    expect(again[1]!.first).toBe(1024);
+    expect(again.length).toBe(1 + 1500 - 1024);
   });
 
   it('a page dirtied under writeback stays dirty after the write, and a pass skips it while its write is out', () => {
     const pc = cache(1024);
     dirtyPages(pc, 1, 0, P, 1, 0);
-    send(pc, takeWritebackPass(pc, Infinity));
+    writeChunk(pc);
     expect(dirtyPages(pc, 1, 0, P, 1, 5)).toBe(1);
-    expect(takeWritebackPass(pc, Infinity)).toEqual([]);
+    expect(writeChunk(pc)).toEqual([]);
     writebackDone(pc, 0, 1);
     expect([pc.dirty, pc.writeback]).toEqual([1, 0]);
-    expect(takeWritebackPass(pc, Infinity)).toEqual([{ file: 1, first: 0, count: 1 }]);
+    expect(writeChunk(pc)).toEqual([{ file: 1, first: 0, count: 1 }]);
   });
 
   it('a pass’s pages go under writeback as their bio is sent: until then a page dirtied again costs nothing, and is written once', () => {
     const pc = cache(1024);
-    dirtyPages(pc, 1, 0, 3 * P, 4, 0);
-    const pass = takeWritebackPass(pc, Infinity); // one bio of pages 0..2, not sent yet
-    expect(pass).toEqual([{ file: 1, first: 0, count: 3 }]);
-    expect(dirtyPages(pc, 1, P, P, 4, 5)).toBe(0); // page 1 is still just dirty
-    expect(send(pc, pass)).toEqual(pass);
-    expect([pc.dirty, pc.writeback]).toEqual([0, 3]);
-    expect(takeWritebackPass(pc, Infinity)).toEqual([]); // page 1 is not written twice
+    dirtyPages(pc, 1, 0, 3 * P, 2, 0); // bios of up to 2 pages
+    const c = newChunk(pc, MAX_WRITEBACK_PAGES, false, Infinity, 0);
+    expect(chunkNextBio(pc, c, new Set(), 0)).toEqual({ file: 1, first: 0, count: 2 });
+    expect([pc.dirty, pc.writeback]).toEqual([1, 2]); // page 2 still just dirty
+    expect(dirtyPages(pc, 1, 2 * P, P, 2, 5)).toBe(0);
+    expect(sendChunk(pc, c)).toEqual([{ file: 1, first: 2, count: 1 }]);
+    expect(writeChunk(pc)).toEqual([]); // page 2 is not written twice
   });
 
-  it('a page deleted between its pass and its bio is not written; the bio is cut round it', () => {
+  it('a page deleted between its look-up (the pagevec) and its bio is not written; the bio is cut round it', () => {
     const pc = cache(1024);
-    dirtyPages(pc, 1, 0, 4 * P, 4, 0);
-    const pass = takeWritebackPass(pc, Infinity);
+    dirtyPages(pc, 1, 0, 4 * P, 1, 0); // one page a bio: the thread may sleep after each
+    const c = newChunk(pc, MAX_WRITEBACK_PAGES, false, Infinity, 0);
+    expect(chunkNextBio(pc, c, new Set(), 0)).toEqual({ file: 1, first: 0, count: 1 });
     dropPages(pc, P, P); // page 1 deleted (truncate_inode_pages: no I/O)
-    expect(send(pc, pass)).toEqual([
-      { file: 1, first: 0, count: 1 },
-      { file: 1, first: 2, count: 2 },
+    expect(sendChunk(pc, c)).toEqual([
+      { file: 1, first: 2, count: 1 },
+      { file: 1, first: 3, count: 1 },
     ]);
     expect([pc.dirty, pc.writeback, pc.pagesDropped]).toEqual([0, 3, 1]);
   });
 
-  it('a page kjournald writes (ordered data) between the pass and its bio is skipped by the pass', () => {
+  it('a page kjournald writes (ordered data) between its look-up and its bio is skipped by the pass', () => {
     const pc = cache(1024);
-    dirtyPages(pc, 1, 0, 2 * P, 4, 0);
-    const pass = takeWritebackPass(pc, Infinity);
-    expect(takePages(pc, [0])).toEqual([0]);
-    expect(send(pc, pass)).toEqual([{ file: 1, first: 1, count: 1 }]);
-    expect(pc.writeback).toBe(2);
+    dirtyPages(pc, 1, 0, 3 * P, 1, 0);
+    const c = newChunk(pc, MAX_WRITEBACK_PAGES, false, Infinity, 0);
+    chunkNextBio(pc, c, new Set(), 0);
+    expect(takePages(pc, [1])).toEqual([1]);
+    expect(sendChunk(pc, c)).toEqual([{ file: 1, first: 2, count: 1 }]);
+    expect(pc.writeback).toBe(3);
   });
 
   it('deleting a file drops its dirty pages with no I/O (truncate_inode_pages)', () => {
@@ -171,7 +148,7 @@ describe('page cache rules', () => {
     dropPages(pc, 0, 3 * P);
     expect(pc.dirty).toBe(0);
     expect(pc.pagesDropped).toBe(3);
-    expect(takeWritebackPass(pc, Infinity)).toEqual([]);
+    expect(writeChunk(pc)).toEqual([]);
     expect(readHit(pc, 0, P)).toBe(false);
   });
 

@@ -12,14 +12,15 @@ import {
   newBdpCall,
 } from '../../src/engine/workload/balance-dirty';
 import { createPropLocal } from '../../src/engine/workload/bdi-stats';
-import { nextRun, onWriteback, startBackgroundWriteback } from '../../src/engine/workload/flusher';
+import { onWriteback, startBackgroundWriteback } from '../../src/engine/workload/flusher';
 import {
   PAGE_CACHE_DEFAULTS,
   createPageCache,
   dirtyPages,
   globalLimits,
 } from '../../src/engine/workload/page-cache';
-import { takeWritebackPass } from '../../src/engine/workload/writeback';
+import { chunkNextBio, filePass, newChunk, startPass } from '../../src/engine/workload/writeback';
+import { sendChunk, writeChunk } from '../helpers/writeback';
 import { randWriteScenario } from '../helpers/rand-write';
 
 const S = 1e9;
@@ -51,7 +52,7 @@ describe('who starts background writeback (2.6.32)', () => {
     expect(pc.pagesWritten).toBe(450);
   });
 
-  it('over_bground_thresh: background writeback goes on while the dirty pages are at or above dirty_background_ratio (>=), so with exactly the threshold dirty it writes one pass', () => {
+  it('over_bground_thresh: background writeback goes on while the dirty pages are at or above dirty_background_ratio (>=), so with exactly the threshold dirty it writes one chunk (MAX_WRITEBACK_PAGES across the files)', () => {
     const s = randWriteScenario({ memoryMiB: 16 }, { extra: { durationMs: 1 }, stopMs: 20000 });
     const sim = createSimulation(buildModel(s, s.seed));
     const w = sim.state.workload;
@@ -64,9 +65,10 @@ describe('who starts background writeback (2.6.32)', () => {
     expect(pc.dirty).toBe(background);
     startBackgroundWriteback(sim, 0);
     runToEnd(sim);
-    // one pass (one file, one page), then dirty < background: the work is done
-    expect(pc.pagesWritten).toBe(1);
-    expect(pc.dirty).toBe(background - 1);
+    // one chunk: 1,024 pages across as many files as it takes — all 409 (one page each);
+    // then dirty < background: the work is done
+    expect(pc.pagesWritten).toBe(background);
+    expect(pc.dirty).toBe(0);
   });
 
   it('the flusher busy with a kupdate round misses the wake-up (wake_up_process on a running task); the work item waits for its next wake-up', () => {
@@ -96,7 +98,8 @@ describe('a file another thread is writing back (I_SYNC, 2.6.32)', () => {
     // thread 0 in balance_dirty_pages, about to write 192 pages of file 7 itself
     const writer = w.instances[0]!.gen!.writer;
     writer.bdp = newBdpCall(192);
-    writer.bdp.pending = takeWritebackPass(pc, Infinity, 192, new Set(), 0);
+    writer.bdp.chunk = newChunk(pc, 192, false, Infinity, 0);
+    writer.bdp.chunk.pass = startPass(pc, 7); // file 7 under its I_SYNC
     writer.bdp.phase = 'write';
     startBackgroundWriteback(sim, 0);
     onWriteback(sim, fl.armSeq, 0);
@@ -116,42 +119,46 @@ describe('what a writeback pass leaves behind (writeback_single_inode, 2.6.32)',
     dirtyPages(pc, 2, 1e6, 8, 1, 10 * S);
     return pc;
   }
-  const sendAll = (
-    pc: ReturnType<typeof twoFiles>,
-    bios: ReturnType<typeof takeWritebackPass>,
-    nowNs = 20 * S,
-  ) => {
-    const pending = bios.slice();
-    while (nextRun(pc, pending, nowNs));
-  };
 
-  it('redirty_tail: a background pass that leaves pages dirty puts the file behind the later-dirtied one, dirtied now — kupdate leaves it dirty_expire_centisecs more', () => {
-    const pc = twoFiles();
-    sendAll(pc, takeWritebackPass(pc, Infinity, 1024, new Set(), 20 * S));
+  it('redirty_tail: a background pass that leaves pages dirty puts the file behind one dirtied meanwhile, dirtied now — kupdate leaves it dirty_expire_centisecs more', () => {
+    const pc = createPageCache({ ...PAGE_CACHE_DEFAULTS, memoryMiB: 64 });
+    dirtyPages(pc, 1, 0, 1500 * 8, 1, 0);
+    const c = newChunk(pc, 1024, false, Infinity, 20 * S); // queue_io: file 1 to b_io
+    chunkNextBio(pc, c, new Set(), 20 * S);
+    dirtyPages(pc, 2, 1e6, 8, 1, 21 * S); // file 2 on b_dirty
+    sendChunk(pc, c, 22 * S);
     expect([...pc.files.keys()]).toEqual([2, 1]);
-    expect(pc.files.get(1)!.sinceNs).toBe(20 * S);
-    // a kupdate round at 45 s (files dirtied 15 s or more before): file 2 only
-    expect(takeWritebackPass(pc, 15 * S, 1024, new Set(), 45 * S)).toHaveLength(1);
-    expect(takeWritebackPass(pc, 15 * S, 1024, new Set(), 45 * S)).toEqual([]);
+    expect(pc.files.get(1)!.sinceNs).toBe(22 * S);
+    // a kupdate round at 51 s (files dirtied 21 s or before): file 2 only
+    expect(writeChunk(pc, { beforeNs: 21 * S, nowNs: 51 * S })).toHaveLength(1);
+    expect(writeChunk(pc, { beforeNs: 21 * S, nowNs: 51 * S })).toEqual([]);
   });
 
-  it('requeue_io: a kupdate pass that used up nr_to_write keeps the file’s dirtied time', () => {
+  it('redirty_tail keeps the dirtied time when no file on b_dirty was dirtied after it (the later one is on b_io)', () => {
     const pc = twoFiles();
-    sendAll(pc, takeWritebackPass(pc, 15 * S, 1024, new Set(), 20 * S));
-    expect([...pc.files.keys()]).toEqual([2, 1]);
+    writeChunk(pc, { nowNs: 20 * S }); // b_io: 1, 2; file 1's first 1,024, then nr_to_write 0
     expect(pc.files.get(1)!.sinceNs).toBe(0);
+    expect([pc.io, pc.files.get(1)!.list]).toEqual([[2], 'dirty']);
+  });
+
+  it('requeue_io: a kupdate pass that used up nr_to_write keeps the file’s dirtied time, on b_more_io', () => {
+    const pc = twoFiles();
+    writeChunk(pc, { beforeNs: 15 * S, nowNs: 20 * S });
+    expect(pc.files.get(1)!.sinceNs).toBe(0);
+    expect([pc.moreIo, pc.io]).toEqual([[1], [2]]);
   });
 
   it('redirty_tail: a kupdate pass with nr_to_write left that still leaves dirty pages (dirtied again while their write was out) redirties the file', () => {
     const pc = twoFiles();
     // its first 1,024 pages out (kupdate: requeue_io); 10 of them dirtied again under
     // writeback; file 3 dirtied at 21 s
-    sendAll(pc, takeWritebackPass(pc, 15 * S, 1024, new Set(), 20 * S));
+    writeChunk(pc, { beforeNs: 15 * S, nowNs: 20 * S });
     dirtyPages(pc, 1, 0, 10 * 8, 1, 21 * S);
     dirtyPages(pc, 3, 2e6, 8, 1, 21 * S);
-    sendAll(pc, takeWritebackPass(pc, 15 * S, 1024, new Set(), 22 * S), 22 * S); // file 2
-    // file 1's other 476 (nr_to_write left), its 10 still under writeback stay dirty
-    sendAll(pc, takeWritebackPass(pc, 15 * S, 1024, new Set(), 22 * S), 22 * S);
+    // the next call: file 2 (left on b_io), then file 1 (b_more_io, once b_io is empty):
+    // its other 476 (nr_to_write left); its 10 still under writeback stay dirty
+    expect(writeChunk(pc, { beforeNs: 15 * S, nowNs: 22 * S })).toHaveLength(1);
+    expect(writeChunk(pc, { beforeNs: 15 * S, nowNs: 22 * S })).toHaveLength(476);
     expect([...pc.files.keys()]).toEqual([3, 1]);
     expect(pc.files.get(1)!.sinceNs).toBe(22 * S);
     expect(pc.files.get(1)!.pages).toHaveLength(10);
@@ -161,7 +168,7 @@ describe('what a writeback pass leaves behind (writeback_single_inode, 2.6.32)',
     const pc = createPageCache({ ...PAGE_CACHE_DEFAULTS, memoryMiB: 64 }, false);
     dirtyPages(pc, 1, 0, 1500 * 8, 1, 0);
     dirtyPages(pc, 2, 1e6, 8, 1, 10 * S);
-    sendAll(pc, takeWritebackPass(pc, Infinity, 1024, new Set(), 20 * S));
+    sendChunk(pc, filePass(pc, 1, 1024), 20 * S);
     expect(pc.files.get(1)!.sinceNs).toBe(0);
   });
 });

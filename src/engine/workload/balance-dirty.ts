@@ -14,10 +14,11 @@
 //    dirty + writeback pages below (background + dirty) / 2 (the flusher can catch up).
 //    Otherwise dirty_exceeded is set and, if the disk's dirty pages alone exceed bdi_thresh,
 //    the writer runs writeback itself (writeback_inodes_wbc: WB_SYNC_NONE, range_cyclic,
-//    nr_to_write = write_chunk) over the same oldest-first list the flusher uses, skipping
-//    a file another thread is writing (I_SYNC) — the bios go out under its own pid, async,
+//    nr_to_write = write_chunk shared by the files it visits) walking the lists the flusher
+//    walks (writeback.ts: queue_io, then b_io a file at a time), passing a file another
+//    thread is writing (I_SYNC) to b_more_io — the bios go out under its own pid, async,
 //    and it sleeps in get_request like any process when no request is free (as the
-//    flusher's `pending` bios do). Then it is done if within bdi_thresh or once it has
+//    flusher's do). Then it is done if within bdi_thresh or once it has
 //    written write_chunk pages; else it sleeps io_schedule_timeout(pause), pause 1 jiffy
 //    doubling up to HZ/10 (the run's HZ), and loops.
 //  - After the loop: dirty_exceeded is cleared below bdi_thresh, and background writeback
@@ -26,9 +27,7 @@
 //    This is the only place 2.6.32 wakes the flusher before its period is out.
 // Simplified: bdp_ratelimits is per CPU and the model has one CPU (all writers share it);
 // a step of n pages counts n at once (generic_perform_write checks after every page); the
-// per-CPU counters are exact; pages kjournald dirties do not count in vm_dirties; a
-// writeback pass's pages are chosen when it starts (write_cache_pages looks them up as it
-// goes, so pages dirtied meanwhile ahead of it would join the pass); 2.6.16
+// per-CPU counters are exact; pages kjournald dirties do not count in vm_dirties; 2.6.16
 // runs get 2.6.32's rules (it had no bdi_thresh and slept in congestion_wait).
 import type { Bio } from '../iosched/types';
 import { bioSleeps } from '../iosched/host';
@@ -38,14 +37,13 @@ import { propFraction, type PropLocal } from './bdi-stats';
 import { balanceDirtyPagesIoLess, type DirtyTask } from './dirty-throttle';
 import {
   filesInWriteback,
-  nextRun,
   startBackgroundWriteback,
   submitKernelWrite,
   writebackInProgress,
   writebackMovedOn,
 } from './flusher';
 import { PAGE_SECTORS, globalLimits, type PageCacheState } from './page-cache';
-import { takeWritebackPass, writebackDone, type WritebackBio } from './writeback';
+import { chunkNextBio, newChunk, writebackDone, type WbChunk } from './writeback';
 
 /** One balance_dirty_pages call of a writer thread, in progress (plain data). */
 export interface BdpCall {
@@ -55,8 +53,8 @@ export interface BdpCall {
   pagesWritten: number;
   /** its next io_schedule_timeout, jiffies */
   pauseJ: number;
-  /** bios of its writeback_inodes_wbc not yet submitted */
-  pending: WritebackBio[];
+  /** its writeback_inodes_wbc call in progress (writeback.ts), or null */
+  chunk: WbChunk | null;
   /** where it goes on: the top of the loop, or submitting its writeback; kernel 6.18
    * (dirty-throttle.ts): its pause is over and the call returns */
   phase: 'check' | 'write' | 'paused';
@@ -107,28 +105,12 @@ export function ratelimitDue(pc: PageCacheState, pages: number): number {
 }
 
 export function newBdpCall(writeChunk: number): BdpCall {
-  return { writeChunk, pagesWritten: 0, pauseJ: 1, pending: [], phase: 'check' };
+  return { writeChunk, pagesWritten: 0, pauseJ: 1, chunk: null, phase: 'check' };
 }
 
 /** What the writer does next: it returned, it sleeps in get_request (woken when its bio
  * has a request), or it sleeps until this time (ns). */
 export type BdpOutcome = 'done' | 'sleeping' | number;
-
-/** writeback_inodes_wbc with nr_to_write = `chunk`: the oldest-dirtied files, each once, as
- * many of their dirty pages as are left to write (takeWritebackPass, as the flusher), but
- * not a file another thread is writing (I_SYNC: requeue_io). */
-function takeChunk(sim: Simulation, self: number, chunk: number, now: number): WritebackBio[] {
-  const pc = sim.state.workload.pageCache!;
-  const busy = filesInWriteback(sim, self);
-  const out: WritebackBio[] = [];
-  let left = chunk;
-  for (let tries = pc.files.size; tries > 0 && left > 0; tries--)
-    for (const b of takeWritebackPass(pc, Infinity, left, busy, now)) {
-      left -= b.count;
-      out.push(b);
-    }
-  return out;
-}
 
 /** Run the writer's balance_dirty_pages (w.bdp) on from where it stopped. */
 export function balanceDirtyPages(
@@ -156,12 +138,14 @@ export function balanceDirtyPages(
       return finish(sim, w, lim, now);
     pc.bdi.dirtyExceeded = true;
     if (pc.dirty > lim.bdiThresh) {
-      c.pending = takeChunk(sim, instIndex, c.writeChunk, now);
+      // writeback_inodes_wbc: for_kupdate 0, older_than_this NULL
+      c.chunk = newChunk(pc, c.writeChunk, false, Infinity, now);
       c.phase = 'write';
     }
   }
-  writebackMovedOn(sim, now); // the file whose last bio it slept for is written
-  for (let b = nextRun(pc, c.pending, now); b; b = nextRun(pc, c.pending, now)) {
+  const busy = filesInWriteback(sim, instIndex);
+  const next = () => (c.chunk ? chunkNextBio(pc, c.chunk, busy, now) : null);
+  for (let b = next(); b; b = next()) {
     // wbc.nr_to_write counts the pages written, not those the pass chose
     c.pagesWritten += b.count;
     const s = b.first * PAGE_SECTORS;
@@ -169,7 +153,8 @@ export function balanceDirtyPages(
     w.writebackBios.add(bio.id);
     if (bio.rq < 0 && bioSleeps(sim, bio.slot)) return 'sleeping';
   }
-  writebackMovedOn(sim, now);
+  c.chunk = null;
+  writebackMovedOn(sim, now); // the file it was writing is no longer under its I_SYNC
   c.phase = 'check';
   if (pc.dirty + pc.writeback <= lim.bdiThresh) return finish(sim, w, lim, now);
   if (c.pagesWritten >= c.writeChunk) return finish(sim, w, lim, now); // its duty done

@@ -4,25 +4,24 @@
 //  - When it runs out of work it sleeps dirty_writeback_centisecs (bdi_writeback_task).
 //  - 2.6.32 (wb_do_writeback): its work items first — background writeback, queued by a
 //    writer at the end of balance_dirty_pages (bdi_start_writeback) when the dirty pages
-//    pass dirty_background_ratio and no item is queued (writeback_in_progress): the
-//    oldest-dirtied files, a pass at a time, while the dirty pages are at or above the
-//    threshold (over_bground_thresh). Then, if dirty_writeback_centisecs have passed since
+//    pass dirty_background_ratio and no item is queued (writeback_in_progress): chunks of
+//    MAX_WRITEBACK_PAGES across the files on b_io (wb-writeback.ts, writeback.ts), while
+//    the dirty pages are at or above the threshold (over_bground_thresh). Then, if dirty_writeback_centisecs have passed since
 //    the last, a kupdate round (wb_check_old_data_flush): every file dirtied more than
 //    dirty_expire_centisecs ago. Nothing else wakes it: not its own wake-ups over the
 //    threshold, not a completion, not a journal commit; a work queued during a kupdate round
 //    waits for its next wake-up (the wake-up of a running task is lost).
-//  - It submits one pass's bios back to back (async writes under its own pid), each page
-//    going under writeback as its bio is sent (nextRun); when no request is free it sleeps
-//    in get_request like any process, and goes on when woken.
+//  - It submits its bios back to back (async writes under its own pid), each built as it
+//    is sent from the file's dirty pages looked up as it goes (writeback.ts chunkNextBio);
+//    when no request is free it sleeps in get_request like any process, and goes on when
+//    woken.
 //  - On 2.6 a writer over its dirty limit writes pages back itself in balance_dirty_pages
-//    (balance-dirty.ts), from the same oldest-first list. On kernel 6.18 (IO-less
+//    (balance-dirty.ts), walking the same lists. On kernel 6.18 (IO-less
 //    balance_dirty_pages, dirty-throttle.ts) writers only pause; a writer's call over the
 //    background threshold wakes the flusher (kickFlusher), which does background writeback
-//    whenever the dirty pages are over it, and each pass (do_writepages) updates the disk's
-//    write bandwidth estimate (wb-state.ts).
-//  - 2.6.32 wb_writeback: a pass that writes nothing because another thread is writing the
-//    file (I_SYNC: requeue_io, more_io) waits for that file (inode_wait_for_writeback) and
-//    goes on; one that finds nothing it may write ends the work.
+//    whenever the dirty pages are over it, a file at a time (up to MAX_WRITEBACK_PAGES of
+//    it), and each pass (do_writepages) updates the disk's write bandwidth estimate
+//    (wb-state.ts).
 // The flusher is the last process instance of a run with a page cache (model.ts adds it).
 import { allocBio } from '../request';
 import type { Bio } from '../iosched/types';
@@ -31,13 +30,14 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import { jiffiesNow } from '../iosched/common';
-import { MAX_WRITEBACK_PAGES, PAGE_SECTORS, globalLimits, type PageCacheState } from './page-cache';
+import { MAX_WRITEBACK_PAGES, PAGE_SECTORS, type PageCacheState } from './page-cache';
 import { domainDirtyLimits, writepagesBandwidth } from './wb-state';
+import { nextBio26 } from './wb-writeback';
 import {
-  passOver,
-  startWriteback,
-  takeWritebackPass,
+  chunkNextBio,
+  filePass,
   writebackDone,
+  type WbChunk,
   type WritebackBio,
 } from './writeback';
 
@@ -52,8 +52,8 @@ export interface FlusherState {
   armedAtNs: number;
   /** its last bio sleeps for a request */
   sleeping: boolean;
-  /** bios of the current pass not yet submitted */
-  pending: WritebackBio[];
+  /** the writeback_inodes_wb call (2.6.32) or the pass (6.18) in progress, or null */
+  chunk: WbChunk | null;
   /** the kupdate round is on: files dirtied at or before kupdateBeforeNs are written */
   kupdate: boolean;
   kupdateBeforeNs: number;
@@ -76,7 +76,7 @@ export function createFlusher(inst: number): FlusherState {
     armed: false,
     armedAtNs: 0,
     sleeping: false,
-    pending: [],
+    chunk: null,
     kupdate: false,
     kupdateBeforeNs: 0,
     lastOldFlushNs: 0,
@@ -114,7 +114,7 @@ export function kickFlusher(sim: Simulation, now: number, evenUnderBg = false): 
   if (!kernel618(sim)) return;
   const fl = sim.state.workload.flusher!;
   const pc = sim.state.workload.pageCache!;
-  if (fl.sleeping || fl.pending.length > 0 || (fl.armed && fl.armedAtNs <= now)) return;
+  if (fl.sleeping || fl.chunk !== null || (fl.armed && fl.armedAtNs <= now)) return;
   if (!evenUnderBg && pc.dirty <= domainDirtyLimits(pc).bgThresh) return;
   arm(sim, fl, now);
 }
@@ -130,7 +130,7 @@ function kernel618(sim: Simulation): boolean {
 export function startBackgroundWriteback(sim: Simulation, now: number): void {
   const fl = sim.state.workload.flusher!;
   fl.bgQueued = true;
-  if (fl.sleeping || fl.pending.length > 0 || fl.kupdate || fl.waitFile >= 0) return;
+  if (fl.sleeping || fl.chunk !== null || fl.kupdate || fl.waitFile >= 0) return;
   if (fl.armed && fl.armedAtNs <= now) return;
   arm(sim, fl, now);
 }
@@ -149,82 +149,43 @@ export function writebackInProgress(sim: Simulation): boolean {
   return sim.state.workload.flusher!.bgQueued;
 }
 
-/** 2.6.32 wb_do_writeback: the work items first — background writeback while the dirty pages
- * are at or above dirty_background_ratio (over_bground_thresh) — then, if
- * dirty_writeback_centisecs have passed since the last, a kupdate round
- * (wb_check_old_data_flush) over the files dirtied dirty_expire_centisecs ago. */
-function nextPass26(sim: Simulation, fl: FlusherState, now: number): WritebackBio[] {
+/** The flusher's next bio (kernel 6.18): its pass goes on; when over, background writeback
+ * first, then the kupdate round, a pass over the oldest-dirtied file (it goes to the back of
+ * the list) of up to MAX_WRITEBACK_PAGES, its pages looked up as it goes (writeback.ts); a
+ * pass is a do_writepages call, which updates the write bandwidth estimate. */
+function nextBio(sim: Simulation, fl: FlusherState, now: number): WritebackBio | null {
   const pc = sim.state.workload.pageCache!;
-  const busy = filesInWriteback(sim, fl.inst);
-  if (!fl.kupdate) {
-    for (;;) {
-      if (!fl.bgRunning) {
-        if (!fl.bgQueued) break;
-        fl.bgQueued = false;
-        fl.bgRunning = true;
-      }
-      const over = pc.dirty >= globalLimits(pc).background;
-      const bios = over ? anyPass(pc, fl, Infinity, busy, now) : [];
-      if (bios.length > 0 || fl.waitFile >= 0) return bios;
-      fl.bgRunning = false; // under the threshold, or nothing it may write: the work is done
-    }
-    if (now >= fl.lastOldFlushNs + periodNs(sim)) {
-      fl.kupdate = true;
-      fl.kupdateBeforeNs = now - pc.spec.dirty_expire_centisecs * CENTISEC_NS;
-      fl.lastOldFlushNs = now;
-    }
+  const none = new Set<number>(); // no other thread writes back on 6.18
+  if (fl.chunk) {
+    const b = chunkNextBio(pc, fl.chunk, none, now);
+    if (b) return b;
+    fl.chunk = null;
   }
-  const bios = fl.kupdate ? anyPass(pc, fl, fl.kupdateBeforeNs, busy, now) : [];
-  // the kupdate round has nothing more to write
-  if (bios.length === 0 && fl.waitFile < 0) fl.kupdate = false;
-  return bios;
-}
-
-/** A pass over the first file with something to write (files yielding nothing go to the
- * back), at most once each; kupdate stops at the first file not yet expired. Nothing
- * written but a file skipped for another thread writing it (requeue_io, more_io): wb_writeback
- * waits for that file (fl.waitFile). */
-function anyPass(
-  pc: PageCacheState,
-  fl: FlusherState,
-  beforeNs: number,
-  busy: ReadonlySet<number>,
-  now: number,
-): WritebackBio[] {
-  let skipped = -1;
-  for (let tries = pc.files.size; tries > 0; tries--) {
-    const first = pc.files.entries().next();
-    if (first.done || first.value[1].sinceNs > beforeNs) break;
-    if (skipped < 0 && busy.has(first.value[0])) skipped = first.value[0];
-    const bios = takeWritebackPass(pc, beforeNs, MAX_WRITEBACK_PAGES, busy, now);
-    if (bios.length > 0) return bios;
-  }
-  fl.waitFile = skipped;
-  return [];
-}
-
-/** The next pass's bios (kernel 6.18): background writeback first, then the kupdate round;
- * a pass is a do_writepages call, which updates the write bandwidth estimate. */
-function nextPass(sim: Simulation, fl: FlusherState, now: number): WritebackBio[] {
-  const pc = sim.state.workload.pageCache!;
-  const busy = filesInWriteback(sim, fl.inst);
   const bgThresh = domainDirtyLimits(pc).bgThresh;
   // a file whose pages are all still under writeback yields nothing (it goes to the back):
   // try the others, at most once each
   for (let tries = pc.files.size; tries > 0; tries--) {
     const background = pc.dirty > bgThresh;
-    if (!background && !fl.kupdate) return [];
+    if (!background && !fl.kupdate) return null;
     const before = background ? Infinity : fl.kupdateBeforeNs;
-    const bios = takeWritebackPass(pc, before, MAX_WRITEBACK_PAGES, busy);
-    if (bios.length > 0) {
-      const hz = sim.model.iosched.hz;
-      writepagesBandwidth(pc, jiffiesNow({ now, hz }), hz);
-      return bios;
+    const first = pc.files.entries().next();
+    if (!first.done && first.value[1].sinceNs <= before) {
+      const [file, f] = first.value;
+      pc.files.delete(file);
+      pc.files.set(file, f);
+      fl.chunk = filePass(pc, file, MAX_WRITEBACK_PAGES);
+      const b = chunkNextBio(pc, fl.chunk, none, now);
+      if (b) {
+        const hz = sim.model.iosched.hz;
+        writepagesBandwidth(pc, jiffiesNow({ now, hz }), hz);
+        return b;
+      }
+      fl.chunk = null;
     }
     if (!background && !anyExpired(pc, fl.kupdateBeforeNs)) break;
   }
   fl.kupdate = false; // the kupdate round has nothing more to write
-  return [];
+  return null;
 }
 
 /** The files other threads are writing back (I_SYNC: writeback_single_inode skips them,
@@ -233,9 +194,10 @@ function nextPass(sim: Simulation, fl: FlusherState, now: number): WritebackBio[
 export function filesInWriteback(sim: Simulation, self: number): Set<number> {
   const fl = sim.state.workload.flusher!;
   const busy = new Set<number>();
-  if (self !== fl.inst) for (const b of fl.pending) busy.add(b.file);
+  if (self !== fl.inst && fl.chunk?.pass) busy.add(fl.chunk.pass.file);
   sim.state.workload.instances.forEach((inst, i) => {
-    if (i !== self) for (const b of inst.gen?.writer.bdp?.pending ?? []) busy.add(b.file);
+    const pass = inst.gen?.writer.bdp?.chunk?.pass;
+    if (i !== self && pass) busy.add(pass.file);
   });
   return busy;
 }
@@ -261,8 +223,7 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
     fl.kupdateBeforeNs = now - pc.spec.dirty_expire_centisecs * CENTISEC_NS;
     fl.lastOldFlushNs = now;
   }
-  if (fl.pending.length === 0) fl.pending = nextPass(sim, fl, now);
-  send(sim, fl, nextRun(pc, fl.pending), now);
+  send(sim, fl, nextBio(sim, fl, now), now);
 }
 
 /** The flusher sends bio `b` (then goes on at once, or sleeps for a request), or with none
@@ -280,35 +241,13 @@ function send(sim: Simulation, fl: FlusherState, b: WritebackBio | null, now: nu
   arm(sim, fl, now);
 }
 
-/** 2.6.32 bdi_writeback_task: the flusher sends its pass's next bio; with none left, takes
- * the next pass (nextPass26); with nothing to write, sleeps dirty_writeback_centisecs. */
+/** 2.6.32 bdi_writeback_task: the flusher sends its work's next bio (wb-writeback.ts); with
+ * nothing to write, sleeps dirty_writeback_centisecs. */
 function onWriteback26(sim: Simulation, fl: FlusherState, now: number): void {
   const pc = sim.state.workload.pageCache!;
-  let b = nextRun(pc, fl.pending, now);
-  while (!b) {
-    fl.pending = nextPass26(sim, fl, now);
-    if (fl.pending.length === 0) break;
-    b = nextRun(pc, fl.pending, now);
-  }
+  const b = nextBio26(pc, fl, filesInWriteback(sim, fl.inst), now, periodNs(sim));
   if (!b && fl.waitFile >= 0) return; // asleep on a file's I_SYNC (writebackMovedOn wakes it)
   send(sim, fl, b, now);
-}
-
-/** The next bio a writeback pass sends (startWriteback: the first run of a planned bio
- * still dirty; the rest goes back to the front), off `pending`; null when the pass is done.
- * A file whose last bio of the pass this is is done with (passOver, at `nowNs`). */
-export function nextRun(
-  pc: PageCacheState,
-  pending: WritebackBio[],
-  nowNs = 0,
-): WritebackBio | null {
-  for (let b = pending.shift(); b; b = pending.shift()) {
-    const { run, rest } = startWriteback(pc, b);
-    if (rest) pending.unshift(rest);
-    passOver(pc, b.file, nowNs);
-    if (run) return run;
-  }
-  return null;
 }
 
 /** A thread writing pages back (the flusher, kjournald, a throttled writer on 2.6) submits a

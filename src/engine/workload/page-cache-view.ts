@@ -21,7 +21,7 @@ export function pageCacheView(sim: Simulation): Record<string, unknown> {
     dirtyFiles: pc.files.size,
     flusher: fl.sleeping
       ? 'sleeping for a request'
-      : fl.pending.length > 0
+      : fl.chunk !== null
         ? 'writing'
         : fl.waitFile >= 0
           ? 'waiting for a file another thread writes back'

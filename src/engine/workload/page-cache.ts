@@ -12,15 +12,15 @@
 //    once. A page dirtied while under writeback is dirty again (written once more later).
 //  - Deleting a file drops its pages, dirty ones too, without I/O (truncate_inode_pages).
 //  - Writeback (writeback.ts: the flusher, flusher.ts; on 2.6 a throttled writer too,
-//    balance-dirty.ts) takes the oldest-dirtied file first, up to MAX_WRITEBACK_PAGES of it per pass (a writer: what is
-//    left of its write_chunk) in page order from where its last pass stopped (range_cyclic),
-//    and sends contiguous dirty pages together, up to the file system's bio size. A page
-//    goes under writeback when its bio is sent (write_cache_pages: clear_page_dirty_for_io,
-//    set_page_writeback, one page after another), not when the pass is chosen: while the
-//    thread sleeps for a request the rest of its pass is still dirty — dirtied again it
-//    costs nothing, deleted it is not written, written by kjournald meanwhile it is skipped.
-//    A file the pass leaves dirty goes to the back of the list, on 2.6 dirtied anew if a
-//    file was dirtied after it (writeback.ts passOver: redirty_tail, requeue_io).
+//    balance-dirty.ts) walks the files in 2.6.32's lists (b_dirty oldest-dirtied first, b_io,
+//    b_more_io) with one page budget per call (nr_to_write: MAX_WRITEBACK_PAGES for the
+//    flusher, a writer's write_chunk) shared by the files it visits; in each file it looks
+//    the dirty pages up as it goes, from where its last pass stopped (range_cyclic), a
+//    pagevec at a time, and sends contiguous dirty pages together, up to the file system's
+//    bio size. A page goes under writeback when its bio is sent: while the thread sleeps for
+//    a request, a page dirtied ahead of it joins the pass, one deleted or written by
+//    kjournald meanwhile drops out. A file the pass leaves dirty is requeued or redirtied
+//    (writeback.ts endPass: requeue_io, redirty_tail).
 //  - Thresholds as 2.6.32 computes them, on `memoryMiB` of dirtyable memory: background
 //    writeback above dirty_background_ratio %, writers are throttled near dirty_ratio %
 //    (dirty + under writeback; 2.6's exact rule in balance-dirty.ts; 6.18's IO-less one, a
@@ -57,32 +57,27 @@ export const PAGE_CACHE_DEFAULTS: PageCacheSpec = {
   dirty_writeback_centisecs: 500,
 };
 
-/** fs/fs-writeback.c: pages of one file written per pass before the next file's turn */
+/** fs/fs-writeback.c: the flusher's page budget per writeback_inodes_wb call (a chunk) */
 export const MAX_WRITEBACK_PAGES = 1024;
 export const PAGE_SECTORS = 8;
 
-/** a page's state in `busy`: dirty; under writeback; under writeback and dirtied again;
- * dirty, in a writeback pass whose bio is not sent yet (out of its file's list) */
+/** a page's state in `busy`: dirty; under writeback; under writeback and dirtied again */
 export const DIRTY = 1;
 export const WRITEBACK = 2;
 export const REDIRTIED = 3;
-export const QUEUED = 4;
 
 /** One dirty file: the kernel's inode on the bdi's dirty list. */
 export interface DirtyFile {
   /** when it was first dirtied (dirtied_when), ns */
   sinceNs: number;
-  /** its dirty pages not in a writeback pass (unordered; sorted when written) */
+  /** its dirty pages (unordered; looked up in page order when written) */
   pages: number[];
-  /** its dirty pages in a writeback pass, their bio not sent yet */
-  queued: number;
   /** the largest bio its file system sends, pages */
   bioPages: number;
   /** the page after the last one written (writeback_index) */
   cursor: number;
-  /** a writeback pass over it is under way (I_SYNC), and where it goes when the pass is
-   * over with pages still dirty (writeback.ts passOver): requeue_io, or redirty_tail */
-  pass: 'none' | 'requeue' | 'redirty';
+  /** the bdi list it is on (2.6.32): b_dirty (its place in `files`), b_io or b_more_io */
+  list: 'dirty' | 'io' | 'more';
 }
 
 /** What a run reports of its page cache (the summary's `pageCache`): buffered reads it
@@ -127,8 +122,11 @@ export interface PageCacheState extends PageCacheCounters {
   dropped: Set<number>;
   /** dirty page → the file it belongs to */
   owner: Map<number, number>;
-  /** dirty files, oldest dirtied first */
+  /** dirty files, oldest dirtied first (of those on b_dirty, that list's order) */
   files: Map<number, DirtyFile>;
+  /** 2.6.32's b_io and b_more_io: files in the order writeback takes them (writeback.ts) */
+  io: number[];
+  moreIo: number[];
   dirty: number;
   writeback: number;
   /** the disk's backing device: what 2.6's balance_dirty_pages keeps (bdi-stats.ts) */
@@ -136,8 +134,8 @@ export interface PageCacheState extends PageCacheCounters {
   /** kernel 6.18: the disk's writeback as its IO-less balance_dirty_pages measures it
    * (wb-state.ts); null on 2.6 */
   wb: WbState | null;
-  /** 2.6's writeback_single_inode rules for a file a pass leaves dirty (writeback.ts
-   * passOver); kernel 6.18's runs keep the file's dirtied time (not modelled) */
+  /** 2.6's lists and writeback_single_inode rules for a file a pass leaves dirty
+   * (writeback.ts endPass); kernel 6.18's runs keep the file's dirtied time (not modelled) */
   redirtyTail: boolean;
 }
 
@@ -155,6 +153,8 @@ export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCache
     dropped: new Set(),
     owner: new Map(),
     files: new Map(),
+    io: [],
+    moreIo: [],
     dirty: 0,
     writeback: 0,
     redirtyTail: kernel26,
@@ -254,7 +254,7 @@ export function dirtyPages(
   let added = 0;
   for (let p = a; p <= b; p++) {
     const s = pc.busy.get(p);
-    if (s === DIRTY || s === REDIRTIED || s === QUEUED) continue;
+    if (s === DIRTY || s === REDIRTIED) continue;
     pc.dropped.delete(p);
     if (s === undefined) {
       if (pc.clean.has(p)) unlinkClean(pc, p);
@@ -263,7 +263,7 @@ export function dirtyPages(
     pc.busy.set(p, s === WRITEBACK ? REDIRTIED : DIRTY);
     let f = pc.files.get(file);
     if (!f) {
-      f = { sinceNs: nowNs, pages: [], queued: 0, bioPages, cursor: 0, pass: 'none' };
+      f = { sinceNs: nowNs, pages: [], bioPages, cursor: 0, list: 'dirty' };
       pc.files.set(file, f);
     }
     f.bioPages = Math.max(f.bioPages, bioPages);
@@ -285,7 +285,7 @@ export function dropPages(pc: PageCacheState, sector: number, nSectors: number):
     unlinkClean(pc, p);
     const s = pc.busy.get(p);
     if (s === undefined) continue;
-    if (s === DIRTY || s === REDIRTIED || s === QUEUED) {
+    if (s === DIRTY || s === REDIRTIED) {
       unlistDirty(pc, p);
       pc.pagesDropped++;
     }
@@ -296,16 +296,27 @@ export function dropPages(pc: PageCacheState, sector: number, nSectors: number):
   }
 }
 
-/** A dirty page is no longer its file's (it is written, dropped or pinned): out of its
- * list, or of its pass; a file with none left leaves the dirty list. */
+/** A dirty page is no longer its file's (it is written, dropped or pinned); a file with
+ * none left leaves the dirty lists. */
 export function unlistDirty(pc: PageCacheState, p: number): void {
   const file = pc.owner.get(p)!;
   const f = pc.files.get(file)!;
-  if (pc.busy.get(p) === QUEUED) f.queued--;
-  else f.pages.splice(f.pages.indexOf(p), 1);
-  if (f.pages.length === 0 && f.queued === 0) pc.files.delete(file);
+  f.pages.splice(f.pages.indexOf(p), 1);
+  if (f.pages.length === 0) {
+    pc.files.delete(file);
+    offIoLists(pc, file, f);
+  }
   pc.owner.delete(p);
   pc.dirty--;
+}
+
+/** The file leaves b_io or b_more_io (if on one). */
+export function offIoLists(pc: PageCacheState, file: number, f: DirtyFile): void {
+  if (f.list === 'dirty') return;
+  const list = f.list === 'io' ? pc.io : pc.moreIo;
+  const i = list.indexOf(file);
+  if (i >= 0) list.splice(i, 1);
+  f.list = 'dirty';
 }
 
 /** The dirty ones of `pages`, in that order, go under writeback by their file system's own
@@ -314,7 +325,7 @@ export function takePages(pc: PageCacheState, pages: readonly number[]): number[
   const taken: number[] = [];
   for (const p of pages) {
     const s = pc.busy.get(p);
-    if (s !== DIRTY && s !== QUEUED) continue;
+    if (s !== DIRTY) continue;
     unlistDirty(pc, p);
     pc.busy.set(p, WRITEBACK);
     pc.writeback++;
@@ -327,7 +338,7 @@ export function takePages(pc: PageCacheState, pages: readonly number[]): number[
  * write that is out cleared it at submission). */
 export function bufferDirty(pc: PageCacheState, p: number): boolean {
   const s = pc.busy.get(p);
-  return s === DIRTY || s === QUEUED || s === REDIRTIED;
+  return s === DIRTY || s === REDIRTIED;
 }
 
 /** The page is being written (its write is out). */
@@ -340,7 +351,7 @@ export function underWriteback(pc: PageCacheState, p: number): boolean {
  * block joining a transaction is journal-dirty instead until it commits). */
 export function undirtyPage(pc: PageCacheState, p: number): void {
   const s = pc.busy.get(p);
-  if (s !== DIRTY && s !== REDIRTIED && s !== QUEUED) return;
+  if (s !== DIRTY && s !== REDIRTIED) return;
   unlistDirty(pc, p);
   if (s === REDIRTIED) pc.busy.set(p, WRITEBACK);
   else {

@@ -1,15 +1,20 @@
-// Writeback passes over the page cache (page-cache.ts): which pages a thread writing back
+// Writeback over the page cache (page-cache.ts): which files and pages a thread writing back
 // takes, when they go under writeback, and what their completion does — shared by the
 // flusher (flusher.ts), 2.6's throttled writers (balance-dirty.ts) and the journals
-// (journal-io.ts). 2.6.32's fs/fs-writeback.c (writeback_single_inode, requeue_io) and
-// mm/page-writeback.c (write_cache_pages, test_clear_page_writeback).
+// (journal-io.ts). 2.6.32's fs/fs-writeback.c (writeback_inodes_wb, queue_io,
+// writeback_single_inode, requeue_io, redirty_tail) and mm/page-writeback.c
+// (write_cache_pages, test_clear_page_writeback), as read in a 2.6.32.9 tree.
+// Simplified: one bdi (the disk) and one superblock; a file's writeback_index is forgotten
+// when it is clean (the model keeps no clean inodes); times are ns, not jiffies (a file
+// dirtied in the jiffy a call began does not end its walk in the kernel, here it does); a
+// bio's pages go under writeback when it is sent (mpage_writepages has already cleaned the
+// page that ends a bio when it submits that bio and sleeps).
 import { propInc } from './bdi-stats';
 import {
   DIRTY,
-  MAX_WRITEBACK_PAGES,
-  QUEUED,
   REDIRTIED,
   WRITEBACK,
+  offIoLists,
   touchClean,
   unlistDirty,
   type PageCacheState,
@@ -22,104 +27,239 @@ export interface WritebackBio {
   count: number;
 }
 
+/** include/linux/pagevec.h: the dirty pages write_cache_pages looks up at a time */
+export const PAGEVEC_SIZE = 14;
+
 /**
- * The next pass over one file: the oldest-dirtied file (kupdate: only if dirtied at or
- * before `expiredBeforeNs`), up to `maxPages` of its dirty pages in page order
- * from its cursor, wrapping round, cut into bios of contiguous pages up to its bio size.
- * The pages join the pass, still dirty (`startWriteback` puts each bio's under writeback
- * when it is sent). The file goes to the back of the list; when the pass is over (its last
- * bio sent: passOver, at `nowNs`) with pages still dirty it goes there again. A file in
- * `busy` (another thread is writing it: I_SYNC) goes to the back untouched (requeue_io).
- * Empty when nothing qualifies.
+ * write_cache_pages (mm/page-writeback.c of 2.6.32) over one file, range_cyclic, WB_SYNC_NONE,
+ * in progress: the file's dirty pages are looked up from `index`, PAGEVEC_SIZE at a time
+ * (pagevec_lookup_tag over PAGECACHE_TAG_DIRTY), as the thread goes — so a page dirtied
+ * while it sleeps for a request joins the pass if it lies ahead of the last look-up, and
+ * one deleted or written by another thread meanwhile drops out. The first sweep runs from
+ * the file's writeback_index to its end, then (if it did not start at 0 and the budget is
+ * not spent) a second from 0 to writeback_index − 1.
  */
-export function takeWritebackPass(
-  pc: PageCacheState,
-  expiredBeforeNs: number,
-  maxPages = MAX_WRITEBACK_PAGES,
-  busy: ReadonlySet<number> = new Set(),
-  nowNs = 0,
-): WritebackBio[] {
-  const first = pc.files.entries().next();
-  if (first.done) return [];
-  const [file, f] = first.value;
-  if (f.sinceNs > expiredBeforeNs) return [];
-  if (busy.has(file)) {
-    pc.files.delete(file);
-    pc.files.set(file, f);
-    return [];
-  }
-  const sorted = f.pages.slice().sort((x, y) => x - y);
-  let start = sorted.findIndex((p) => p >= f.cursor);
-  if (start < 0) start = 0;
-  const order = sorted.slice(start).concat(sorted.slice(0, start));
-  // a page still under an earlier writeback is skipped (WB_SYNC_NONE) and stays dirty
-  const take: number[] = [];
-  const left: number[] = [];
-  for (const p of order)
-    if (take.length < maxPages && pc.busy.get(p) === DIRTY) take.push(p);
-    else left.push(p);
-  const bios: WritebackBio[] = [];
-  for (const p of take) {
-    const last = bios[bios.length - 1];
-    if (last && last.first + last.count === p && last.count < f.bioPages) last.count++;
-    else bios.push({ file, first: p, count: 1 });
-    pc.busy.set(p, QUEUED);
-  }
-  f.queued += take.length;
-  if (take.length > 0) f.cursor = take[take.length - 1]! + 1;
-  f.pages = left;
-  pc.files.delete(file);
-  if (left.length > 0 || f.queued > 0) pc.files.set(file, f);
-  // writeback_single_inode (2.6.32): kupdate having used up nr_to_write requeues the file
-  // (requeue_io), any other pass that leaves pages dirty redirties it (redirty_tail)
-  f.pass = expiredBeforeNs !== Infinity && take.length === maxPages ? 'requeue' : 'redirty';
-  if (f.queued === 0) passOver(pc, file, nowNs); // nothing it could write
-  return bios;
+export interface WbPass {
+  file: number;
+  /** where the next look-up starts, and the sweep's last page (inclusive) */
+  index: number;
+  end: number;
+  /** writeback_index when the pass began */
+  wbIndex: number;
+  cycled: boolean;
+  /** the pagevec: pages looked up, not yet handled */
+  vec: number[];
+  /** done_index: the page after the last one handled (the file's next writeback_index) */
+  doneIndex: number;
 }
 
 /**
- * writeback_single_inode's end (fs/fs-writeback.c of 2.6.32): a pass over `file` is over.
- * If it still has dirty pages it goes to the back of the list — requeue_io keeping its
- * dirtied time, or redirty_tail: dirtied now if a file on the list was dirtied after it
- * (so kupdate waits dirty_expire_centisecs for it again). Simplified: one list stands for
- * b_dirty, b_io and b_more_io.
+ * One writeback_inodes_wb call (fs/fs-writeback.c of 2.6.32) in progress: its wbc, whose
+ * nr_to_write (`left`, of `budget`) every page written in any file decrements, walking b_io
+ * a file at a time; `pass` is the file being written (writeback_single_inode). `single`:
+ * one file only (kernel 6.18's passes here, from flusher.ts).
  */
-export function passOver(pc: PageCacheState, file: number, nowNs: number): void {
-  const f = pc.files.get(file);
-  if (!pc.redirtyTail || !f || f.pass === 'none' || f.queued > 0) return;
-  const redirty = f.pass === 'redirty';
-  f.pass = 'none';
-  pc.files.delete(file);
-  if (redirty) {
-    let newest = -Infinity;
-    for (const g of pc.files.values()) newest = g.sinceNs;
-    if (f.sinceNs < newest) f.sinceNs = nowNs;
-  }
-  pc.files.set(file, f);
+export interface WbChunk {
+  budget: number;
+  left: number;
+  kupdate: boolean;
+  /** when the call began (its livelock avoidance: a file dirtied after it ends the walk) */
+  startNs: number;
+  /** wbc.more_io: files are left for a later call (requeued, or the budget ran out) */
+  moreIo: boolean;
+  over: boolean;
+  single: boolean;
+  pass: WbPass | null;
 }
 
 /**
- * A pass's bio is about to be sent: its first run of pages still dirty in the pass goes
- * under writeback — the bio actually sent (null if none is left: deleted, or written by
- * another thread, since the pass was chosen) — and what follows the run is the rest of it,
- * to send next (null if nothing).
+ * queue_io (2.6.32): b_more_io goes to b_io, to be taken first, then the files on b_dirty
+ * dirtied at or before `beforeNs`, oldest first (move_expired_inodes), behind what is left.
  */
-export function startWriteback(
+function queueIo(pc: PageCacheState, beforeNs: number): void {
+  for (const id of pc.moreIo) pc.files.get(id)!.list = 'io';
+  pc.io = pc.moreIo.concat(pc.io);
+  pc.moreIo = [];
+  for (const [id, f] of pc.files) {
+    if (f.list !== 'dirty') continue;
+    if (f.sinceNs > beforeNs) break; // b_dirty is in dirtied order
+    f.list = 'io';
+    pc.io.push(id);
+  }
+}
+
+/**
+ * A writeback_inodes_wb call with nr_to_write = `budget` begins (2.6.32): queue_io first,
+ * unless it is kupdate's (for_kupdate, older than `beforeNs`) and b_io still holds files.
+ */
+export function newChunk(
   pc: PageCacheState,
-  b: WritebackBio,
-): { run: WritebackBio | null; rest: WritebackBio | null } {
-  const end = b.first + b.count;
-  let p = b.first;
-  while (p < end && pc.busy.get(p) !== QUEUED) p++;
-  if (p === end) return { run: null, rest: null };
-  const run = { file: b.file, first: p, count: 0 };
-  for (; p < end && pc.busy.get(p) === QUEUED; p++) {
+  budget: number,
+  kupdate: boolean,
+  beforeNs: number,
+  nowNs: number,
+): WbChunk {
+  if (!kupdate || pc.io.length === 0) queueIo(pc, kupdate ? beforeNs : Infinity);
+  return { ...newChunkBare(budget), kupdate, startNs: nowNs };
+}
+
+/** A pass over `file` begins at its writeback_index (write_cache_pages, range_cyclic). */
+export function startPass(pc: PageCacheState, file: number): WbPass {
+  const at = pc.files.get(file)?.cursor ?? 0;
+  return { file, index: at, end: Infinity, wbIndex: at, cycled: at === 0, vec: [], doneIndex: at };
+}
+
+/** Kernel 6.18 here: a chunk of one file's pass, up to `budget` pages (flusher.ts). */
+export function filePass(pc: PageCacheState, file: number, budget: number): WbChunk {
+  const c = newChunkBare(budget);
+  c.single = true;
+  c.pass = startPass(pc, file);
+  return c;
+}
+
+function newChunkBare(budget: number): WbChunk {
+  return {
+    budget,
+    left: budget,
+    kupdate: false,
+    startNs: 0,
+    moreIo: false,
+    over: false,
+    single: false,
+    pass: null,
+  };
+}
+
+/** pagevec_lookup_tag: the next PAGEVEC_SIZE dirty pages of the file in [index, end], into
+ * the pagevec; at the end of the first sweep, the wrap to page 0 (range_cyclic). False when
+ * the pass has nothing more to look at. (Called with nr_to_write left: the wrap's "!done".) */
+function lookup(pc: PageCacheState, pass: WbPass): boolean {
+  for (;;) {
+    const pages = pc.files.get(pass.file)?.pages ?? [];
+    const vec: number[] = [];
+    for (const p of pages) {
+      if (p < pass.index || p > pass.end) continue;
+      if (vec.length === PAGEVEC_SIZE && p > vec[PAGEVEC_SIZE - 1]!) continue;
+      let i = vec.length;
+      while (i > 0 && vec[i - 1]! > p) i--;
+      vec.splice(i, 0, p);
+      if (vec.length > PAGEVEC_SIZE) vec.pop();
+    }
+    if (vec.length > 0) {
+      pass.vec = vec;
+      pass.index = vec[vec.length - 1]! + 1;
+      return true;
+    }
+    if (pass.cycled) return false;
+    // "hit the last page and there is more work to be done: wrap back to the start"
+    pass.cycled = true;
+    pass.index = 0;
+    pass.end = pass.wbIndex - 1;
+    pass.doneIndex = 0;
+  }
+}
+
+/**
+ * The pass's next bio, built as it is sent: the next dirty pages in the pagevec (looking up
+ * more as it empties), contiguous, up to the file system's bio size, each going under
+ * writeback (clear_page_dirty_for_io, set_page_writeback) and spending one page of the
+ * chunk's nr_to_write. A page no longer dirty or no longer the file's is passed over, and
+ * so is one still under writeback (WB_SYNC_NONE). Null when the pass is over: nothing more
+ * to look at, or nr_to_write spent ("done").
+ */
+function passNextBio(pc: PageCacheState, c: WbChunk): WritebackBio | null {
+  const pass = c.pass!;
+  let bio: WritebackBio | null = null;
+  while (c.left > 0) {
+    if (pass.vec.length === 0 && !lookup(pc, pass)) break;
+    const p = pass.vec[0]!;
+    if (pc.busy.get(p) !== DIRTY || pc.owner.get(p) !== pass.file) {
+      pass.vec.shift();
+      pass.doneIndex = p + 1;
+      continue;
+    }
+    const bioPages = pc.files.get(pass.file)!.bioPages;
+    if (bio && (p !== bio.first + bio.count || bio.count >= bioPages)) break;
+    pass.vec.shift();
+    pass.doneIndex = p + 1;
     unlistDirty(pc, p);
     pc.busy.set(p, WRITEBACK);
     pc.writeback++;
-    run.count++;
+    if (bio) bio.count++;
+    else bio = { file: pass.file, first: p, count: 1 };
+    c.left--;
   }
-  return { run, rest: p < end ? { file: b.file, first: p, count: end - p } : null };
+  return bio;
+}
+
+/**
+ * writeback_single_inode's end (fs/fs-writeback.c of 2.6.32): the file's writeback_index is
+ * where the pass stopped; if it still has dirty pages, kupdate having spent nr_to_write
+ * requeues it (requeue_io: b_more_io, keeping its dirtied time); any other pass puts it at
+ * the newest end of b_dirty (redirty_tail), dirtied now if a file there was dirtied after
+ * it (so kupdate waits dirty_expire_centisecs for it again). Kernel 6.18's runs: the
+ * writeback_index only.
+ */
+function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
+  const pass = c.pass!;
+  c.pass = null;
+  const f = pc.files.get(pass.file);
+  if (!f) return; // clean: off the lists
+  f.cursor = pass.doneIndex;
+  if (!pc.redirtyTail) return;
+  offIoLists(pc, pass.file, f);
+  if (c.kupdate && c.left <= 0) {
+    f.list = 'more';
+    pc.moreIo.push(pass.file);
+    return;
+  }
+  let newest = -Infinity;
+  for (const g of pc.files.values()) if (g.list === 'dirty' && g !== f) newest = g.sinceNs;
+  if (f.sinceNs < newest) f.sinceNs = nowNs;
+  pc.files.delete(pass.file);
+  pc.files.set(pass.file, f);
+}
+
+/**
+ * The next bio a writeback_inodes_wb call sends (2.6.32), or null when its walk is over:
+ * the pass in progress goes on; when it is over the walk ends if nr_to_write is spent
+ * (more_io), else takes the next file on b_io — ending at a file dirtied after the call
+ * began (inode_dirtied_after), and passing a file another thread is writing (`busy`:
+ * I_SYNC) to b_more_io (requeue_io, more_io). A `single` chunk ends with its pass.
+ */
+export function chunkNextBio(
+  pc: PageCacheState,
+  c: WbChunk,
+  busy: ReadonlySet<number>,
+  nowNs: number,
+): WritebackBio | null {
+  for (;;) {
+    if (c.pass) {
+      const b = passNextBio(pc, c);
+      if (b) return b;
+      endPass(pc, c, nowNs);
+      if (c.single) c.over = true;
+      else if (c.left <= 0) {
+        c.moreIo = true;
+        c.over = true;
+      } else if (pc.moreIo.length > 0) c.moreIo = true;
+    }
+    if (c.over) return null;
+    const file = pc.io[0];
+    const f = file === undefined ? undefined : pc.files.get(file);
+    if (file === undefined || !f || f.sinceNs > c.startNs) {
+      c.over = true;
+      return null;
+    }
+    if (busy.has(file)) {
+      offIoLists(pc, file, f);
+      f.list = 'more';
+      pc.moreIo.push(file);
+      c.moreIo = true;
+      continue;
+    }
+    c.pass = startPass(pc, file); // it stays on b_io while written (I_SYNC)
+  }
 }
 
 /** A writeback bio completed: its pages are clean (or dirty again if dirtied meanwhile), and

@@ -134,9 +134,9 @@ export interface PageCacheState extends PageCacheCounters {
   /** kernel 6.18: the disk's writeback as its IO-less balance_dirty_pages measures it
    * (wb-state.ts); null on 2.6 */
   wb: WbState | null;
-  /** 2.6's lists and writeback_single_inode rules for a file a pass leaves dirty
-   * (writeback.ts endPass); kernel 6.18's runs keep the file's dirtied time (not modelled) */
-  redirtyTail: boolean;
+  /** kernel 6.18's requeue_inode for a file a pass leaves dirty (writeback.ts endPass):
+   * requeue_io whenever its nr_to_write is spent, not only kupdate's (2.6.32) */
+  requeueSpent: boolean;
 }
 
 /** The page cache of a run (`kernel26`: 2.6's writeback rules, the default kernel). */
@@ -157,7 +157,7 @@ export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCache
     moreIo: [],
     dirty: 0,
     writeback: 0,
-    redirtyTail: kernel26,
+    requeueSpent: !kernel26,
     // calc_period_shift: dirty_ratio of determine_dirtyable_memory (+ 1, as get_dirty_limits)
     bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * (capacity + 1)) / 100)),
     wb: null,

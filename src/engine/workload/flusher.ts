@@ -18,10 +18,10 @@
 //  - On 2.6 a writer over its dirty limit writes pages back itself in balance_dirty_pages
 //    (balance-dirty.ts), walking the same lists. On kernel 6.18 (IO-less
 //    balance_dirty_pages, dirty-throttle.ts) writers only pause; a writer's call over the
-//    background threshold wakes the flusher (kickFlusher), which does background writeback
-//    whenever the dirty pages are over it, a file at a time (up to MAX_WRITEBACK_PAGES of
-//    it), and each pass (do_writepages) updates the disk's write bandwidth estimate
-//    (wb-state.ts).
+//    background threshold wakes the flusher (kickFlusher), which runs wb_do_writeback's kupdate
+//    and background works on the same lists (wb-writeback-618.ts: each file a chunk of its
+//    own, writeback_chunk_size), and each pass (do_writepages) updates the disk's write
+//    bandwidth estimate (wb-state.ts).
 // The flusher is the last process instance of a run with a page cache (model.ts adds it).
 import { allocBio } from '../request';
 import type { Bio } from '../iosched/types';
@@ -46,7 +46,7 @@ export interface FlusherState {
   armedAtNs: number;
   /** its last bio sleeps for a request */
   sleeping: boolean;
-  /** the writeback_inodes_wb call (2.6.32) or the pass (6.18) in progress, or null */
+  /** the writeback_inodes_wb call (2.6.32) or the file's pass (6.18) in progress, or null */
   chunk: WbChunk | null;
   /** the kupdate round is on: files dirtied at or before kupdateBeforeNs are written */
   kupdate: boolean;

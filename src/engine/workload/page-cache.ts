@@ -14,7 +14,8 @@
 //  - Writeback (writeback.ts: the flusher, flusher.ts; on 2.6 a throttled writer too,
 //    balance-dirty.ts) walks the files in 2.6.32's lists (b_dirty oldest-dirtied first, b_io,
 //    b_more_io) with one page budget per call (nr_to_write: MAX_WRITEBACK_PAGES for the
-//    flusher, a writer's write_chunk) shared by the files it visits; in each file it looks
+//    flusher, a writer's write_chunk) shared by the files it visits (kernel 6.18: one per
+//    file, writeback_chunk_size: wb-writeback-618.ts); in each file it looks
 //    the dirty pages up as it goes, from where its last pass stopped (range_cyclic), a
 //    pagevec at a time, and sends contiguous dirty pages together, up to the file system's
 //    bio size. A page goes under writeback when its bio is sent: while the thread sleeps for

@@ -18,10 +18,10 @@
 //  - On 2.6 a writer over its dirty limit writes pages back itself in balance_dirty_pages
 //    (balance-dirty.ts), walking the same lists. On kernel 6.18 (IO-less
 //    balance_dirty_pages, dirty-throttle.ts) writers only pause; a writer's call over the
-//    background threshold wakes the flusher (kickFlusher), which does background writeback
-//    whenever the dirty pages are over it, a file at a time (up to MAX_WRITEBACK_PAGES of
-//    it), and each pass (do_writepages) updates the disk's write bandwidth estimate
-//    (wb-state.ts).
+//    background threshold wakes the flusher (kickFlusher), which runs wb_do_writeback's kupdate
+//    and background works on the same lists (wb-writeback-618.ts: each file a chunk of its
+//    own, writeback_chunk_size), and each pass (do_writepages) updates the disk's write
+//    bandwidth estimate (wb-state.ts).
 // The flusher is the last process instance of a run with a page cache (model.ts adds it).
 import { allocBio } from '../request';
 import type { Bio } from '../iosched/types';
@@ -29,17 +29,11 @@ import { bioSleeps, submitBio } from '../iosched/host';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
-import { jiffiesNow } from '../iosched/common';
-import { MAX_WRITEBACK_PAGES, PAGE_SECTORS, type PageCacheState } from './page-cache';
-import { domainDirtyLimits, writepagesBandwidth } from './wb-state';
+import { PAGE_SECTORS } from './page-cache';
+import { domainDirtyLimits } from './wb-state';
 import { nextBio26 } from './wb-writeback';
-import {
-  chunkNextBio,
-  filePass,
-  writebackDone,
-  type WbChunk,
-  type WritebackBio,
-} from './writeback';
+import { nextBio618, type Work618 } from './wb-writeback-618';
+import { writebackDone, type WbChunk, type WritebackBio } from './writeback';
 
 const CENTISEC_NS = 1e7;
 
@@ -52,7 +46,7 @@ export interface FlusherState {
   armedAtNs: number;
   /** its last bio sleeps for a request */
   sleeping: boolean;
-  /** the writeback_inodes_wb call (2.6.32) or the pass (6.18) in progress, or null */
+  /** the writeback_inodes_wb call (2.6.32) or the file's pass (6.18) in progress, or null */
   chunk: WbChunk | null;
   /** the kupdate round is on: files dirtied at or before kupdateBeforeNs are written */
   kupdate: boolean;
@@ -64,6 +58,8 @@ export interface FlusherState {
   bgQueued: boolean;
   /** 2.6.32: it is doing that work (wb_writeback, for_background) */
   bgRunning: boolean;
+  /** kernel 6.18: the wb_writeback work in progress (wb-writeback-618.ts), or null */
+  work618: Work618 | null;
   /** 2.6.32: the file it waits for, another thread writing it back (inode_wait_for_writeback:
    * its pass wrote nothing, the file under I_SYNC), or −1 */
   waitFile: number;
@@ -83,6 +79,7 @@ export function createFlusher(inst: number): FlusherState {
     bgQueued: false,
     bgRunning: false,
     waitFile: -1,
+    work618: null,
   };
 }
 
@@ -149,45 +146,6 @@ export function writebackInProgress(sim: Simulation): boolean {
   return sim.state.workload.flusher!.bgQueued;
 }
 
-/** The flusher's next bio (kernel 6.18): its pass goes on; when over, background writeback
- * first, then the kupdate round, a pass over the oldest-dirtied file (it goes to the back of
- * the list) of up to MAX_WRITEBACK_PAGES, its pages looked up as it goes (writeback.ts); a
- * pass is a do_writepages call, which updates the write bandwidth estimate. */
-function nextBio(sim: Simulation, fl: FlusherState, now: number): WritebackBio | null {
-  const pc = sim.state.workload.pageCache!;
-  const none = new Set<number>(); // no other thread writes back on 6.18
-  if (fl.chunk) {
-    const b = chunkNextBio(pc, fl.chunk, none, now);
-    if (b) return b;
-    fl.chunk = null;
-  }
-  const bgThresh = domainDirtyLimits(pc).bgThresh;
-  // a file whose pages are all still under writeback yields nothing (it goes to the back):
-  // try the others, at most once each
-  for (let tries = pc.files.size; tries > 0; tries--) {
-    const background = pc.dirty > bgThresh;
-    if (!background && !fl.kupdate) return null;
-    const before = background ? Infinity : fl.kupdateBeforeNs;
-    const first = pc.files.entries().next();
-    if (!first.done && first.value[1].sinceNs <= before) {
-      const [file, f] = first.value;
-      pc.files.delete(file);
-      pc.files.set(file, f);
-      fl.chunk = filePass(pc, file, MAX_WRITEBACK_PAGES);
-      const b = chunkNextBio(pc, fl.chunk, none, now);
-      if (b) {
-        const hz = sim.model.iosched.hz;
-        writepagesBandwidth(pc, jiffiesNow({ now, hz }), hz);
-        return b;
-      }
-      fl.chunk = null;
-    }
-    if (!background && !anyExpired(pc, fl.kupdateBeforeNs)) break;
-  }
-  fl.kupdate = false; // the kupdate round has nothing more to write
-  return null;
-}
-
 /** The files other threads are writing back (I_SYNC: writeback_single_inode skips them,
  * WB_SYNC_NONE): the flusher's current pass, and writers' in balance_dirty_pages (2.6),
  * less thread `self`'s own. */
@@ -202,28 +160,17 @@ export function filesInWriteback(sim: Simulation, self: number): Set<number> {
   return busy;
 }
 
-function anyExpired(pc: PageCacheState, beforeNs: number): boolean {
-  for (const f of pc.files.values()) if (f.sinceNs <= beforeNs) return true;
-  return false;
-}
-
 /** A Writeback event: the flusher submits its next bio, or sleeps until there is work. */
 export function onWriteback(sim: Simulation, seq: number, now: number): void {
   const fl = sim.state.workload.flusher!;
   if (!fl.armed || seq !== fl.armSeq) return; // superseded by a later arming
   fl.armed = false;
-  const pc = sim.state.workload.pageCache!;
   if (!kernel618(sim)) {
     onWriteback26(sim, fl, now);
     return;
   }
-  if (now >= fl.lastOldFlushNs + periodNs(sim)) {
-    // kupdate (wb_check_old_data_flush): files dirtied more than dirty_expire_centisecs ago
-    fl.kupdate = true;
-    fl.kupdateBeforeNs = now - pc.spec.dirty_expire_centisecs * CENTISEC_NS;
-    fl.lastOldFlushNs = now;
-  }
-  send(sim, fl, nextBio(sim, fl, now), now);
+  const pc = sim.state.workload.pageCache!;
+  send(sim, fl, nextBio618(pc, fl, now, sim.model.iosched.hz, periodNs(sim)), now);
 }
 
 /** The flusher sends bio `b` (then goes on at once, or sleeps for a request), or with none

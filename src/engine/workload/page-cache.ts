@@ -14,7 +14,8 @@
 //  - Writeback (writeback.ts: the flusher, flusher.ts; on 2.6 a throttled writer too,
 //    balance-dirty.ts) walks the files in 2.6.32's lists (b_dirty oldest-dirtied first, b_io,
 //    b_more_io) with one page budget per call (nr_to_write: MAX_WRITEBACK_PAGES for the
-//    flusher, a writer's write_chunk) shared by the files it visits; in each file it looks
+//    flusher, a writer's write_chunk) shared by the files it visits (kernel 6.18: one per
+//    file, writeback_chunk_size: wb-writeback-618.ts); in each file it looks
 //    the dirty pages up as it goes, from where its last pass stopped (range_cyclic), a
 //    pagevec at a time, and sends contiguous dirty pages together, up to the file system's
 //    bio size. A page goes under writeback when its bio is sent: while the thread sleeps for
@@ -134,9 +135,9 @@ export interface PageCacheState extends PageCacheCounters {
   /** kernel 6.18: the disk's writeback as its IO-less balance_dirty_pages measures it
    * (wb-state.ts); null on 2.6 */
   wb: WbState | null;
-  /** 2.6's lists and writeback_single_inode rules for a file a pass leaves dirty
-   * (writeback.ts endPass); kernel 6.18's runs keep the file's dirtied time (not modelled) */
-  redirtyTail: boolean;
+  /** kernel 6.18's requeue_inode for a file a pass leaves dirty (writeback.ts endPass):
+   * requeue_io whenever its nr_to_write is spent, not only kupdate's (2.6.32) */
+  requeueSpent: boolean;
 }
 
 /** The page cache of a run (`kernel26`: 2.6's writeback rules, the default kernel). */
@@ -157,7 +158,7 @@ export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCache
     moreIo: [],
     dirty: 0,
     writeback: 0,
-    redirtyTail: kernel26,
+    requeueSpent: !kernel26,
     // calc_period_shift: dirty_ratio of determine_dirtyable_memory (+ 1, as get_dirty_limits)
     bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * (capacity + 1)) / 100)),
     wb: null,

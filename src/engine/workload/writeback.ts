@@ -73,10 +73,11 @@ export interface WbChunk {
 }
 
 /**
- * queue_io (2.6.32): b_more_io goes to b_io, to be taken first, then the files on b_dirty
- * dirtied at or before `beforeNs`, oldest first (move_expired_inodes), behind what is left.
+ * queue_io (2.6.32; 6.18's the same with dirtied_before, less its b_dirty_time list): b_more_io
+ * goes to b_io, to be taken first, then the files on b_dirty dirtied at or before `beforeNs`,
+ * oldest first (move_expired_inodes), behind what is left.
  */
-function queueIo(pc: PageCacheState, beforeNs: number): void {
+export function queueIo(pc: PageCacheState, beforeNs: number): void {
   for (const id of pc.moreIo) pc.files.get(id)!.list = 'io';
   pc.io = pc.moreIo.concat(pc.io);
   pc.moreIo = [];
@@ -109,7 +110,8 @@ export function startPass(pc: PageCacheState, file: number): WbPass {
   return { file, index: at, end: Infinity, wbIndex: at, cycled: at === 0, vec: [], doneIndex: at };
 }
 
-/** Kernel 6.18 here: a chunk of one file's pass, up to `budget` pages (flusher.ts). */
+/** Kernel 6.18: one file's pass with its own nr_to_write of `budget` pages (writeback_sb_inodes:
+ * writeback_chunk_size per inode; wb-writeback-618.ts). */
 export function filePass(pc: PageCacheState, file: number, budget: number): WbChunk {
   const c = newChunkBare(budget);
   c.single = true;
@@ -197,8 +199,9 @@ function passNextBio(pc: PageCacheState, c: WbChunk): WritebackBio | null {
  * where the pass stopped; if it still has dirty pages, kupdate having spent nr_to_write
  * requeues it (requeue_io: b_more_io, keeping its dirtied time); any other pass puts it at
  * the newest end of b_dirty (redirty_tail), dirtied now if a file there was dirtied after
- * it (so kupdate waits dirty_expire_centisecs for it again). Kernel 6.18's runs: the
- * writeback_index only.
+ * it (so kupdate waits dirty_expire_centisecs for it again). Kernel 6.18 (requeue_inode,
+ * the same redirty_tail_locked): any pass that spent its nr_to_write requeues it
+ * ("slice used up"), one that did not redirties it.
  */
 function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
   const pass = c.pass!;
@@ -206,9 +209,8 @@ function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
   const f = pc.files.get(pass.file);
   if (!f) return; // clean: off the lists
   f.cursor = pass.doneIndex;
-  if (!pc.redirtyTail) return;
   offIoLists(pc, pass.file, f);
-  if (c.kupdate && c.left <= 0) {
+  if ((c.kupdate || pc.requeueSpent) && c.left <= 0) {
     f.list = 'more';
     pc.moreIo.push(pass.file);
     return;

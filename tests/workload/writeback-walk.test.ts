@@ -97,6 +97,30 @@ describe('write_cache_pages looks the pages up as it goes (2.6.32)', () => {
   });
 });
 
+describe('a file dirtied while its pass is on (I_SYNC, 2.6.32)', () => {
+  it('__mark_inode_dirty on an I_SYNC inode: a file its pass cleaned and a writer dirtied again before the pass ended keeps its dirtied_when (redirty_tail with b_dirty empty) — kupdate writes the new page at 30 s, not 30 s after the new dirtying', () => {
+    const { sim, pc, fl, written } = quietSim(16, 40000);
+    dirtyEvery(pc, 1, 0, 500, 2);
+    startBackgroundWriteback(sim, 0);
+    while (pc.files.has(1) && step(sim)) {
+      /* until its last dirty page is under writeback */
+    }
+    // the pass is still on (its bios go out one by one; the last is not yet sent)
+    expect(fl.chunk?.pass?.file).toBe(1);
+    const t = sim.state.now;
+    expect(t).toBeGreaterThan(0);
+    dirtyPages(pc, 1, 1 * P, P, 1, t); // behind the pass: it waits for kupdate
+    while (fl.chunk?.pass?.file === 1 && step(sim)) {
+      /* the pass ends */
+    }
+    expect(pc.files.get(1)!.sinceNs).toBe(0);
+    runToEnd(sim);
+    // the kupdate round at 30 s writes files dirtied at or before 0 s
+    expect(written(1)!.t).toBeGreaterThanOrEqual(30 * S);
+    expect(written(1)!.t).toBeLessThan(31 * S);
+  });
+});
+
 describe('one writeback_inodes_wb call: nr_to_write shared by the files it visits (2.6.32)', () => {
   it('wb_writeback: a chunk of MAX_WRITEBACK_PAGES spans several small files; over_bground_thresh is checked between chunks, not between files', () => {
     // eight files of 100 pages (800 dirty, background threshold 409): one chunk writes all

@@ -138,6 +138,9 @@ export interface PageCacheState extends PageCacheCounters {
   /** kernel 6.18's requeue_inode for a file a pass leaves dirty (writeback.ts endPass):
    * requeue_io whenever its nr_to_write is spent, not only kupdate's (2.6.32) */
   requeueSpent: boolean;
+  /** 2.6.32: the files a writeback_inodes_wb pass is writing (I_SYNC), with their
+   * dirtied_when when it began (writeback.ts) */
+  inSync: Map<number, number>;
 }
 
 /** The page cache of a run (`kernel26`: 2.6's writeback rules, the default kernel). */
@@ -159,6 +162,7 @@ export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCache
     dirty: 0,
     writeback: 0,
     requeueSpent: !kernel26,
+    inSync: new Map(),
     // calc_period_shift: dirty_ratio of determine_dirtyable_memory (+ 1, as get_dirty_limits)
     bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * (capacity + 1)) / 100)),
     wb: null,
@@ -264,8 +268,15 @@ export function dirtyPages(
     pc.busy.set(p, s === WRITEBACK ? REDIRTIED : DIRTY);
     let f = pc.files.get(file);
     if (!f) {
-      f = { sinceNs: nowNs, pages: [], bioPages, cursor: 0, list: 'dirty' };
+      // fs/fs-writeback.c of 2.6.32, __mark_inode_dirty: a file its pass has cleaned, dirtied
+      // again while that pass is on (I_SYNC), keeps its dirtied_when and stays on b_io
+      const synced = pc.inSync.get(file);
+      f = { sinceNs: synced ?? nowNs, pages: [], bioPages, cursor: 0, list: 'dirty' };
       pc.files.set(file, f);
+      if (synced !== undefined) {
+        f.list = 'io';
+        pc.io.unshift(file);
+      }
     }
     f.bioPages = Math.max(f.bioPages, bioPages);
     f.pages.push(p);

@@ -8,7 +8,8 @@
 // when it is clean (the model keeps no clean inodes); times are ns, not jiffies (a file
 // dirtied in the jiffy a call began does not end its walk in the kernel, here it does); a
 // bio's pages go under writeback when it is sent (mpage_writepages has already cleaned the
-// page that ends a bio when it submits that bio and sleeps).
+// page that ends a bio when it submits that bio and sleeps); a file its pass cleaned and a
+// writer dirtied again goes back to the front of b_io (the kernel's inode stays where it is).
 import { propInc } from './bdi-stats';
 import {
   DIRTY,
@@ -199,13 +200,16 @@ function passNextBio(pc: PageCacheState, c: WbChunk): WritebackBio | null {
  * where the pass stopped; if it still has dirty pages, kupdate having spent nr_to_write
  * requeues it (requeue_io: b_more_io, keeping its dirtied time); any other pass puts it at
  * the newest end of b_dirty (redirty_tail), dirtied now if a file there was dirtied after
- * it (so kupdate waits dirty_expire_centisecs for it again). Kernel 6.18 (requeue_inode,
+ * it (so kupdate waits dirty_expire_centisecs for it again); a file the pass cleaned and a
+ * writer dirtied again meanwhile has kept its dirtied_when (page-cache.ts dirtyPages: inSync,
+ * 2.6.32's __mark_inode_dirty on an I_SYNC inode). Kernel 6.18 (requeue_inode,
  * the same redirty_tail_locked): any pass that spent its nr_to_write requeues it
  * ("slice used up"), one that did not redirties it.
  */
 function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
   const pass = c.pass!;
   c.pass = null;
+  pc.inSync.delete(pass.file);
   const f = pc.files.get(pass.file);
   if (!f) return; // clean: off the lists
   f.cursor = pass.doneIndex;
@@ -261,6 +265,7 @@ export function chunkNextBio(
       continue;
     }
     c.pass = startPass(pc, file); // it stays on b_io while written (I_SYNC)
+    pc.inSync.set(file, f.sinceNs);
   }
 }
 

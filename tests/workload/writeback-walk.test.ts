@@ -63,6 +63,20 @@ function untilFlusherSleeps(sim: ReturnType<typeof quietSim>['sim']) {
   return sim.state.now;
 }
 
+/** Run the simulation until the flusher's pass over `file` ends. */
+function untilPassEnds(sim: ReturnType<typeof quietSim>['sim'], file: number) {
+  const fl = sim.state.workload.flusher!;
+  while (fl.chunk?.pass?.file === file && step(sim)) {
+    /* its bios */
+  }
+}
+
+/** Written by the kupdate round at 30 s (files dirtied at or before 0 s). */
+function byKupdateAt30(q: { t: number } | undefined) {
+  expect(q!.t).toBeGreaterThanOrEqual(30 * S);
+  expect(q!.t).toBeLessThan(31 * S);
+}
+
 describe('write_cache_pages looks the pages up as it goes (2.6.32)', () => {
   it('pagevec_lookup_tag from the cursor: a page dirtied ahead of the flusher while it sleeps in get_request is written in the same pass; one dirtied behind it waits for the next (kupdate, 30 s on)', () => {
     // 16 MiB: background threshold 409 pages; file 1: 500 pages, every other one (a bio each)
@@ -110,14 +124,29 @@ describe('a file dirtied while its pass is on (I_SYNC, 2.6.32)', () => {
     const t = sim.state.now;
     expect(t).toBeGreaterThan(0);
     dirtyPages(pc, 1, 1 * P, P, 1, t); // behind the pass: it waits for kupdate
-    while (fl.chunk?.pass?.file === 1 && step(sim)) {
-      /* the pass ends */
-    }
+    untilPassEnds(sim, 1);
     expect(pc.files.get(1)!.sinceNs).toBe(0);
     runToEnd(sim);
-    // the kupdate round at 30 s writes files dirtied at or before 0 s
-    expect(written(1)!.t).toBeGreaterThanOrEqual(30 * S);
-    expect(written(1)!.t).toBeLessThan(31 * S);
+    byKupdateAt30(written(1));
+  });
+
+  it('I_DIRTY_PAGES set again under I_SYNC: a file whose pass also wrote the page dirtied during it stays on b_dirty (redirty_tail), clean, its dirtied_when kept — a page dirtied later is written by kupdate at 30 s, not 30 s after it', () => {
+    const { sim, pc, written } = quietSim(16, 40000);
+    dirtyEvery(pc, 1, 0, 500, 2);
+    startBackgroundWriteback(sim, 0);
+    const t = untilFlusherSleeps(sim);
+    dirtyPages(pc, 1, 1001 * P, P, 1, t); // ahead of the pass: written by it
+    untilPassEnds(sim, 1);
+    expect(written(1001)).toBeDefined();
+    // on b_dirty with no dirty page, dirtied at 0 s
+    expect(pc.files.get(1)).toMatchObject({ sinceNs: 0, pages: [], list: 'dirty' });
+    while (sim.state.now < 1 * S && step(sim)) {
+      /* its writes complete */
+    }
+    dirtyPages(pc, 1, 3 * P, P, 1, sim.state.now); // already I_DIRTY: dirtied_when stays 0
+    runToEnd(sim);
+    byKupdateAt30(written(3));
+    expect(pc.files.has(1)).toBe(false); // the kupdate pass found it clean
   });
 });
 

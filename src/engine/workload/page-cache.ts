@@ -141,6 +141,9 @@ export interface PageCacheState extends PageCacheCounters {
   /** 2.6.32: the files a writeback_inodes_wb pass is writing (I_SYNC), with their
    * dirtied_when when it began (writeback.ts) */
   inSync: Map<number, number>;
+  /** 2.6.32: those of them dirtied again while their pass is on (I_DIRTY_PAGES set under
+   * I_SYNC): writeback_single_inode keeps them on the lists even if the pass cleaned them */
+  syncDirtied: Set<number>;
 }
 
 /** The page cache of a run (`kernel26`: 2.6's writeback rules, the default kernel). */
@@ -163,6 +166,7 @@ export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCache
     writeback: 0,
     requeueSpent: !kernel26,
     inSync: new Map(),
+    syncDirtied: new Set(),
     // calc_period_shift: dirty_ratio of determine_dirtyable_memory (+ 1, as get_dirty_limits)
     bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * (capacity + 1)) / 100)),
     wb: null,
@@ -278,6 +282,7 @@ export function dirtyPages(
         pc.io.unshift(file);
       }
     }
+    if (pc.inSync.has(file)) pc.syncDirtied.add(file);
     f.bioPages = Math.max(f.bioPages, bioPages);
     f.pages.push(p);
     pc.owner.set(p, file);

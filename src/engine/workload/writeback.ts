@@ -200,18 +200,35 @@ function passNextBio(pc: PageCacheState, c: WbChunk): WritebackBio | null {
  * where the pass stopped; if it still has dirty pages, kupdate having spent nr_to_write
  * requeues it (requeue_io: b_more_io, keeping its dirtied time); any other pass puts it at
  * the newest end of b_dirty (redirty_tail), dirtied now if a file there was dirtied after
- * it (so kupdate waits dirty_expire_centisecs for it again); a file the pass cleaned and a
- * writer dirtied again meanwhile has kept its dirtied_when (page-cache.ts dirtyPages: inSync,
- * 2.6.32's __mark_inode_dirty on an I_SYNC inode). Kernel 6.18 (requeue_inode,
+ * it (so kupdate waits dirty_expire_centisecs for it again). A file a writer dirtied while
+ * the pass was on (2.6.32's __mark_inode_dirty on an I_SYNC inode: I_DIRTY_PAGES, its
+ * dirtied_when kept; page-cache.ts inSync, syncDirtied) is dirty to writeback_single_inode
+ * even if the pass wrote those pages too: it goes back on the lists with no dirty page, and a
+ * later dirtying keeps its dirtied_when (already I_DIRTY); the next pass over it finds it
+ * clean. Kernel 6.18 (requeue_inode,
  * the same redirty_tail_locked): any pass that spent its nr_to_write requeues it
  * ("slice used up"), one that did not redirties it.
  */
 function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
   const pass = c.pass!;
   c.pass = null;
+  const sinceNs = pc.inSync.get(pass.file);
   pc.inSync.delete(pass.file);
-  const f = pc.files.get(pass.file);
+  // I_DIRTY_PAGES set again while the pass was on: the file stays on the lists, dirty or not
+  const redirtied = pc.syncDirtied.delete(pass.file);
+  let f = pc.files.get(pass.file);
+  if (!f && redirtied && sinceNs !== undefined) {
+    // cleaned by its own pass: kept, dirtied_when and all, with no dirty page
+    f = { sinceNs, pages: [], bioPages: 1, cursor: 0, list: 'dirty' };
+    pc.files.set(pass.file, f);
+  }
   if (!f) return; // clean: off the lists
+  if (f.pages.length === 0 && !redirtied) {
+    // a file kept on the lists with no dirty page, found clean (inode_in_use)
+    pc.files.delete(pass.file);
+    offIoLists(pc, pass.file, f);
+    return;
+  }
   f.cursor = pass.doneIndex;
   offIoLists(pc, pass.file, f);
   if ((c.kupdate || pc.requeueSpent) && c.left <= 0) {

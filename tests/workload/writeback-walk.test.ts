@@ -12,7 +12,7 @@ import { startBackgroundWriteback } from '../../src/engine/workload/flusher';
 import { newBdpCall } from '../../src/engine/workload/balance-dirty';
 import { createPropLocal } from '../../src/engine/workload/bdi-stats';
 import { generatorRelease } from '../../src/engine/workload/generators/runtime';
-import { dirtyPages } from '../../src/engine/workload/page-cache';
+import { dirtyPages, dropPages } from '../../src/engine/workload/page-cache';
 import { randWriteScenario } from '../helpers/rand-write';
 
 const P = 8; // sectors per page
@@ -108,6 +108,29 @@ describe('write_cache_pages looks the pages up as it goes (2.6.32)', () => {
     expect(written(101)!.t).toBeLessThan(5 * S);
     expect(written(0)!.t).toBeLessThan(5 * S); // the wrap wrote the file's first pages too
     expect(written(501)!.t).toBeGreaterThan(30 * S);
+  });
+});
+
+describe('writeback_index lives with the inode (2.6.32)', () => {
+  it('write_cache_pages: writeback_index (done_index) stays with a file while it is clean — dirtied again, it is swept from where its last pass stopped, wrapping to page 0; a deleted file’s new inode starts at 0', () => {
+    const { sim, pc, queued } = quietSim(16, 40000);
+    dirtyEvery(pc, 1, 0, 500, 2);
+    startBackgroundWriteback(sim, 0);
+    while (sim.state.now < 1 * S && step(sim)) {
+      /* the pass writes pages 0…998 and the file is clean */
+    }
+    expect(pc.files.has(1)).toBe(false);
+    dirtyPages(pc, 1, 2 * P, P, 1, sim.state.now);
+    dirtyPages(pc, 1, 1001 * P, P, 1, sim.state.now);
+    expect(pc.files.get(1)!.cursor).toBe(999);
+    runToEnd(sim); // kupdate at 35 s
+    const at = (page: number) => queued.findIndex((q) => q.page === page && q.t > 30 * S);
+    expect(at(1001)).toBeGreaterThanOrEqual(0);
+    expect(at(1001)).toBeLessThan(at(2));
+    // deleted (postmark's unlink): the next file there is a new inode
+    dropPages(pc, 0, 2000 * P, 1);
+    dirtyPages(pc, 1, 5 * P, P, 1, sim.state.now);
+    expect(pc.files.get(1)!.cursor).toBe(0);
   });
 });
 

@@ -4,8 +4,7 @@
 // (journal-io.ts). 2.6.32's fs/fs-writeback.c (writeback_inodes_wb, queue_io,
 // writeback_single_inode, requeue_io, redirty_tail) and mm/page-writeback.c
 // (write_cache_pages, test_clear_page_writeback), as read in a 2.6.32.9 tree.
-// Simplified: one bdi (the disk) and one superblock; a file's writeback_index is forgotten
-// when it is clean (the model keeps no clean inodes); times are ns, not jiffies (a file
+// Simplified: one bdi (the disk) and one superblock; times are ns, not jiffies (a file
 // dirtied in the jiffy a call began does not end its walk in the kernel, here it does); a
 // bio's pages go under writeback when it is sent (mpage_writepages has already cleaned the
 // page that ends a bio when it submits that bio and sleeps); a file its pass cleaned and a
@@ -222,14 +221,19 @@ function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
     f = { sinceNs, pages: [], bioPages: 1, cursor: 0, list: 'dirty' };
     pc.files.set(pass.file, f);
   }
-  if (!f) return; // clean: off the lists
+  if (!f) {
+    // clean: off the lists, its writeback_index where the pass stopped
+    if (!c.single) pc.wbIndex.set(pass.file, pass.doneIndex);
+    return;
+  }
+  f.cursor = pass.doneIndex;
   if (f.pages.length === 0 && !redirtied) {
     // a file kept on the lists with no dirty page, found clean (inode_in_use)
     pc.files.delete(pass.file);
     offIoLists(pc, pass.file, f);
+    pc.wbIndex.set(pass.file, f.cursor);
     return;
   }
-  f.cursor = pass.doneIndex;
   offIoLists(pc, pass.file, f);
   if ((c.kupdate || pc.requeueSpent) && c.left <= 0) {
     f.list = 'more';

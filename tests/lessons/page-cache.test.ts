@@ -54,7 +54,8 @@ describe('lesson: the page cache sorts buffered random writes', () => {
   });
 
   it('the disk’s writes all come from writeback — on 2.6.32 most of them from the threads themselves, over their dirty limit (balance_dirty_pages); on 6.18 all from the flusher (IO-less throttling)', () => {
-    // Measured (noop): rand-write-0…3 1,076, 1,102, 0 and 776 pages, flush-8:0 1,039 (1,000,
+    // Measured (noop): rand-write-0…3 1,077, 1,102, 0 and 776 pages, flush-8:0 1,039 (1,076
+    // for rand-write-0 while a clean file forgot its writeback_index; before that 1,000,
     // 1,032, 8, 768 and 1,031 while a pass's pages were chosen when it began, one file a
     // pass). The flusher writes 1,024 pages a chunk across files, looking their pages up as
     // it goes, each going under writeback only as its bio is sent; while the flusher sleeps

@@ -12,7 +12,7 @@ import { startBackgroundWriteback } from '../../src/engine/workload/flusher';
 import { newBdpCall } from '../../src/engine/workload/balance-dirty';
 import { createPropLocal } from '../../src/engine/workload/bdi-stats';
 import { generatorRelease } from '../../src/engine/workload/generators/runtime';
-import { dirtyPages } from '../../src/engine/workload/page-cache';
+import { dirtyPages, dropPages } from '../../src/engine/workload/page-cache';
 import { randWriteScenario } from '../helpers/rand-write';
 
 const P = 8; // sectors per page
@@ -63,6 +63,20 @@ function untilFlusherSleeps(sim: ReturnType<typeof quietSim>['sim']) {
   return sim.state.now;
 }
 
+/** Run the simulation until the flusher's pass over `file` ends. */
+function untilPassEnds(sim: ReturnType<typeof quietSim>['sim'], file: number) {
+  const fl = sim.state.workload.flusher!;
+  while (fl.chunk?.pass?.file === file && step(sim)) {
+    /* its bios */
+  }
+}
+
+/** Written by the kupdate round at 30 s (files dirtied at or before 0 s). */
+function byKupdateAt30(q: { t: number } | undefined) {
+  expect(q!.t).toBeGreaterThanOrEqual(30 * S);
+  expect(q!.t).toBeLessThan(31 * S);
+}
+
 describe('write_cache_pages looks the pages up as it goes (2.6.32)', () => {
   it('pagevec_lookup_tag from the cursor: a page dirtied ahead of the flusher while it sleeps in get_request is written in the same pass; one dirtied behind it waits for the next (kupdate, 30 s on)', () => {
     // 16 MiB: background threshold 409 pages; file 1: 500 pages, every other one (a bio each)
@@ -94,6 +108,68 @@ describe('write_cache_pages looks the pages up as it goes (2.6.32)', () => {
     expect(written(101)!.t).toBeLessThan(5 * S);
     expect(written(0)!.t).toBeLessThan(5 * S); // the wrap wrote the file's first pages too
     expect(written(501)!.t).toBeGreaterThan(30 * S);
+  });
+});
+
+describe('writeback_index lives with the inode (2.6.32)', () => {
+  it('write_cache_pages: writeback_index (done_index) stays with a file while it is clean — dirtied again, it is swept from where its last pass stopped, wrapping to page 0; a deleted file’s new inode starts at 0', () => {
+    const { sim, pc, queued } = quietSim(16, 40000);
+    dirtyEvery(pc, 1, 0, 500, 2);
+    startBackgroundWriteback(sim, 0);
+    while (sim.state.now < 1 * S && step(sim)) {
+      /* the pass writes pages 0…998 and the file is clean */
+    }
+    expect(pc.files.has(1)).toBe(false);
+    dirtyPages(pc, 1, 2 * P, P, 1, sim.state.now);
+    dirtyPages(pc, 1, 1001 * P, P, 1, sim.state.now);
+    expect(pc.files.get(1)!.cursor).toBe(999);
+    runToEnd(sim); // kupdate at 35 s
+    const at = (page: number) => queued.findIndex((q) => q.page === page && q.t > 30 * S);
+    expect(at(1001)).toBeGreaterThanOrEqual(0);
+    expect(at(1001)).toBeLessThan(at(2));
+    // deleted (postmark's unlink): the next file there is a new inode
+    dropPages(pc, 0, 2000 * P, 1);
+    dirtyPages(pc, 1, 5 * P, P, 1, sim.state.now);
+    expect(pc.files.get(1)!.cursor).toBe(0);
+  });
+});
+
+describe('a file dirtied while its pass is on (I_SYNC, 2.6.32)', () => {
+  it('__mark_inode_dirty on an I_SYNC inode: a file its pass cleaned and a writer dirtied again before the pass ended keeps its dirtied_when (redirty_tail with b_dirty empty) — kupdate writes the new page at 30 s, not 30 s after the new dirtying', () => {
+    const { sim, pc, fl, written } = quietSim(16, 40000);
+    dirtyEvery(pc, 1, 0, 500, 2);
+    startBackgroundWriteback(sim, 0);
+    while (pc.files.has(1) && step(sim)) {
+      /* until its last dirty page is under writeback */
+    }
+    // the pass is still on (its bios go out one by one; the last is not yet sent)
+    expect(fl.chunk?.pass?.file).toBe(1);
+    const t = sim.state.now;
+    expect(t).toBeGreaterThan(0);
+    dirtyPages(pc, 1, 1 * P, P, 1, t); // behind the pass: it waits for kupdate
+    untilPassEnds(sim, 1);
+    expect(pc.files.get(1)!.sinceNs).toBe(0);
+    runToEnd(sim);
+    byKupdateAt30(written(1));
+  });
+
+  it('I_DIRTY_PAGES set again under I_SYNC: a file whose pass also wrote the page dirtied during it stays on b_dirty (redirty_tail), clean, its dirtied_when kept — a page dirtied later is written by kupdate at 30 s, not 30 s after it', () => {
+    const { sim, pc, written } = quietSim(16, 40000);
+    dirtyEvery(pc, 1, 0, 500, 2);
+    startBackgroundWriteback(sim, 0);
+    const t = untilFlusherSleeps(sim);
+    dirtyPages(pc, 1, 1001 * P, P, 1, t); // ahead of the pass: written by it
+    untilPassEnds(sim, 1);
+    expect(written(1001)).toBeDefined();
+    // on b_dirty with no dirty page, dirtied at 0 s
+    expect(pc.files.get(1)).toMatchObject({ sinceNs: 0, pages: [], list: 'dirty' });
+    while (sim.state.now < 1 * S && step(sim)) {
+      /* its writes complete */
+    }
+    dirtyPages(pc, 1, 3 * P, P, 1, sim.state.now); // already I_DIRTY: dirtied_when stays 0
+    runToEnd(sim);
+    byKupdateAt30(written(3));
+    expect(pc.files.has(1)).toBe(false); // the kupdate pass found it clean
   });
 });
 

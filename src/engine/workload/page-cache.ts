@@ -138,6 +138,11 @@ export interface PageCacheState extends PageCacheCounters {
   /** kernel 6.18's requeue_inode for a file a pass leaves dirty (writeback.ts endPass):
    * requeue_io whenever its nr_to_write is spent, not only kupdate's (2.6.32) */
   requeueSpent: boolean;
+  /** 2.6.32 (writeback.ts): the files a pass is writing (I_SYNC) → their dirtied_when then;
+   * those dirtied again meanwhile (I_DIRTY_PAGES); clean files' writeback_index */
+  inSync: Map<number, number>;
+  syncDirtied: Set<number>;
+  wbIndex: Map<number, number>;
 }
 
 /** The page cache of a run (`kernel26`: 2.6's writeback rules, the default kernel). */
@@ -159,6 +164,9 @@ export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCache
     dirty: 0,
     writeback: 0,
     requeueSpent: !kernel26,
+    inSync: new Map(),
+    syncDirtied: new Set(),
+    wbIndex: new Map(),
     // calc_period_shift: dirty_ratio of determine_dirtyable_memory (+ 1, as get_dirty_limits)
     bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * (capacity + 1)) / 100)),
     wb: null,
@@ -264,9 +272,17 @@ export function dirtyPages(
     pc.busy.set(p, s === WRITEBACK ? REDIRTIED : DIRTY);
     let f = pc.files.get(file);
     if (!f) {
-      f = { sinceNs: nowNs, pages: [], bioPages, cursor: 0, list: 'dirty' };
+      // 2.6.32's __mark_inode_dirty, I_SYNC (its pass still on): dirtied_when kept, on b_io
+      const synced = pc.inSync.get(file);
+      const cursor = pc.wbIndex.get(file) ?? 0; // the mapping's writeback_index, kept
+      f = { sinceNs: synced ?? nowNs, pages: [], bioPages, cursor, list: 'dirty' };
       pc.files.set(file, f);
+      if (synced !== undefined) {
+        f.list = 'io';
+        pc.io.unshift(file);
+      }
     }
+    if (pc.inSync.has(file)) pc.syncDirtied.add(file);
     f.bioPages = Math.max(f.bioPages, bioPages);
     f.pages.push(p);
     pc.owner.set(p, file);
@@ -278,9 +294,10 @@ export function dirtyPages(
   return added;
 }
 
-/** A file's pages in [sector, sector + n) are deleted: dropped from the cache, dirty or
- * not, with no I/O (a page under writeback finishes its write first, then goes). */
-export function dropPages(pc: PageCacheState, sector: number, nSectors: number): void {
+/** A file's pages in [sector, sector + n) are deleted: dropped from the cache, dirty or not,
+ * with no I/O (a page under writeback finishes its write first, then goes); `file`: deleted. */
+export function dropPages(pc: PageCacheState, sector: number, nSectors: number, file?: number) {
+  if (file !== undefined) pc.wbIndex.delete(file);
   const [a, b] = pageSpan(sector, nSectors);
   for (let p = a; p <= b; p++) {
     unlinkClean(pc, p);
@@ -306,6 +323,7 @@ export function unlistDirty(pc: PageCacheState, p: number): void {
   if (f.pages.length === 0) {
     pc.files.delete(file);
     offIoLists(pc, file, f);
+    if (!pc.wb) pc.wbIndex.set(file, f.cursor); // 2.6.32: the inode keeps it, clean
   }
   pc.owner.delete(p);
   pc.dirty--;

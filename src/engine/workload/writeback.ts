@@ -4,11 +4,11 @@
 // (journal-io.ts). 2.6.32's fs/fs-writeback.c (writeback_inodes_wb, queue_io,
 // writeback_single_inode, requeue_io, redirty_tail) and mm/page-writeback.c
 // (write_cache_pages, test_clear_page_writeback), as read in a 2.6.32.9 tree.
-// Simplified: one bdi (the disk) and one superblock; a file's writeback_index is forgotten
-// when it is clean (the model keeps no clean inodes); times are ns, not jiffies (a file
+// Simplified: one bdi (the disk) and one superblock; times are ns, not jiffies (a file
 // dirtied in the jiffy a call began does not end its walk in the kernel, here it does); a
 // bio's pages go under writeback when it is sent (mpage_writepages has already cleaned the
-// page that ends a bio when it submits that bio and sleeps).
+// page that ends a bio when it submits that bio and sleeps); a file its pass cleaned and a
+// writer dirtied again goes back to the front of b_io (the kernel's inode stays where it is).
 import { propInc } from './bdi-stats';
 import {
   DIRTY,
@@ -199,16 +199,41 @@ function passNextBio(pc: PageCacheState, c: WbChunk): WritebackBio | null {
  * where the pass stopped; if it still has dirty pages, kupdate having spent nr_to_write
  * requeues it (requeue_io: b_more_io, keeping its dirtied time); any other pass puts it at
  * the newest end of b_dirty (redirty_tail), dirtied now if a file there was dirtied after
- * it (so kupdate waits dirty_expire_centisecs for it again). Kernel 6.18 (requeue_inode,
+ * it (so kupdate waits dirty_expire_centisecs for it again). A file a writer dirtied while
+ * the pass was on (2.6.32's __mark_inode_dirty on an I_SYNC inode: I_DIRTY_PAGES, its
+ * dirtied_when kept; page-cache.ts inSync, syncDirtied) is dirty to writeback_single_inode
+ * even if the pass wrote those pages too: it goes back on the lists with no dirty page, and a
+ * later dirtying keeps its dirtied_when (already I_DIRTY); the next pass over it finds it
+ * clean. Kernel 6.18 (requeue_inode,
  * the same redirty_tail_locked): any pass that spent its nr_to_write requeues it
  * ("slice used up"), one that did not redirties it.
  */
 function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
   const pass = c.pass!;
   c.pass = null;
-  const f = pc.files.get(pass.file);
-  if (!f) return; // clean: off the lists
+  const sinceNs = pc.inSync.get(pass.file);
+  pc.inSync.delete(pass.file);
+  // I_DIRTY_PAGES set again while the pass was on: the file stays on the lists, dirty or not
+  const redirtied = pc.syncDirtied.delete(pass.file);
+  let f = pc.files.get(pass.file);
+  if (!f && redirtied && sinceNs !== undefined) {
+    // cleaned by its own pass: kept, dirtied_when and all, with no dirty page
+    f = { sinceNs, pages: [], bioPages: 1, cursor: 0, list: 'dirty' };
+    pc.files.set(pass.file, f);
+  }
+  if (!f) {
+    // clean: off the lists, its writeback_index where the pass stopped
+    if (!c.single) pc.wbIndex.set(pass.file, pass.doneIndex);
+    return;
+  }
   f.cursor = pass.doneIndex;
+  if (f.pages.length === 0 && !redirtied) {
+    // a file kept on the lists with no dirty page, found clean (inode_in_use)
+    pc.files.delete(pass.file);
+    offIoLists(pc, pass.file, f);
+    pc.wbIndex.set(pass.file, f.cursor);
+    return;
+  }
   offIoLists(pc, pass.file, f);
   if ((c.kupdate || pc.requeueSpent) && c.left <= 0) {
     f.list = 'more';
@@ -261,6 +286,7 @@ export function chunkNextBio(
       continue;
     }
     c.pass = startPass(pc, file); // it stays on b_io while written (I_SYNC)
+    pc.inSync.set(file, f.sinceNs);
   }
 }
 

@@ -295,6 +295,7 @@ export const postmark: GenFamily<PostmarkSpec, PostmarkState> = {
         sync: false,
         thinkMs: 0,
         drop: true,
+        file: g, // deleted: a new file in the slot is a new inode
       });
       st.fileSize[g] = 0;
       metaWrites(st, spec, UNLINK_BLOCKS[FS_PERSONALITIES[spec.fs].metadata], out, g);

@@ -228,7 +228,7 @@ export function generatorIssue(
   let step = peek(spec, g, inst.rng);
   // with a journalling thread, kjournald (journal.ts) or ReiserFS's threads write the journal
   while (step.drop || (step.journal && (g.journal >= 0 || g.reiserJournal >= 0))) {
-    if (pc && step.drop) dropPages(pc, step.sector, step.nSectors);
+    if (pc && step.drop) dropPages(pc, step.sector, step.nSectors, step.file);
     g.pending.shift();
     step = peek(spec, g, inst.rng);
   }

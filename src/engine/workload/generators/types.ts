@@ -32,7 +32,8 @@ export interface Step {
    * thread (journal.ts) kjournald writes the journal instead and this step is skipped */
   journal?: boolean;
   /** the file's pages in [sector, sector + nSectors) are deleted: no I/O (a page cache
-   * drops them, dirty or not; without one, nothing happens) */
+   * drops them, dirty or not; without one, nothing happens); with `file`, that file is
+   * deleted (its inode goes) */
   drop?: boolean;
 }
 

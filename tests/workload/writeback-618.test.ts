@@ -20,7 +20,12 @@ import {
   type Flusher618,
 } from '../../src/engine/workload/wb-writeback-618';
 import { domainDirtyLimits } from '../../src/engine/workload/wb-state';
-import { writebackDone, type WbChunk } from '../../src/engine/workload/writeback';
+import {
+  chunkNextBio,
+  filePass,
+  writebackDone,
+  type WbChunk,
+} from '../../src/engine/workload/writeback';
 import { randWriteScenario } from '../helpers/rand-write';
 
 const S = 1e9;
@@ -113,6 +118,61 @@ describe('kernel 6.18 writeback: writeback_sb_inodes gives each file its own chu
     drive(pc, fl, 3 * S);
     expect(pc.files.get(1)!.list).toBe('dirty');
     expect([...pc.files.keys()]).toEqual([1]);
+    expect(pc.files.get(1)!.pages).toHaveLength(32);
+  });
+});
+
+describe('kernel 6.18: the rules of requeue_inode, writeback_iter and wb_writeback read in a newer tree', () => {
+  it('requeue_inode: a file that spent its chunk but was dirtied after the call’s dirtied_before (kupdate: now − dirty_expire_centisecs; inode_dirtied_after) goes back to b_dirty (redirty_tail), not to b_more_io', () => {
+    const { pc, fl } = setup(1024, 200); // chunk 1,024; under the background threshold
+    dirty(pc, 1, 0, 3000, 0);
+    dirty(pc, 2, 100000, 3000, 29 * S);
+    // file 2 was left on b_more_io by a background work (requeue_io keeps its dirtied time)
+    pc.files.get(2)!.list = 'more';
+    pc.moreIo.push(2);
+    // kupdate at 30.2 s: dirtied_before 0.2 s; queue_io puts b_more_io (file 2) first
+    fl.lastOldFlushNs = 25 * S;
+    const { passes } = drive(pc, fl, 30.2 * S);
+    expect(passes[0]).toEqual({ file: 2, pages: 1024, t: 30.2 * S });
+    // file 2 (dirtied at 29 s, after 0.2 s) waits on b_dirty with the rest of its pages
+    // (requeue_io would have kept it on b_more_io and the work written all 3,000); file 1,
+    // expired, is written in full
+    expect(pc.files.get(2)!.list).toBe('dirty');
+    expect(pc.files.get(2)!.pages).toHaveLength(3000 - 1024);
+    expect(pc.files.get(2)!.sinceNs).toBe(29 * S);
+    expect(pc.files.has(1)).toBe(false);
+  });
+
+  it('writeback_iter: a pass does not wrap to page 0 (since 4.20) — one that reaches the file’s end with its chunk left sets writeback_index to 0, and the pages before where it began wait for the next pass', () => {
+    const { pc, fl } = setup(1024, 200);
+    dirty(pc, 1, 0, 100, 0);
+    dirty(pc, 1, 2000, 100, 0);
+    pc.files.get(1)!.cursor = 1000; // writeback_index: an earlier pass stopped at page 1000
+    fl.lastOldFlushNs = 25 * S;
+    const { passes } = drive(pc, fl, 30.2 * S);
+    // first pass: pages 2000–2099 to the end, then redirty_tail (chunk not spent); the next
+    // call's queue_io takes it again: pages 0–99 from writeback_index 0
+    expect(passes.map((p) => p.pages)).toEqual([100, 100]);
+    expect(pc.files.has(1)).toBe(false);
+  });
+
+  it('wb_writeback: a call without progress ends the work only once the work has called queue_io (“queued”) — a kupdate work that begins with b_io holding a file it cannot write goes on to queue_io and writes the expired files', () => {
+    const { pc, fl } = setup(1024, 200);
+    // file 1: its 32 pages under writeback and dirtied again (a pass can write none), left on
+    // b_io by an earlier work
+    dirty(pc, 1, 0, 32, 0);
+    const c = filePass(pc, 1, 1024, 0);
+    expect(chunkNextBio(pc, c, new Set(), 0)!.count).toBe(32);
+    expect(chunkNextBio(pc, c, new Set(), 0)).toBeNull();
+    dirty(pc, 1, 0, 32, 1 * S);
+    pc.files.get(1)!.list = 'io';
+    pc.io = [1];
+    dirty(pc, 2, 1000, 64, 0); // expired by 31 s, on b_dirty
+    fl.lastOldFlushNs = 26 * S;
+    const { passes } = drive(pc, fl, 31 * S);
+    // the first call (over b_io's file 1) writes nothing; not yet queued: on to queue_io
+    expect(passes).toEqual([{ file: 2, pages: 64, t: 31 * S }]);
+    expect(pc.files.has(2)).toBe(false);
     expect(pc.files.get(1)!.pages).toHaveLength(32);
   });
 });

@@ -5,9 +5,9 @@
 // runs the real flusher in a simulation.
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, runToEnd } from '../../src/engine/sim/simulation';
+import { createSimulation, runToEnd, runUntil } from '../../src/engine/sim/simulation';
 import type { TraceEvent } from '../../src/engine/events';
-import { kickFlusher } from '../../src/engine/workload/flusher';
+import { kickFlusher, wbWakeupDelayed } from '../../src/engine/workload/flusher';
 import {
   PAGE_CACHE_DEFAULTS,
   createPageCache,
@@ -247,5 +247,38 @@ describe('the kernel 6.18 flusher in a simulation', () => {
     const pages = queued.slice(0, before2).reduce((n, q) => n + q.pages, 0);
     expect(pages).toBe(7168);
     expect(file1.reduce((n, q) => n + q.pages, 0)).toBe(30000);
+  });
+});
+
+describe('kernel 6.18: how the flusher re-arms (wb_workfn, wb_wakeup_delayed)', () => {
+  it('wb_wakeup_delayed: the flusher re-arms after its work only while the disk has dirty files (wb_has_dirty_io); idle, it is woken dirty_writeback_centisecs after a file is dirtied (__mark_inode_dirty), not on a fixed 5 s grid', () => {
+    const s = randWriteScenario(
+      { memoryMiB: 1024 },
+      { extra: { durationMs: 1 }, stopMs: 60000, iosched: { name: 'mq-deadline', kernel: '6.18' } },
+    );
+    const queued: number[] = [];
+    const sim = createSimulation(buildModel(s, s.seed), {
+      trace: (e: TraceEvent) => {
+        if (e.action === 'Q') queued.push(e.tNs);
+      },
+      service: () => {},
+      decision: () => {},
+    });
+    const w = sim.state.workload;
+    for (const i of w.instances) if (i.gen) i.gen.endNs = 0;
+    // nothing dirty until 2.3 s: the flusher sleeps; then one file, 64 pages (as a write() does)
+    runUntil(sim, 2.3e9);
+    expect(w.flusher!.armed).toBe(false);
+    dirtyPages(w.pageCache!, 1, 0, 64 * P, 32, 2.3e9);
+    wbWakeupDelayed(sim, 2.3e9);
+    expect(w.flusher!.armedAtNs).toBe(7.3e9);
+    runToEnd(sim);
+    // wakes every 5 s from 7.3 s while the file is dirty; kupdate writes it once it is
+    // dirty_expire_centisecs old: at 32.3 s (on a grid from 5 s: at 35 s)
+    expect(queued.length).toBeGreaterThan(0);
+    expect(Math.min(...queued)).toBe(32.3e9);
+    // clean again: no wake-up is armed
+    expect(w.pageCache!.files.size).toBe(0);
+    expect(w.flusher!.armed).toBe(false);
   });
 });

@@ -138,6 +138,9 @@ export interface PageCacheState extends PageCacheCounters {
   /** kernel 6.18's requeue_inode for a file a pass leaves dirty (writeback.ts endPass):
    * requeue_io whenever its nr_to_write is spent, not only kupdate's (2.6.32) */
   requeueSpent: boolean;
+  /** a file was dirtied while no file was (the disk's writeback lists went from empty to
+   * populated: __mark_inode_dirty's wb_wakeup_delayed, flusher.ts wbWakeupDelayed) */
+  listsPopulated: boolean;
 }
 
 /** The page cache of a run (`kernel26`: 2.6's writeback rules, the default kernel). */
@@ -159,6 +162,7 @@ export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCache
     dirty: 0,
     writeback: 0,
     requeueSpent: !kernel26,
+    listsPopulated: false,
     // calc_period_shift: dirty_ratio of determine_dirtyable_memory (+ 1, as get_dirty_limits)
     bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * (capacity + 1)) / 100)),
     wb: null,
@@ -264,6 +268,7 @@ export function dirtyPages(
     pc.busy.set(p, s === WRITEBACK ? REDIRTIED : DIRTY);
     let f = pc.files.get(file);
     if (!f) {
+      if (pc.files.size === 0) pc.listsPopulated = true;
       f = { sinceNs: nowNs, pages: [], bioPages, cursor: 0, list: 'dirty' };
       pc.files.set(file, f);
     }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/engine/model';
 import { createSimulation, runToEnd, runUntil } from '../../src/engine/sim/simulation';
 import type { TraceEvent } from '../../src/engine/events';
-import { kickFlusher, wbWakeupDelayed } from '../../src/engine/workload/flusher';
+import { flusherDone, kickFlusher, wbWakeupDelayed } from '../../src/engine/workload/flusher';
 import {
   PAGE_CACHE_DEFAULTS,
   createPageCache,
@@ -280,5 +280,27 @@ describe('kernel 6.18: how the flusher re-arms (wb_workfn, wb_wakeup_delayed)', 
     // clean again: no wake-up is armed
     expect(w.pageCache!.files.size).toBe(0);
     expect(w.flusher!.armed).toBe(false);
+  });
+});
+
+describe('kernel 6.18: what does not wake the flusher', () => {
+  it('__folio_end_writeback wakes no flusher (wb_inode_writeback_end queues only the bandwidth update): a completion with the dirty pages over bg_thresh leaves it asleep until its delayed wake or a writer’s balance_dirty_pages call', () => {
+    const s = randWriteScenario(
+      { memoryMiB: 16 }, // bg_thresh 409
+      { extra: { durationMs: 1 }, iosched: { name: 'mq-deadline', kernel: '6.18' } },
+    );
+    const sim = createSimulation(buildModel(s, s.seed));
+    const w = sim.state.workload;
+    const pc = w.pageCache!;
+    dirtyPages(pc, 1, 0, 8 * P, 8, 0);
+    wbWakeupDelayed(sim, 0); // the first dirty file: its delayed wake at 5 s
+    // its 8 pages under writeback (a pass), then 500 more dirty: over bg_thresh
+    const c = filePass(pc, 1, 1024, 0);
+    expect(chunkNextBio(pc, c, new Set(), 0)!.count).toBe(8);
+    dirtyPages(pc, 2, 100000 * P, 500 * P, 32, 0.5e9);
+    const bio = { sector: 0, nSectors: 8 * P } as Parameters<typeof flusherDone>[1];
+    flusherDone(sim, bio);
+    expect(pc.writeback).toBe(0);
+    expect(w.flusher!.armedAtNs).toBe(5e9);
   });
 });

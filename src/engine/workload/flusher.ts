@@ -137,8 +137,7 @@ function endRun618(sim: Simulation, fl: FlusherState, now: number): void {
 }
 
 /** Kernel 6.18: wake the flusher now if it is waiting for its period and the dirty pages are
- * over the background threshold (wb_start_background_writeback, from balance_dirty_pages;
- * or its own writeback completing with pages dirty again) — or, `evenUnderBg`, whatever
+ * over the background threshold (wb_start_background_writeback, from balance_dirty_pages) — or, `evenUnderBg`, whatever
  * they are (balance_dirty_pages past the freerun ceiling: "start writeback even when in
  * laptop mode"; under the threshold it finds nothing to write, a kupdate round aside, and
  * sleeps its period again from then). On 2.6.32 nothing but balance_dirty_pages wakes it
@@ -275,13 +274,13 @@ export function flusherWakes(sim: Simulation, now: number): void {
   arm(sim, fl, now);
 }
 
-/** One of the flusher's bios completed: its pages are clean. */
-export function flusherDone(sim: Simulation, bio: Bio, now: number): void {
+/** One of the flusher's bios completed: its pages are clean. It wakes no flusher (6.18
+ * __folio_end_writeback → wb_inode_writeback_end queues only the bandwidth update, bw_dwork;
+ * pages dirtied again under writeback were counted dirty when dirtied). */
+export function flusherDone(sim: Simulation, bio: Bio): void {
   writebackDone(
     sim.state.workload.pageCache!,
     bio.sector / PAGE_SECTORS,
     bio.nSectors / PAGE_SECTORS,
   );
-  // pages dirtied again under writeback are dirty now: background writeback may resume
-  kickFlusher(sim, now);
 }

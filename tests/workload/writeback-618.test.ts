@@ -304,3 +304,17 @@ describe('kernel 6.18: what does not wake the flusher', () => {
     expect(w.flusher!.armedAtNs).toBe(5e9);
   });
 });
+
+describe('kernel 6.18: do_writepages and the bandwidth estimate', () => {
+  it('do_writepages: wb_update_bandwidth runs once writepages has returned — the last pass of a work that took over BANDWIDTH_INTERVAL updates the estimate at its end (not only the next pass’s start)', () => {
+    const { pc, fl } = setup(64);
+    dirty(pc, 1, 0, 700, 0);
+    fl.lastOldFlushNs = 25 * S;
+    // kupdate at 30.2 s: one pass, 22 bios 10 ms apart, then the work ends (nothing left)
+    const { passes, endNs } = drive(pc, fl, 30.2e9, 10 * MS);
+    expect(passes).toEqual([{ file: 1, pages: 700, t: 30.2e9 }]);
+    // updated when the pass was over (at 30.42 s: 55 jiffies > BANDWIDTH_INTERVAL, 50)
+    expect(pc.wb!.bwTimeStampJ).toBe(Math.floor((endNs * HZ) / S));
+    expect(pc.wb!.bwTimeStampJ).toBeGreaterThan(Math.floor((30.2e9 * HZ) / S));
+  });
+});

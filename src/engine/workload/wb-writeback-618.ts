@@ -31,7 +31,7 @@
 import { jiffiesNow } from '../iosched/common';
 import type { PageCacheState } from './page-cache';
 import { wbCalcThresh } from './dirty-throttle';
-import { domainDirtyLimits, writepagesBandwidth } from './wb-state';
+import { domainDirtyLimits, writepagesDone, writepagesStart } from './wb-state';
 import { chunkNextBio, filePass, queueIo, type WbChunk, type WritebackBio } from './writeback';
 
 const CENTISEC_NS = 1e7;
@@ -142,7 +142,9 @@ export function nextBio618(
     if (c && w) {
       const b = chunkNextBio(pc, c, NONE, now);
       if (b) return b;
-      // the file's pass is over (requeue_inode done): account it
+      // the file's pass is over: do_writepages' bandwidth update, then (requeue_inode done)
+      // account it
+      writepagesDone(pc, nowJ, hz);
       fl.chunk = null;
       const written = c.budget - c.left;
       w.nrPages -= written;
@@ -165,7 +167,7 @@ export function nextBio618(
       }
       w.file = file;
       fl.chunk = filePass(pc, file, writebackChunkSize(pc, w.nrPages), w.walkBeforeNs);
-      writepagesBandwidth(pc, nowJ, hz); // do_writepages: the bandwidth estimate
+      writepagesStart(pc, nowJ, hz); // do_writepages: wb_bandwidth_estimate_start
       continue;
     }
     // wb_writeback's loop

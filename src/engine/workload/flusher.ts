@@ -137,11 +137,12 @@ function endRun618(sim: Simulation, fl: FlusherState, now: number): void {
 }
 
 /** Kernel 6.18: wake the flusher now if it is waiting for its period and the dirty pages are
- * over the background threshold (wb_start_background_writeback, from balance_dirty_pages) — or, `evenUnderBg`, whatever
- * they are (balance_dirty_pages past the freerun ceiling: "start writeback even when in
- * laptop mode"; under the threshold it finds nothing to write, a kupdate round aside, and
- * sleeps its period again from then). On 2.6.32 nothing but balance_dirty_pages wakes it
- * (startBackgroundWriteback): not a completion, not a journal commit. */
+ * over the background threshold (wb_start_background_writeback, from balance_dirty_pages) —
+ * or, `evenUnderBg`, whatever they are (balance_dirty_pages past the freerun ceiling: "start
+ * writeback even when in laptop mode"; under the threshold it finds nothing to write, a
+ * kupdate round aside, and sleeps: its period again from then while files are dirty). On
+ * 2.6.32 nothing but balance_dirty_pages wakes it (startBackgroundWriteback): not a
+ * completion, not a journal commit. */
 export function kickFlusher(sim: Simulation, now: number, evenUnderBg = false): void {
   if (!kernel618(sim)) return;
   const fl = sim.state.workload.flusher!;

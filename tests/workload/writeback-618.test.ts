@@ -5,7 +5,7 @@
 // runs the real flusher in a simulation.
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, runToEnd, runUntil } from '../../src/engine/sim/simulation';
+import { createSimulation, runToEnd, runUntil, step } from '../../src/engine/sim/simulation';
 import type { TraceEvent } from '../../src/engine/events';
 import { flusherDone, kickFlusher, wbWakeupDelayed } from '../../src/engine/workload/flusher';
 import {
@@ -316,5 +316,30 @@ describe('kernel 6.18: do_writepages and the bandwidth estimate', () => {
     // updated when the pass was over (at 30.42 s: 55 jiffies > BANDWIDTH_INTERVAL, 50)
     expect(pc.wb!.bwTimeStampJ).toBe(Math.floor((endNs * HZ) / S));
     expect(pc.wb!.bwTimeStampJ).toBeGreaterThan(Math.floor((30.2e9 * HZ) / S));
+  });
+});
+
+describe('kernel 6.18: __mark_inode_dirty during the flusher’s own pass', () => {
+  it('__mark_inode_dirty: a page of the file the flusher is writing (all its pages sent), dirtied again, queues no delayed wake-up — the inode is still I_DIRTY_PAGES under I_SYNC; the wake-up comes from wb_workfn’s end', () => {
+    const s = randWriteScenario(
+      { memoryMiB: 1024 },
+      { extra: { durationMs: 1 }, stopMs: 60000, iosched: { name: 'mq-deadline', kernel: '6.18' } },
+    );
+    const sim = createSimulation(buildModel(s, s.seed));
+    const w = sim.state.workload;
+    for (const i of w.instances) if (i.gen) i.gen.endNs = 0;
+    const pc = w.pageCache!;
+    const fl = w.flusher!;
+    dirtyPages(pc, 1, 0, 8 * P, 8, 0);
+    wbWakeupDelayed(sim, 0);
+    // at 30 s the kupdate work writes file 1: its one bio sent, the pass not yet over
+    while (!(fl.chunk?.pass && pc.files.size === 0) && step(sim));
+    expect(sim.state.now).toBe(30e9);
+    expect(fl.running618).toBe(true);
+    expect(fl.chunk?.pass?.file).toBe(1);
+    expect(pc.files.size).toBe(0);
+    dirtyPages(pc, 1, 0, 8 * P, 8, 30e9); // dirtied again under writeback
+    wbWakeupDelayed(sim, 30e9);
+    expect(fl.delayedNs).toBe(-1);
   });
 });

@@ -121,6 +121,10 @@ export function wbWakeupDelayed(sim: Simulation, now: number): void {
   pc.listsPopulated = false;
   if (!kernel618(sim)) return;
   const fl = sim.state.workload.flusher!;
+  // the file its pass is writing, all its pages sent, dirtied again: in the kernel still
+  // I_DIRTY_PAGES under I_SYNC (cleared only after do_writepages), so no wake-up
+  const passFile = fl.chunk?.pass?.file;
+  if (passFile !== undefined && pc.files.size === 1 && pc.files.has(passFile)) return;
   if (fl.running618) {
     if (fl.delayedNs < 0) fl.delayedNs = now + periodNs(sim);
   } else if (!fl.armed) arm(sim, fl, now + periodNs(sim));

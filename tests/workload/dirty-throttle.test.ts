@@ -7,7 +7,7 @@ import { createSimulation, runUntil, type Simulation } from '../../src/engine/si
 import { loadScenario } from '../../src/engine/scenario/load';
 import { hostView } from '../../src/engine/iosched/inspect';
 import { newBdpCall } from '../../src/engine/workload/balance-dirty';
-import { onWriteback, startFlusher } from '../../src/engine/workload/flusher';
+import { onWriteback, wbWakeupDelayed } from '../../src/engine/workload/flusher';
 import {
   balanceDirtyPagesIoLess,
   createDirtyTask,
@@ -179,11 +179,13 @@ describe('IO-less balance_dirty_pages (kernel 6.18)', () => {
     expect(hard.c.phase).toBe('check');
   });
 
-  it('balance_dirty_pages past the freerun ceiling starts the flusher even under bg_thresh (wb_start_background_writeback if !writeback_in_progress): asleep for its period, it wakes now, finds nothing to write and sleeps its period again from then', () => {
+  it('balance_dirty_pages past the freerun ceiling starts the flusher even under bg_thresh (wb_start_background_writeback if !writeback_in_progress): asleep for its period, it wakes now and finds nothing to write (no file on its lists here: it sleeps until one is dirtied, wb_wakeup_delayed)', () => {
     const sim = sim618();
     const pc = sim.state.workload.pageCache!;
     const fl = sim.state.workload.flusher!;
-    startFlusher(sim); // asleep until its period: 5 s
+    // the writeback lists populated at 0 (__mark_inode_dirty): asleep until its period, 5 s
+    pc.listsPopulated = true;
+    wbWakeupDelayed(sim, 0);
     const period = fl.armedAtNs;
     expect(period).toBe(5000 * MS);
     // 400 dirty, under bg_thresh (409); with 300 under writeback 700, over freerun (614)
@@ -192,13 +194,15 @@ describe('IO-less balance_dirty_pages (kernel 6.18)', () => {
     call(sim, 400, 50, nowJ);
     expect(fl.armed).toBe(true);
     expect(fl.armedAtNs).toBe(1000 * MS);
-    // it wakes, has nothing to write (no kupdate yet) and sleeps a period from now
+    // it wakes, has nothing to write (no kupdate yet; the dirty pages here are counters, no
+    // file is on its lists) and sleeps with no wake-up armed (wb_has_dirty_io false)
     onWriteback(sim, fl.armSeq, 1000 * MS);
-    expect(fl.armedAtNs).toBe(1000 * MS + period);
+    expect(fl.armed).toBe(false);
     // under freerun (with those under writeback: 400 + 200), it is left asleep
     const sim2 = sim618();
     const fl2 = sim2.state.workload.flusher!;
-    startFlusher(sim2);
+    sim2.state.workload.pageCache!.listsPopulated = true;
+    wbWakeupDelayed(sim2, 0);
     sim2.state.workload.pageCache!.writeback = 200;
     call(sim2, 400, 50, nowJ);
     expect(fl2.armedAtNs).toBe(period);

@@ -4,16 +4,15 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_WRITEBACK_PAGES,
   PAGE_CACHE_DEFAULTS,
-  backgroundThresh,
   createPageCache,
   dirtyPages,
-  dirtyThresh,
   dropPages,
   readFilled,
   readHit,
   takePages,
 } from '../../src/engine/workload/page-cache';
 import { chunkNextBio, newChunk, writebackDone } from '../../src/engine/workload/writeback';
+import { backgroundThresh, dirtyThresh } from '../../src/engine/workload/page-cache-view';
 import { sendChunk, writeChunk } from '../helpers/writeback';
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';

@@ -164,11 +164,11 @@ describe('what a writeback pass leaves behind (writeback_single_inode, 2.6.32)',
     expect(pc.files.get(1)!.pages).toHaveLength(10);
   });
 
-  it('kernel 6.18 (requeue_inode): any pass that spent its nr_to_write requeues the file on b_more_io, keeping its dirtied time — not only kupdate’s (see writeback-618.test.ts)', () => {
+  it('kernel 6.18 (requeue_inode): any pass that spent its nr_to_write requeues the file on b_more_io, keeping its dirtied time — not only kupdate’s (unless dirtied after the call’s dirtied_before: see writeback-618.test.ts)', () => {
     const pc = createPageCache({ ...PAGE_CACHE_DEFAULTS, memoryMiB: 64 }, false);
     dirtyPages(pc, 1, 0, 1500 * 8, 1, 0);
     dirtyPages(pc, 2, 1e6, 8, 1, 10 * S);
-    sendChunk(pc, filePass(pc, 1, 1024), 20 * S);
+    sendChunk(pc, filePass(pc, 1, 1024, 20 * S), 20 * S);
     expect(pc.files.get(1)!.sinceNs).toBe(0);
     expect(pc.moreIo).toEqual([1]);
   });

@@ -1,7 +1,10 @@
 // The flusher thread of kernel 2.6.32 ("flush-8:0", one per disk: fs/fs-writeback.c
 // bdi_writeback_task) writing the page cache's dirty pages back (page-cache.ts).
 //
-//  - When it runs out of work it sleeps dirty_writeback_centisecs (bdi_writeback_task).
+//  - When it runs out of work it sleeps dirty_writeback_centisecs (bdi_writeback_task). Kernel
+//    6.18 (wb_workfn): only while the disk has dirty files (wb_has_dirty_io); with none it
+//    sleeps until a file is dirtied, then dirty_writeback_centisecs (wb_wakeup_delayed from
+//    __mark_inode_dirty: wbWakeupDelayed).
 //  - 2.6.32 (wb_do_writeback): its work items first — background writeback, queued by a
 //    writer at the end of balance_dirty_pages (bdi_start_writeback) when the dirty pages
 //    pass dirty_background_ratio and no item is queued (writeback_in_progress): chunks of
@@ -60,6 +63,10 @@ export interface FlusherState {
   bgRunning: boolean;
   /** kernel 6.18: the wb_writeback work in progress (wb-writeback-618.ts), or null */
   work618: Work618 | null;
+  /** kernel 6.18: wb_workfn is running (woken, not yet out of work) */
+  running618: boolean;
+  /** kernel 6.18: when a delayed wake queued while it runs is due (wb_wakeup_delayed), or −1 */
+  delayedNs: number;
   /** 2.6.32: the file it waits for, another thread writing it back (inode_wait_for_writeback:
    * its pass wrote nothing, the file under I_SYNC), or −1 */
   waitFile: number;
@@ -80,6 +87,8 @@ export function createFlusher(inst: number): FlusherState {
     bgRunning: false,
     waitFile: -1,
     work618: null,
+    running618: false,
+    delayedNs: -1,
   };
 }
 
@@ -95,18 +104,49 @@ function periodNs(sim: Simulation): number {
   return sim.state.workload.pageCache!.spec.dirty_writeback_centisecs * CENTISEC_NS;
 }
 
-/** The first wake-up: one period after the start. */
+/** The first wake-up: one period after the start (2.6.32). Kernel 6.18 sleeps until a file is
+ * dirtied (wbWakeupDelayed). */
 export function startFlusher(sim: Simulation): void {
+  if (kernel618(sim)) return;
   arm(sim, sim.state.workload.flusher!, periodNs(sim));
 }
 
+/** Kernel 6.18 wb_wakeup_delayed from __mark_inode_dirty (fs/fs-writeback.c), after pages were
+ * dirtied: if the disk's writeback lists have just gone from empty to populated
+ * (pc.listsPopulated), the flusher's delayed work is queued dirty_writeback_centisecs ahead —
+ * unless already pending (queue_delayed_work); while it runs, it runs again then. */
+export function wbWakeupDelayed(sim: Simulation, now: number): void {
+  const pc = sim.state.workload.pageCache!;
+  if (!pc.listsPopulated) return;
+  pc.listsPopulated = false;
+  if (!kernel618(sim)) return;
+  const fl = sim.state.workload.flusher!;
+  // the file its pass is writing, all its pages sent, dirtied again: in the kernel still
+  // I_DIRTY_PAGES under I_SYNC (cleared only after do_writepages), so no wake-up
+  const passFile = fl.chunk?.pass?.file;
+  if (passFile !== undefined && pc.files.size === 1 && pc.files.has(passFile)) return;
+  if (fl.running618) {
+    if (fl.delayedNs < 0) fl.delayedNs = now + periodNs(sim);
+  } else if (!fl.armed) arm(sim, fl, now + periodNs(sim));
+}
+
+/** Kernel 6.18 wb_workfn's end: out of work, the flusher's delayed work is queued again
+ * (wb_wakeup_delayed) only while the disk has dirty files (wb_has_dirty_io) — or it is already
+ * pending, queued while it ran; with none it sleeps until a file is dirtied. */
+function endRun618(sim: Simulation, fl: FlusherState, now: number): void {
+  fl.running618 = false;
+  if (fl.delayedNs >= 0) arm(sim, fl, Math.max(now, fl.delayedNs));
+  else if (sim.state.workload.pageCache!.files.size > 0) arm(sim, fl, now + periodNs(sim));
+  fl.delayedNs = -1;
+}
+
 /** Kernel 6.18: wake the flusher now if it is waiting for its period and the dirty pages are
- * over the background threshold (wb_start_background_writeback, from balance_dirty_pages;
- * or its own writeback completing with pages dirty again) — or, `evenUnderBg`, whatever
- * they are (balance_dirty_pages past the freerun ceiling: "start writeback even when in
- * laptop mode"; under the threshold it finds nothing to write, a kupdate round aside, and
- * sleeps its period again from then). On 2.6.32 nothing but balance_dirty_pages wakes it
- * (startBackgroundWriteback): not a completion, not a journal commit. */
+ * over the background threshold (wb_start_background_writeback, from balance_dirty_pages) —
+ * or, `evenUnderBg`, whatever they are (balance_dirty_pages past the freerun ceiling: "start
+ * writeback even when in laptop mode"; under the threshold it finds nothing to write, a
+ * kupdate round aside, and sleeps: its period again from then while files are dirty). On
+ * 2.6.32 nothing but balance_dirty_pages wakes it (startBackgroundWriteback): not a
+ * completion, not a journal commit. */
 export function kickFlusher(sim: Simulation, now: number, evenUnderBg = false): void {
   if (!kernel618(sim)) return;
   const fl = sim.state.workload.flusher!;
@@ -170,7 +210,10 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
     return;
   }
   const pc = sim.state.workload.pageCache!;
-  send(sim, fl, nextBio618(pc, fl, now, sim.model.iosched.hz, periodNs(sim)), now);
+  fl.running618 = true;
+  const b = nextBio618(pc, fl, now, sim.model.iosched.hz, periodNs(sim));
+  if (b) send(sim, fl, b, now);
+  else endRun618(sim, fl, now);
 }
 
 /** The flusher sends bio `b` (then goes on at once, or sleeps for a request), or with none
@@ -236,13 +279,13 @@ export function flusherWakes(sim: Simulation, now: number): void {
   arm(sim, fl, now);
 }
 
-/** One of the flusher's bios completed: its pages are clean. */
-export function flusherDone(sim: Simulation, bio: Bio, now: number): void {
+/** One of the flusher's bios completed: its pages are clean. It wakes no flusher (6.18
+ * __folio_end_writeback → wb_inode_writeback_end queues only the bandwidth update, bw_dwork;
+ * pages dirtied again under writeback were counted dirty when dirtied). */
+export function flusherDone(sim: Simulation, bio: Bio): void {
   writebackDone(
     sim.state.workload.pageCache!,
     bio.sector / PAGE_SECTORS,
     bio.nSectors / PAGE_SECTORS,
   );
-  // pages dirtied again under writeback are dirty now: background writeback may resume
-  kickFlusher(sim, now);
 }

@@ -39,7 +39,7 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import { PAGE_SECTORS, takePages, underWriteback, type PageCacheState } from './page-cache';
-import { kickFlusher } from './flusher';
+import { kickFlusher, wbWakeupDelayed } from './flusher';
 import {
   BLOCK_SECTORS,
   dirtyInPlace,
@@ -285,6 +285,7 @@ function finishCommit(sim: Simulation, j: JournalState, now: number): void {
   j.checkpoints.push({ tid, startBlock: j.commitStart, pages });
   j.committing = null;
   j.phase = 'idle';
+  wbWakeupDelayed(sim, now);
   kickFlusher(sim, now);
   const next = j.running;
   if (next) arm(sim, j, j.commitRequested ? now : Math.max(now, next.startNs + COMMIT_INTERVAL_NS));

@@ -1,7 +1,7 @@
 // The page cache and its flusher (page-cache.ts, flusher.ts) at an instant, for the UI's
 // inspection panel (iosched/inspect.ts).
 import type { Simulation } from '../sim/simulation';
-import { backgroundThresh, dirtyThresh, type PageCacheState } from './page-cache';
+import type { PageCacheState } from './page-cache';
 import { RATELIMIT_CALC_SHIFT, domainDirtyLimits, freerunCeiling, setpointOf } from './wb-state';
 import { wbCalcThresh, wbPositionRatio } from './dirty-throttle';
 
@@ -58,4 +58,13 @@ function ioLessView(pc: PageCacheState, hz: number): Record<string, unknown> {
     taskRatelimitKBps: free ? null : Math.floor((wb.dirtyRatelimit * pos) / 1024) * 4,
     lastPauseMs: (wb.lastPauseJ * 1000) / hz,
   };
+}
+
+/** The inspection panel on 2.6: dirty pages above which the flusher starts, and dirty +
+ * writeback near which writers are throttled, of `memoryMiB` (6.18: domainDirtyLimits). */
+export function backgroundThresh(pc: PageCacheState): number {
+  return Math.floor((pc.spec.dirty_background_ratio * pc.capacity) / 100);
+}
+export function dirtyThresh(pc: PageCacheState): number {
+  return Math.floor((pc.spec.dirty_ratio * pc.capacity) / 100);
 }

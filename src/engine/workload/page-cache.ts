@@ -143,6 +143,9 @@ export interface PageCacheState extends PageCacheCounters {
   inSync: Map<number, number>;
   syncDirtied: Set<number>;
   wbIndex: Map<number, number>;
+  /** a file was dirtied while no file was (the disk's writeback lists went from empty to
+   * populated: __mark_inode_dirty's wb_wakeup_delayed, flusher.ts wbWakeupDelayed) */
+  listsPopulated: boolean;
 }
 
 /** The page cache of a run (`kernel26`: 2.6's writeback rules, the default kernel). */
@@ -167,6 +170,7 @@ export function createPageCache(spec: PageCacheSpec, kernel26 = true): PageCache
     inSync: new Map(),
     syncDirtied: new Set(),
     wbIndex: new Map(),
+    listsPopulated: false,
     // calc_period_shift: dirty_ratio of determine_dirtyable_memory (+ 1, as get_dirty_limits)
     bdi: createBdi(capacity, Math.floor((spec.dirty_ratio * (capacity + 1)) / 100)),
     wb: null,
@@ -272,6 +276,7 @@ export function dirtyPages(
     pc.busy.set(p, s === WRITEBACK ? REDIRTIED : DIRTY);
     let f = pc.files.get(file);
     if (!f) {
+      if (pc.files.size === 0) pc.listsPopulated = true;
       // 2.6.32's __mark_inode_dirty, I_SYNC (its pass still on): dirtied_when kept, on b_io
       const synced = pc.inSync.get(file);
       const cursor = pc.wbIndex.get(file) ?? 0; // the mapping's writeback_index, kept
@@ -388,13 +393,4 @@ export function globalLimits(pc: PageCacheState): { background: number; dirty: n
   let background = Math.floor((pc.spec.dirty_background_ratio * mem) / 100);
   if (background >= dirty) background = Math.floor(dirty / 2);
   return { background, dirty };
-}
-
-/** The inspection panel on 2.6: dirty pages above which the flusher starts, and dirty +
- * writeback near which writers are throttled, of `memoryMiB` (6.18: domainDirtyLimits). */
-export function backgroundThresh(pc: PageCacheState): number {
-  return Math.floor((pc.spec.dirty_background_ratio * pc.capacity) / 100);
-}
-export function dirtyThresh(pc: PageCacheState): number {
-  return Math.floor((pc.spec.dirty_ratio * pc.capacity) / 100);
 }

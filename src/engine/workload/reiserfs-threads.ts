@@ -23,7 +23,7 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Model, Simulation } from '../sim/simulation';
 import { PAGE_SECTORS, takePages, underWriteback } from './page-cache';
-import { kickFlusher } from './flusher';
+import { kickFlusher, wbWakeupDelayed } from './flusher';
 import { generatorFamily } from './generators/index';
 import { generatorRelease, type GenInstance } from './generators/runtime';
 import { dirtyInPlace, ioDone, ioSeesWriteback, ioWakes, submitNext } from './journal-io';
@@ -267,6 +267,7 @@ function finishCommit(
   for (const p of l.t.data) if (j.dataOwner.get(p) === l.tid) j.dataOwner.delete(p);
   const mine = l.t.meta.filter((p) => j.cpOwner.get(p) === l.tid);
   dirtyInPlace(sim.state.workload.pageCache!, mine, j.running?.metaIn, now);
+  wbWakeupDelayed(sim, now);
   kickFlusher(sim, now);
   opDone(sim, c, now);
 }

@@ -195,15 +195,20 @@ export function bandwidthDue(wb: WbState, nowJ: number, hz: number): boolean {
   return nowJ > wb.bwTimeStampJ + bandwidthInterval(hz);
 }
 
-/** A writeback pass over a file (do_writepages): wb_bandwidth_estimate_start — idle for over
- * a second with nothing under writeback, the clock restarts — then wb_update_bandwidth if
- * due (the bandwidth only). */
-export function writepagesBandwidth(pc: PageCacheState, nowJ: number, hz: number): void {
+/** A writeback pass over a file begins (do_writepages): wb_bandwidth_estimate_start — idle for
+ * over a second with nothing under writeback, the clock restarts. */
+export function writepagesStart(pc: PageCacheState, nowJ: number, hz: number): void {
   const wb = pc.wb!;
   if (nowJ - wb.bwTimeStampJ > hz && pc.writeback === 0) {
     wb.dirtiedStamp = wb.dirtied;
     wb.writtenStamp = wb.written;
     wb.bwTimeStampJ = nowJ;
   }
+}
+
+/** The pass's writepages has returned (do_writepages): wb_update_bandwidth if due (the
+ * bandwidth only) — after its pages were sent, not before the first. */
+export function writepagesDone(pc: PageCacheState, nowJ: number, hz: number): void {
+  const wb = pc.wb!;
   if (bandwidthDue(wb, nowJ, hz)) updateBandwidth(wb, nowJ, hz, null);
 }

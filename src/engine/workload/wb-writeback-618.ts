@@ -2,8 +2,9 @@
 // __writeback_inodes_wb / writeback_sb_inodes, writeback_chunk_size, requeue_inode), as
 // flusher.ts runs it a bio at a time. Read in torvalds/linux fs/fs-writeback.c at commit
 // 65e57574 (the index's stored version, of the v6.x era: I_SYNC_QUEUED, blk_flush_plug(plug,
-// false), I_PINNING_FSCACHE_WB) and mm/page-writeback.c (wb_over_bg_thresh) — the rules here
-// unchanged since.
+// false), I_PINNING_FSCACHE_WB) and mm/page-writeback.c (wb_over_bg_thresh); checked again
+// against a newer tree (CachyOS/linux 1b23b9f8, inode_state_read/I_PINNING_NETFS_WB: 6.18
+// era) and writeback_iter (6.9+), which give three rules marked "(newer tree)" below.
 //  - wb_do_writeback, once woken: a kupdate work if dirty_writeback_centisecs have passed
 //    since the last (wb_check_old_data_flush: nr_pages = dirty pages + dirty inodes), then a
 //    background work if the disk is over its background threshold (wb_check_background_flush:
@@ -12,12 +13,16 @@
 //    (wb_over_bg_thresh, checked before each call); kupdate's dirtied_before is
 //    now − dirty_expire_centisecs, background's now; queue_io (writeback.ts) when b_io is
 //    empty; then one __writeback_inodes_wb call (one superblock: writeback_sb_inodes). Some
-//    progress: again; none and b_more_io empty: done.
+//    progress, or queue_io not yet called in this work (`queued`, newer tree): again; none and
+//    b_more_io empty: done.
 //  - writeback_sb_inodes: the files on b_io in turn (no dirtied-after stop: queue_io's
 //    dirtied_before is the livelock avoidance), each with its own nr_to_write =
-//    writeback_chunk_size; after each, requeue_inode (writeback.ts endPass: requeue_io if it
-//    spent its chunk, redirty_tail if pages are left otherwise), work.nr_pages −= what it
-//    wrote, and — once anything was written (pages, or a file made clean) — the call returns
+//    writeback_chunk_size; the pass runs from writeback_index to the file's end, no wrap
+//    (writeback_iter, newer tree: writeback_index 0 if it got there with nr_to_write left);
+//    after each, requeue_inode (writeback.ts endPass: requeue_io if it spent its chunk and
+//    was not dirtied after the call's own dirtied_before — kupdate's now − expire,
+//    background's now (newer tree) — redirty_tail if pages are left otherwise),
+//    work.nr_pages −= what it wrote, and — once anything was written (pages, or a file made clean) — the call returns
 //    to wb_writeback after HZ/10 or when nr_pages is spent.
 // Simplified: no other thread holds a file under I_SYNC on 6.18 here (writers only pause), so
 // neither writeback_sb_inodes' requeue_io of such a file nor the wait on b_more_io
@@ -26,7 +31,7 @@
 import { jiffiesNow } from '../iosched/common';
 import type { PageCacheState } from './page-cache';
 import { wbCalcThresh } from './dirty-throttle';
-import { domainDirtyLimits, writepagesBandwidth } from './wb-state';
+import { domainDirtyLimits, writepagesDone, writepagesStart } from './wb-state';
 import { chunkNextBio, filePass, queueIo, type WbChunk, type WritebackBio } from './writeback';
 
 const CENTISEC_NS = 1e7;
@@ -49,6 +54,11 @@ export interface Work618 {
   wrote: number;
   /** wb_writeback has made a call (its progress is `wrote`) */
   called: boolean;
+  /** wb_writeback has called queue_io (its `queued`: only then does a call without progress
+   * end the work) */
+  queued: boolean;
+  /** the call's own dirtied_before (writeback_sb_inodes, for requeue_inode) */
+  walkBeforeNs: number;
 }
 
 /** What the 6.18 work loop keeps in the flusher (flusher.ts FlusherState). */
@@ -80,7 +90,17 @@ export function wbOverBgThresh(pc: PageCacheState): boolean {
 }
 
 function newWork(kupdate: boolean, nrPages: number): Work618 {
-  return { kupdate, nrPages, walking: false, walkStartJ: 0, file: -1, wrote: 0, called: false };
+  return {
+    kupdate,
+    nrPages,
+    walking: false,
+    walkStartJ: 0,
+    file: -1,
+    wrote: 0,
+    called: false,
+    queued: false,
+    walkBeforeNs: 0,
+  };
 }
 
 /** wb_do_writeback's checks after its work items: kupdate first (unless `afterKupdate`: it
@@ -122,7 +142,9 @@ export function nextBio618(
     if (c && w) {
       const b = chunkNextBio(pc, c, NONE, now);
       if (b) return b;
-      // the file's pass is over (requeue_inode done): account it
+      // the file's pass is over: do_writepages' bandwidth update, then (requeue_inode done)
+      // account it
+      writepagesDone(pc, nowJ, hz);
       fl.chunk = null;
       const written = c.budget - c.left;
       w.nrPages -= written;
@@ -144,13 +166,13 @@ export function nextBio618(
         continue;
       }
       w.file = file;
-      fl.chunk = filePass(pc, file, writebackChunkSize(pc, w.nrPages));
-      writepagesBandwidth(pc, nowJ, hz); // do_writepages: the bandwidth estimate
+      fl.chunk = filePass(pc, file, writebackChunkSize(pc, w.nrPages), w.walkBeforeNs);
+      writepagesStart(pc, nowJ, hz); // do_writepages: wb_bandwidth_estimate_start
       continue;
     }
     // wb_writeback's loop
     if (
-      (w.called && w.wrote === 0 && pc.moreIo.length === 0) ||
+      (w.called && w.wrote === 0 && w.queued && pc.moreIo.length === 0) ||
       w.nrPages <= 0 ||
       (!w.kupdate && !wbOverBgThresh(pc))
     ) {
@@ -159,7 +181,11 @@ export function nextBio618(
       continue;
     }
     const dirtiedBefore = w.kupdate ? now - pc.spec.dirty_expire_centisecs * CENTISEC_NS : now;
-    if (pc.io.length === 0) queueIo(pc, dirtiedBefore);
+    if (pc.io.length === 0) {
+      queueIo(pc, dirtiedBefore);
+      w.queued = true;
+    }
+    w.walkBeforeNs = dirtiedBefore; // writeback_sb_inodes computes the same at its start
     w.called = true;
     w.walking = true;
     w.walkStartJ = nowJ;

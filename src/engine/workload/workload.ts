@@ -342,7 +342,7 @@ export function noteBioDone(sim: Simulation, bio: Bio, now: number): void {
   inst.inFlight--;
   const p = sim.model.processes[inst.spec]!;
   if (p.flusher) {
-    flusherDone(sim, bio, now);
+    flusherDone(sim, bio);
     journalSeesWriteback(sim, bio, now);
     if (sim.state.workload.reiserfs) reiserfsSeesWriteback(sim, bio, now);
   } else if (p.kjournald !== undefined) {

@@ -47,6 +47,9 @@ export interface WbPass {
   /** writeback_index when the pass began */
   wbIndex: number;
   cycled: boolean;
+  /** kernel 6.18 (writeback_iter, since 4.20): no wrap to page 0 within the pass; one that
+   * reaches the file's end with nr_to_write left sets writeback_index to 0 */
+  noWrap: boolean;
   /** the pagevec: pages looked up, not yet handled */
   vec: number[];
   /** done_index: the page after the last one handled (the file's next writeback_index) */
@@ -70,6 +73,9 @@ export interface WbChunk {
   over: boolean;
   single: boolean;
   pass: WbPass | null;
+  /** kernel 6.18: the writeback_sb_inodes call's dirtied_before (requeue_inode requeues a
+   * file that spent its chunk only if it was not dirtied after it) */
+  requeueBeforeNs: number;
 }
 
 /**
@@ -107,15 +113,33 @@ export function newChunk(
 /** A pass over `file` begins at its writeback_index (write_cache_pages, range_cyclic). */
 export function startPass(pc: PageCacheState, file: number): WbPass {
   const at = pc.files.get(file)?.cursor ?? 0;
-  return { file, index: at, end: Infinity, wbIndex: at, cycled: at === 0, vec: [], doneIndex: at };
+  return {
+    file,
+    index: at,
+    end: Infinity,
+    wbIndex: at,
+    cycled: at === 0,
+    noWrap: false,
+    vec: [],
+    doneIndex: at,
+  };
 }
 
 /** Kernel 6.18: one file's pass with its own nr_to_write of `budget` pages (writeback_sb_inodes:
- * writeback_chunk_size per inode; wb-writeback-618.ts). */
-export function filePass(pc: PageCacheState, file: number, budget: number): WbChunk {
+ * writeback_chunk_size per inode; wb-writeback-618.ts), in a writeback_sb_inodes call whose
+ * dirtied_before is `dirtiedBeforeNs`. The pass runs from writeback_index to the file's end
+ * only (mm/page-writeback.c writeback_iter: "we do not loop back to the start of the file"). */
+export function filePass(
+  pc: PageCacheState,
+  file: number,
+  budget: number,
+  dirtiedBeforeNs: number,
+): WbChunk {
   const c = newChunkBare(budget);
   c.single = true;
+  c.requeueBeforeNs = dirtiedBeforeNs;
   c.pass = startPass(pc, file);
+  c.pass.cycled = c.pass.noWrap = true;
   return c;
 }
 
@@ -129,6 +153,7 @@ function newChunkBare(budget: number): WbChunk {
     over: false,
     single: false,
     pass: null,
+    requeueBeforeNs: Infinity,
   };
 }
 
@@ -204,9 +229,9 @@ function passNextBio(pc: PageCacheState, c: WbChunk): WritebackBio | null {
  * dirtied_when kept; page-cache.ts inSync, syncDirtied) is dirty to writeback_single_inode
  * even if the pass wrote those pages too: it goes back on the lists with no dirty page, and a
  * later dirtying keeps its dirtied_when (already I_DIRTY); the next pass over it finds it
- * clean. Kernel 6.18 (requeue_inode,
- * the same redirty_tail_locked): any pass that spent its nr_to_write requeues it
- * ("slice used up"), one that did not redirties it.
+ * clean. Kernel 6.18 (requeue_inode, the same redirty_tail_locked): a pass that spent its
+ * nr_to_write requeues it ("slice used up") unless the file was dirtied after the call's
+ * dirtied_before (inode_dirtied_after); any other redirties it.
  */
 function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
   const pass = c.pass!;
@@ -226,7 +251,8 @@ function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
     if (!c.single) pc.wbIndex.set(pass.file, pass.doneIndex);
     return;
   }
-  f.cursor = pass.doneIndex;
+  // 6.18 writeback_iter: a pass that found no more pages before nr_to_write ran out → 0
+  f.cursor = pass.noWrap && c.left > 0 ? 0 : pass.doneIndex;
   if (f.pages.length === 0 && !redirtied) {
     // a file kept on the lists with no dirty page, found clean (inode_in_use)
     pc.files.delete(pass.file);
@@ -235,7 +261,9 @@ function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
     return;
   }
   offIoLists(pc, pass.file, f);
-  if ((c.kupdate || pc.requeueSpent) && c.left <= 0) {
+  // 6.18 requeue_inode: "slice used up" and not dirtied after the call's dirtied_before
+  const requeue = c.kupdate || (pc.requeueSpent && f.sinceNs <= c.requeueBeforeNs);
+  if (requeue && c.left <= 0) {
     f.list = 'more';
     pc.moreIo.push(pass.file);
     return;

@@ -9,6 +9,7 @@ import { reiserfsData, reiserfsMetadata } from '../reiserfs-journal';
 import { propInc } from '../bdi-stats';
 import { newBdpCall, ratelimitDue } from '../balance-dirty';
 import { dirtiedDue } from '../dirty-throttle';
+import { wbWakeupDelayed } from '../flusher';
 
 /** What a buffered step costs the CPU when the page cache serves it: a system call and a
  * copy of its pages (chosen: about 1 µs each on the papers' machines). */
@@ -59,6 +60,7 @@ export function throughPageCache(
     // reiserfs_commit_page looks at each buffer before marking it dirty
     if (r) reiserfsData(sim, r, a, b, now);
     added = dirtyPages(pc, file, step.sector, step.nSectors, Math.ceil(step.nSectors / 8), now);
+    wbWakeupDelayed(sim, now); // __mark_inode_dirty (6.18)
     propInc(pc.bdi.dirties, g.writer.dirties, added); // account_page_dirtied → task_dirty_inc
     if (j) journalData(sim, j, a, b, now);
   }

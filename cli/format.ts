@@ -1,5 +1,5 @@
 // Human-readable output: short aligned tables for `run`, `sweep` and `presets`.
-import type { RunSummary } from '../src/engine/summary';
+import { processColumns, type RunSummary } from '../src/engine/summary';
 
 /** A number for people: grouped thousands, a few significant decimals. */
 export function num(x: number, decimals = 2): string {
@@ -88,20 +88,7 @@ export function runReport(s: RunSummary, title: string): string {
           : ` · ${num(j.logFull, 0)} overran the log`),
     ),
     '',
-    table([
-      [
-        'process',
-        'pid',
-        'completed',
-        'IOPS',
-        'MB/s',
-        'Q2C mean',
-        'Q2C max',
-        'disk time',
-        ...(pc ? ['cached MB/s'] : []),
-      ],
-      ...procs,
-    ]),
+    table([processColumns(pc !== undefined), ...procs]),
     ...(more > 0 ? [`… and ${more} more (see --json)`] : []),
   ].join('\n');
 }

@@ -72,8 +72,9 @@ function resetTunablesOnSwitch(
   const file = before.tunables;
   const now = after.tunables;
   if (file === null || typeof file !== 'object' || now !== file) return; // replaced by an edit
+  const prefix = 'iosched.tunables.';
   const explicit = new Set(
-    settings.flatMap((s) => (s.key.startsWith('iosched.tunables.') ? [s.key.slice(17)] : [])),
+    settings.flatMap((s) => (s.key.startsWith(prefix) ? [s.key.slice(prefix.length)] : [])),
   );
   const dropped = Object.keys(file).filter((k) => !explicit.has(k));
   if (dropped.length === 0) return;

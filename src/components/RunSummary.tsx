@@ -2,7 +2,7 @@
 // run's figures, the drive's and the layers' counters (page cache, journals) when the run
 // has them, and a row per process. Read-only view.
 import type { ReactNode } from 'react';
-import type { RunSummary as Summary } from '../engine';
+import { processColumns, type RunSummary as Summary } from '../engine';
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 const num = (x: number, digits = 1) => x.toFixed(digits);
@@ -110,17 +110,7 @@ function journalRows(journals: NonNullable<Summary['journals']>): Rows {
 
 function Processes({ s }: { s: Readonly<Summary> }) {
   const cached = s.processes.some((p) => p.cached);
-  const head = [
-    'process',
-    'pid',
-    'completed',
-    'IOPS',
-    'MB/s',
-    'Q2C mean',
-    'Q2C max',
-    'disk time',
-    ...(cached ? ['cached MB/s'] : []),
-  ];
+  const head = processColumns(cached);
   const row = (p: Summary['processes'][number]): ReactNode[] => [
     p.pid,
     count(p.completed),

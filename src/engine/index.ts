@@ -3,7 +3,7 @@
 export { loadScenario, parseScenarioText, ScenarioError } from './scenario/load';
 export type { Scenario, ProcessSpec } from './scenario/types';
 export { runScenario, type RunOptions, type RunResult } from './run';
-export { summarize, type RunSummary } from './summary';
+export { processColumns, summarize, type RunSummary } from './summary';
 export { buildModel, diskParamsOf } from './model';
 export {
   createSimulation,

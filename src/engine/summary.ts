@@ -4,7 +4,7 @@ import { reiserfsJournalView } from './workload/reiserfs-journal';
 import { summarizeMs } from './metrics/histogram';
 import type { Scenario } from './scenario/types';
 import type { Simulation } from './sim/simulation';
-import { pageCacheCounters, type PageCacheCounters } from './workload/page-cache';
+import { pageCacheCounters, type PageCacheCounters } from './workload/page-cache-view';
 
 const NS_PER_MS = 1e6;
 
@@ -28,6 +28,20 @@ export interface ProcessSummary {
   /** with a page cache: its steps served from memory (writes absorbed, reads hit) */
   cached?: { ops: number; mbps: number };
 }
+
+/** The per-process table's head, one vocabulary for `spindle run` and the page's run
+ * summary: a column per ProcessSummary figure, "cached MB/s" only with a page cache. */
+export const processColumns = (cached: boolean): string[] => [
+  'process',
+  'pid',
+  'completed',
+  'IOPS',
+  'MB/s',
+  'Q2C mean',
+  'Q2C max',
+  'disk time',
+  ...(cached ? ['cached MB/s'] : []),
+];
 
 export interface RunSummary {
   scenario: string;

@@ -32,13 +32,11 @@ import { bioSleeps, submitBio } from '../iosched/host';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
-import { PAGE_SECTORS } from './page-cache';
+import { PAGE_SECTORS, writebackPeriodNs } from './page-cache';
 import { domainDirtyLimits } from './wb-state';
 import { nextBio26 } from './wb-writeback';
 import { nextBio618, type Work618 } from './wb-writeback-618';
 import { writebackDone, type WbChunk, type WritebackBio } from './writeback';
-
-const CENTISEC_NS = 1e7;
 
 export interface FlusherState {
   /** its process instance */
@@ -101,7 +99,7 @@ function arm(sim: Simulation, fl: FlusherState, atNs: number): void {
 
 /** The flusher sleeps dirty_writeback_centisecs whenever it runs out of work. */
 function periodNs(sim: Simulation): number {
-  return sim.state.workload.pageCache!.spec.dirty_writeback_centisecs * CENTISEC_NS;
+  return writebackPeriodNs(sim.state.workload.pageCache!);
 }
 
 /** The first wake-up: one period after the start (2.6.32). Kernel 6.18 sleeps until a file is

@@ -1,9 +1,37 @@
-// The page cache and its flusher (page-cache.ts, flusher.ts) at an instant, for the UI's
-// inspection panel (iosched/inspect.ts).
+// What a run shows of its page cache (page-cache.ts, flusher.ts): the summary's counters,
+// and the page cache and flusher at an instant for the UI's inspection panel
+// (iosched/inspect.ts).
 import type { Simulation } from '../sim/simulation';
 import type { PageCacheState } from './page-cache';
 import { RATELIMIT_CALC_SHIFT, domainDirtyLimits, freerunCeiling, setpointOf } from './wb-state';
 import { wbCalcThresh, wbPositionRatio } from './dirty-throttle';
+
+/** What a run reports of its page cache (the summary's `pageCache`): buffered reads it
+ * served and missed; pages dirtied, written back (of them, by throttled writers themselves:
+ * 2.6's balance_dirty_pages), dropped (deleted while dirty), evicted. */
+export interface PageCacheCounters {
+  readHits: number;
+  readMisses: number;
+  pagesDirtied: number;
+  pagesWritten: number;
+  pagesDropped: number;
+  evicted: number;
+  pagesWrittenByWriters: number;
+}
+
+export function pageCacheCounters(pc: PageCacheState): PageCacheCounters {
+  const { readHits, readMisses, pagesDirtied, pagesWritten, pagesDropped, evicted } = pc;
+  const byWriters = pc.pagesWrittenByWriters; // last: the summary's JSON only gains a key
+  return {
+    readHits,
+    readMisses,
+    pagesDirtied,
+    pagesWritten,
+    pagesDropped,
+    evicted,
+    pagesWrittenByWriters: byWriters,
+  };
+}
 
 /** The page cache and its flusher at this instant, for the UI's inspection panel. */
 export function pageCacheView(sim: Simulation): Record<string, unknown> {

@@ -34,6 +34,7 @@
 
 import { createBdi, type BdiState } from './bdi-stats';
 import { createWb, domainDirtyLimits, type WbState } from './wb-state';
+import type { PageCacheCounters } from './page-cache-view';
 
 /** The scenario's `workload.pageCache`: sizes and the vm sysctls, with their names. */
 export interface PageCacheSpec {
@@ -58,6 +59,15 @@ export const PAGE_CACHE_DEFAULTS: PageCacheSpec = {
   dirty_writeback_centisecs: 500,
 };
 
+const CENTISEC_NS = 1e7;
+/** dirty_writeback_centisecs in ns: the flusher's period (and 2.6's sync_supers') */
+export const writebackPeriodNs = (pc: PageCacheState): number =>
+  pc.spec.dirty_writeback_centisecs * CENTISEC_NS;
+/** kupdate's cut-off at `nowNs` (older_than_this, dirtied_before): files dirtied at or
+ * before it have been dirty dirty_expire_centisecs */
+export const expiredBeforeNs = (pc: PageCacheState, nowNs: number): number =>
+  nowNs - pc.spec.dirty_expire_centisecs * CENTISEC_NS;
+
 /** fs/fs-writeback.c: the flusher's page budget per writeback_inodes_wb call (a chunk) */
 export const MAX_WRITEBACK_PAGES = 1024;
 export const PAGE_SECTORS = 8;
@@ -79,33 +89,6 @@ export interface DirtyFile {
   cursor: number;
   /** the bdi list it is on (2.6.32): b_dirty (its place in `files`), b_io or b_more_io */
   list: 'dirty' | 'io' | 'more';
-}
-
-/** What a run reports of its page cache (the summary's `pageCache`): buffered reads it
- * served and missed; pages dirtied, written back (of them, by throttled writers themselves:
- * 2.6's balance_dirty_pages), dropped (deleted while dirty), evicted. */
-export interface PageCacheCounters {
-  readHits: number;
-  readMisses: number;
-  pagesDirtied: number;
-  pagesWritten: number;
-  pagesDropped: number;
-  evicted: number;
-  pagesWrittenByWriters: number;
-}
-
-export function pageCacheCounters(pc: PageCacheState): PageCacheCounters {
-  const { readHits, readMisses, pagesDirtied, pagesWritten, pagesDropped, evicted } = pc;
-  const byWriters = pc.pagesWrittenByWriters; // last: the summary's JSON only gains a key
-  return {
-    readHits,
-    readMisses,
-    pagesDirtied,
-    pagesWritten,
-    pagesDropped,
-    evicted,
-    pagesWrittenByWriters: byWriters,
-  };
 }
 
 export interface PageCacheState extends PageCacheCounters {

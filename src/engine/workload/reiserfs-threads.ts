@@ -22,7 +22,7 @@ import type { Bio } from '../iosched/types';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Model, Simulation } from '../sim/simulation';
-import { PAGE_SECTORS, takePages, underWriteback } from './page-cache';
+import { PAGE_SECTORS, takePages, underWriteback, writebackPeriodNs } from './page-cache';
 import { kickFlusher, wbWakeupDelayed } from './flusher';
 import { generatorFamily } from './generators/index';
 import { generatorRelease, type GenInstance } from './generators/runtime';
@@ -41,7 +41,6 @@ import {
 } from './reiserfs-journal';
 
 const SECOND_NS = 1e9;
-const CENTISEC_NS = 1e7;
 /** contexts: sync_supers, the commit workqueue, then each journal's writer (2 + journal) */
 export const SYNC_SUPERS = 0;
 export const COMMIT_WQ = 1;
@@ -90,7 +89,7 @@ function arm(sim: Simulation, c: ReiserContext, atNs: number): void {
 
 /** sync_supers' timer: dirty_writeback_interval from now, rounded up to a whole second. */
 export function armSyncSupers(sim: Simulation, now: number): void {
-  const period = sim.state.workload.pageCache!.spec.dirty_writeback_centisecs * CENTISEC_NS;
+  const period = writebackPeriodNs(sim.state.workload.pageCache!);
   const at = Math.ceil((now + period) / SECOND_NS) * SECOND_NS;
   pushEvent(sim.state.heap, at, EventPriority.Issue, EventKind.SyncSupers);
 }

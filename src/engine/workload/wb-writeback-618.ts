@@ -29,12 +29,11 @@
 // (inode_sleep_on_writeback) happens; no work items (sync, WB_start_all), so background and
 // kupdate never yield to one; one superblock; the jiffies tests use the simulated clock.
 import { jiffiesNow } from '../iosched/common';
-import type { PageCacheState } from './page-cache';
+import { expiredBeforeNs, type PageCacheState } from './page-cache';
 import { wbCalcThresh } from './dirty-throttle';
 import { domainDirtyLimits, writepagesDone, writepagesStart } from './wb-state';
 import { chunkNextBio, filePass, queueIo, type WbChunk, type WritebackBio } from './writeback';
 
-const CENTISEC_NS = 1e7;
 /** MIN_WRITEBACK_PAGES: 4 MiB of pages */
 export const MIN_WRITEBACK_PAGES = 1024;
 /** DIRTY_SCOPE (mm/page-writeback.c) */
@@ -180,7 +179,7 @@ export function nextBio618(
       if (!w.kupdate || !nextWork(pc, fl, now, periodNs, true)) return null;
       continue;
     }
-    const dirtiedBefore = w.kupdate ? now - pc.spec.dirty_expire_centisecs * CENTISEC_NS : now;
+    const dirtiedBefore = w.kupdate ? expiredBeforeNs(pc, now) : now;
     if (pc.io.length === 0) {
       queueIo(pc, dirtiedBefore);
       w.queued = true;

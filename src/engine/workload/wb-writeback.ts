@@ -11,11 +11,14 @@
 //    written → the next chunk; nothing written → wait for the oldest file on b_more_io if
 //    another thread is writing it (inode_wait_for_writeback: I_SYNC), then the next chunk.
 // Simplified: kupdate's nr_pages (dirty pages + inodes in use) is not modelled as a limit.
-import { MAX_WRITEBACK_PAGES, globalLimits, type PageCacheState } from './page-cache';
+import {
+  MAX_WRITEBACK_PAGES,
+  expiredBeforeNs,
+  globalLimits,
+  type PageCacheState,
+} from './page-cache';
 import { chunkNextBio, newChunk, type WritebackBio } from './writeback';
 import type { FlusherState } from './flusher';
-
-const CENTISEC_NS = 1e7;
 
 /** The flusher's next bio on 2.6.32 (null: its work is done, or it waits for a file:
  * fl.waitFile). `periodNs`: dirty_writeback_centisecs. */
@@ -60,7 +63,7 @@ export function nextBio26(
       }
       if (now < fl.lastOldFlushNs + periodNs) return null;
       fl.kupdate = true;
-      fl.kupdateBeforeNs = now - pc.spec.dirty_expire_centisecs * CENTISEC_NS;
+      fl.kupdateBeforeNs = expiredBeforeNs(pc, now);
       fl.lastOldFlushNs = now;
     }
     fl.chunk = newChunk(pc, MAX_WRITEBACK_PAGES, true, fl.kupdateBeforeNs, now);

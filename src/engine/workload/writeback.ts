@@ -47,9 +47,6 @@ export interface WbPass {
   /** writeback_index when the pass began */
   wbIndex: number;
   cycled: boolean;
-  /** kernel 6.18 (writeback_iter, since 4.20): no wrap to page 0 within the pass; one that
-   * reaches the file's end with nr_to_write left sets writeback_index to 0 */
-  noWrap: boolean;
   /** the pagevec: pages looked up, not yet handled */
   vec: number[];
   /** done_index: the page after the last one handled (the file's next writeback_index) */
@@ -60,7 +57,8 @@ export interface WbPass {
  * One writeback_inodes_wb call (fs/fs-writeback.c of 2.6.32) in progress: its wbc, whose
  * nr_to_write (`left`, of `budget`) every page written in any file decrements, walking b_io
  * a file at a time; `pass` is the file being written (writeback_single_inode). `single`:
- * one file only (kernel 6.18's passes here, from flusher.ts).
+ * one file only, run from writeback_index to the file's end without wrapping (kernel 6.18's
+ * passes: filePass, from wb-writeback-618.ts).
  */
 export interface WbChunk {
   budget: number;
@@ -119,7 +117,6 @@ export function startPass(pc: PageCacheState, file: number): WbPass {
     end: Infinity,
     wbIndex: at,
     cycled: at === 0,
-    noWrap: false,
     vec: [],
     doneIndex: at,
   };
@@ -139,7 +136,7 @@ export function filePass(
   c.single = true;
   c.requeueBeforeNs = dirtiedBeforeNs;
   c.pass = startPass(pc, file);
-  c.pass.cycled = c.pass.noWrap = true;
+  c.pass.cycled = true; // no wrap to page 0
   return c;
 }
 
@@ -251,8 +248,9 @@ function endPass(pc: PageCacheState, c: WbChunk, nowNs: number): void {
     if (!c.single) pc.wbIndex.set(pass.file, pass.doneIndex);
     return;
   }
-  // 6.18 writeback_iter: a pass that found no more pages before nr_to_write ran out → 0
-  f.cursor = pass.noWrap && c.left > 0 ? 0 : pass.doneIndex;
+  // 6.18 writeback_iter (a single file's pass, since 4.20): one that reached the file's end
+  // with nr_to_write left sets writeback_index to 0
+  f.cursor = c.single && c.left > 0 ? 0 : pass.doneIndex;
   if (f.pages.length === 0 && !redirtied) {
     // a file kept on the lists with no dirty page, found clean (inode_in_use)
     pc.files.delete(pass.file);

@@ -1,5 +1,5 @@
 // `spindle presets`: the disks a scenario can name, with their size and speed.
-import { buildGeometry } from '../src/engine/disk/geometry';
+import { geometryOf } from '../src/engine/disk/geometry';
 import { getPreset, presetNames } from '../src/engine/disk/presets';
 import { flag, parseArgs } from './args';
 import { UsageError } from './errors';
@@ -21,7 +21,7 @@ export interface PresetInfo {
 export function presetInfos(): PresetInfo[] {
   return presetNames().map((name) => {
     const p = getPreset(name)!;
-    const sectors = buildGeometry(p.surfaces, p.cylinders, p.zones).totalLbns;
+    const sectors = geometryOf(p).totalLbns;
     return {
       name,
       title: p.title,

@@ -1,5 +1,5 @@
 // DiskParams (ms, datasheet units) → the form the simulator runs on (ns, lookup tables).
-import { buildGeometry, type Geometry } from './geometry';
+import { geometryOf, type Geometry } from './geometry';
 import type { DiskParams } from './params';
 import { seekTableNs } from './seek';
 
@@ -38,7 +38,7 @@ export function compileDisk(params: DiskParams): CompiledDisk {
   const revolutionNs = (60000 / params.rpm) * MS;
   return {
     params,
-    geometry: buildGeometry(params.surfaces, params.cylinders, params.zones),
+    geometry: geometryOf(params),
     revolutionNs,
     initialAngle: params.initialAngle,
     seekNs: seekTableNs(params.seek, params.cylinders),

@@ -1,9 +1,26 @@
 // Disk layout: logical block numbers (LBNs, 512-byte sectors) ↔ physical
 // (cylinder, head, sector) and the angle at which each sector starts.
-// After DiskSim's layout g1 with mapping scheme 0 (conventional: every track of a
-// cylinder, then the next cylinder) and sparing scheme 1 (spare tracks at each
-// zone's end). DISK-MODEL.md §1.4, §1.7.
-import type { ZoneSpec } from './params';
+// After DiskSim's layout g1 (layout_g1.c): mapping schemes 0 (conventional: every track
+// of a cylinder, then the next cylinder), 1 and 2 (serpentine); sparing schemes 1 (spare
+// tracks at each zone's end, slipped tracks), 3 (spare sectors at each track's end,
+// slipped sectors) and 9 (spare sectors at the zone's end, slipped sectors).
+// DISK-MODEL.md §1.4, §1.7.
+import type { LbnMapping, SparingScheme, ZoneSpec } from './params';
+
+/** Zone.sparing: numbers, so the hot path compares small integers. */
+export const SPARE_TRACKS = 0;
+export const SPARE_PER_TRACK = 1;
+export const SPARE_PER_ZONE = 2;
+const SPARING_CODE: Record<SparingScheme, number> = {
+  tracks: SPARE_TRACKS,
+  'sectors-per-track': SPARE_PER_TRACK,
+  'sectors-per-zone': SPARE_PER_ZONE,
+};
+const MAPPING_CODE: Record<LbnMapping, number> = {
+  conventional: 0,
+  serpentine: 1,
+  'serpentine-even': 2,
+};
 
 export interface Zone {
   index: number;
@@ -27,6 +44,14 @@ export interface Zone {
   firstSectorOffset: number;
   trackSkew: number;
   cylinderSkew: number;
+  /** SPARE_TRACKS, SPARE_PER_TRACK or SPARE_PER_ZONE */
+  sparing: number;
+  /** sector sparing per track: LBNs a track holds (sectorsPerTrack less its spares) */
+  lbnsPerTrack: number;
+  /** sector sparing: slipped sectors from the zone's first physical sector, ascending,
+   * and their running limits (as slipLimits) */
+  sectorSlips: number[];
+  sectorSlipLimits: number[];
 }
 
 export interface Geometry {
@@ -34,6 +59,9 @@ export interface Geometry {
   cylinders: number;
   zones: Zone[];
   totalLbns: number;
+  /** 0 conventional, 1 serpentine from each zone's first cylinder, 2 serpentine on odd
+   * cylinder numbers (DiskSim g1_surfno_on_cyl) */
+  mapping: number;
 }
 
 /** A physical address. `zone` indexes Geometry.zones. */
@@ -44,17 +72,38 @@ export interface PhysAddr {
   sector: number;
 }
 
-export function buildGeometry(surfaces: number, cylinders: number, specs: ZoneSpec[]): Geometry {
+/** Running maximum of slip[i] − i: the LBN-side position at which each slip is passed. */
+function limitsOf(slips: number[]): number[] {
+  const limits: number[] = [];
+  slips.forEach((slip, i) => limits.push(Math.max(slip - i, limits[i - 1] ?? -Infinity)));
+  return limits;
+}
+
+export function buildGeometry(
+  surfaces: number,
+  cylinders: number,
+  specs: ZoneSpec[],
+  mapping: LbnMapping = 'conventional',
+  sparingScheme: SparingScheme = 'tracks',
+): Geometry {
   const zones: Zone[] = [];
+  const sparing = SPARING_CODE[sparingScheme];
   let lbn = 0;
   specs.forEach((z, index) => {
     const tracks = (z.lastCylinder - z.firstCylinder + 1) * surfaces;
-    // Slipped tracks use up spare tracks, so the LBN count is the physical count
-    // less the empty front and the spare tracks (DiskSim's blksinband).
-    const lbnCount = (tracks - z.spareTracks) * z.sectorsPerTrack - z.emptyFrontSectors;
-    const slips = [...z.slips].sort((a, b) => a - b);
-    const slipLimits: number[] = [];
-    slips.forEach((slip, i) => slipLimits.push(Math.max(slip - i, slipLimits[i - 1] ?? -Infinity)));
+    const physical = tracks * z.sectorsPerTrack - z.emptyFrontSectors;
+    // Slipped tracks or sectors use up spares, so the LBN count is the physical count
+    // less the empty front and the spares (DiskSim's blksinband).
+    const sparesPerTrack = sparing === SPARE_PER_TRACK ? (z.sparesPerTrack ?? 0) : 0;
+    const lbnCount =
+      sparing === SPARE_TRACKS
+        ? physical - z.spareTracks * z.sectorsPerTrack
+        : sparing === SPARE_PER_TRACK
+          ? physical - sparesPerTrack * tracks
+          : physical - (z.spareSectors ?? 0);
+    const slips = sparing === SPARE_TRACKS ? [...z.slips].sort((a, b) => a - b) : [];
+    const sectorSlips =
+      sparing === SPARE_TRACKS ? [] : [...(z.sectorSlips ?? [])].sort((a, b) => a - b);
     zones.push({
       index,
       firstCylinder: z.firstCylinder,
@@ -64,14 +113,39 @@ export function buildGeometry(surfaces: number, cylinders: number, specs: ZoneSp
       lbnCount,
       emptyFrontSectors: z.emptyFrontSectors,
       slips,
-      slipLimits,
+      slipLimits: limitsOf(slips),
       firstSectorOffset: z.firstSectorOffset,
       trackSkew: z.trackSkew,
       cylinderSkew: z.cylinderSkew,
+      sparing,
+      lbnsPerTrack: z.sectorsPerTrack - sparesPerTrack,
+      sectorSlips,
+      sectorSlipLimits: limitsOf(sectorSlips),
     });
     lbn += lbnCount;
   });
-  return { surfaces, cylinders, zones, totalLbns: lbn };
+  return { surfaces, cylinders, zones, totalLbns: lbn, mapping: MAPPING_CODE[mapping] };
+}
+
+/** The geometry a drive's parameters describe (zones, mapping and sparing). */
+export function geometryOf(p: {
+  surfaces: number;
+  cylinders: number;
+  zones: ZoneSpec[];
+  mapping?: LbnMapping;
+  sparing?: SparingScheme;
+}): Geometry {
+  return buildGeometry(p.surfaces, p.cylinders, p.zones, p.mapping, p.sparing);
+}
+
+/**
+ * A track's place in its cylinder's LBN order ↔ its head (the same swap both ways):
+ * serpentine mappings run odd cylinders from the last head back (g1_surfno_on_cyl).
+ */
+export function surfaceOrder(g: Geometry, z: Zone, cylinder: number, head: number): number {
+  if (g.mapping === 0) return head;
+  const odd = g.mapping === 1 ? (cylinder - z.firstCylinder) % 2 : cylinder % 2;
+  return odd ? g.surfaces - 1 - head : head;
 }
 
 export function zoneOfLbn(g: Geometry, lbn: number): Zone {
@@ -96,19 +170,65 @@ function badLbn(g: Geometry, lbn: number): never {
 export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
   if (!(lbn >= 0 && lbn < g.totalLbns)) badLbn(g, lbn);
   const z = zoneOfLbn(g, lbn);
-  // DiskSim g1_ltop_trackspare: count the empty front, then skip slipped tracks.
   const x = lbn - z.firstLbn + z.emptyFrontSectors;
   const spt = z.sectorsPerTrack;
-  const logicalTrack = Math.floor(x / spt);
-  const track = logicalTrack + slipsPassed(z.slipLimits, logicalTrack);
-  // Remainders by subtraction: one division each for track and cylinder, not two
-  // (exact: LBNs are whole numbers).
+  let track: number;
+  if (z.sparing === SPARE_TRACKS) {
+    // DiskSim g1_ltop_trackspare: count the empty front, then skip slipped tracks.
+    const logicalTrack = Math.floor(x / spt);
+    track = logicalTrack + slipsPassed(z.slipLimits, logicalTrack);
+    out.sector = x - logicalTrack * spt;
+  } else if (z.sparing === SPARE_PER_TRACK) {
+    // g1_ltop_sectpertrackspare: the empty front counts in LBNs per track; slipped
+    // sectors on the track push the LBN one sector on.
+    const lpt = z.lbnsPerTrack;
+    track = Math.floor(x / lpt);
+    let j = x - track * lpt;
+    const first = track * spt;
+    for (const slip of z.sectorSlips) {
+      if (slip >= first && slip - first <= j) j++;
+    }
+    out.sector = j;
+  } else {
+    // g1_ltop_sectperzonespare: physical sectors run through the zone, slips skipped.
+    const p = x + slipsPassed(z.sectorSlipLimits, x);
+    track = Math.floor(p / spt);
+    out.sector = p - track * spt;
+  }
+  // Remainders by subtraction: one division for the cylinder (exact: whole numbers).
   const cylInZone = Math.floor(track / g.surfaces);
   out.zone = z.index;
   out.cylinder = z.firstCylinder + cylInZone;
-  out.head = track - cylInZone * g.surfaces;
-  out.sector = x - logicalTrack * spt;
+  const order = track - cylInZone * g.surfaces;
+  out.head = g.mapping === 0 ? order : surfaceOrder(g, z, out.cylinder, order);
   return out;
+}
+
+/**
+ * How many LBNs from `lbn` (at `p`) lie on consecutive sectors of the same track: a
+ * transfer runs that far before a switch or a slipped sector.
+ */
+export function contiguousRun(g: Geometry, lbn: number, p: PhysAddr): number {
+  const z = g.zones[p.zone]!;
+  const spt = z.sectorsPerTrack;
+  if (z.sparing === SPARE_TRACKS) return spt - p.sector;
+  const zoneLeft = z.firstLbn + z.lbnCount - lbn;
+  const track =
+    (p.cylinder - z.firstCylinder) * g.surfaces + surfaceOrder(g, z, p.cylinder, p.head);
+  const first = track * spt;
+  let end: number;
+  if (z.sparing === SPARE_PER_TRACK) {
+    let onTrack = 0;
+    for (const slip of z.sectorSlips) if (slip >= first && slip < first + spt) onTrack++;
+    end = Math.min(spt, z.lbnsPerTrack + onTrack);
+  } else end = spt;
+  for (const slip of z.sectorSlips) {
+    if (slip > first + p.sector && slip < first + end) {
+      end = slip - first;
+      break;
+    }
+  }
+  return Math.min(end - p.sector, zoneLeft);
 }
 
 /** How many slipped tracks logical track t moves past (see Zone.slipLimits). */
@@ -127,13 +247,33 @@ function slipsPassed(limits: number[], t: number): number {
 export function physToLbn(g: Geometry, cylinder: number, head: number, sector: number): number {
   const z = g.zones.find((zz) => cylinder >= zz.firstCylinder && cylinder <= zz.lastCylinder);
   if (!z || sector < 0 || sector >= z.sectorsPerTrack) return -1;
-  let track = (cylinder - z.firstCylinder) * g.surfaces + head;
+  let track = (cylinder - z.firstCylinder) * g.surfaces + surfaceOrder(g, z, cylinder, head);
+  if (z.sparing !== SPARE_TRACKS) return sectorSparedLbn(z, track, sector);
   for (let i = z.slips.length - 1; i >= 0; i--) {
     const slip = z.slips[i]!;
     if (track === slip) return -1;
     if (track > slip) track--;
   }
   const rel = track * z.sectorsPerTrack + sector - z.emptyFrontSectors;
+  return rel >= 0 && rel < z.lbnCount ? z.firstLbn + rel : -1;
+}
+
+/** physToLbn under sector sparing: −1 for a slipped, spare or empty-front sector. */
+function sectorSparedLbn(z: Zone, track: number, sector: number): number {
+  const spt = z.sectorsPerTrack;
+  const phys = track * spt + sector;
+  if (z.sectorSlips.includes(phys)) return -1;
+  let x: number;
+  if (z.sparing === SPARE_PER_TRACK) {
+    let before = 0;
+    for (const slip of z.sectorSlips) if (slip >= track * spt && slip < phys) before++;
+    const j = sector - before;
+    if (j >= z.lbnsPerTrack) return -1;
+    x = track * z.lbnsPerTrack + j;
+  } else {
+    x = phys - z.sectorSlips.filter((s) => s < phys).length;
+  }
+  const rel = x - z.emptyFrontSectors;
   return rel >= 0 && rel < z.lbnCount ? z.firstLbn + rel : -1;
 }
 
@@ -145,11 +285,17 @@ export function physToLbn(g: Geometry, cylinder: number, head: number, sector: n
  */
 export function trackStartAngle(g: Geometry, z: Zone, cylinder: number, head: number): number {
   const cylInZone = cylinder - z.firstCylinder;
-  const skew =
+  let skew =
     z.firstSectorOffset +
     cylInZone * ((g.surfaces - 1) * z.trackSkew + z.cylinderSkew) +
-    head * z.trackSkew;
+    (g.mapping === 0 ? head : surfaceOrder(g, z, cylinder, head)) * z.trackSkew;
   const spt = z.sectorsPerTrack;
+  if (z.sparing === SPARE_PER_TRACK && z.sectorSlips.length > 0) {
+    // g1_map_pbn_skew: under per-track sparing each slip before the track (counted by its
+    // head, not its place in the serpentine) pushes the track's sectors one sector on.
+    const cutoff = (cylInZone * g.surfaces + head) * spt;
+    for (const slip of z.sectorSlips) if (slip < cutoff) skew++;
+  }
   return (((skew % spt) + spt) % spt) / spt;
 }
 

@@ -3,7 +3,7 @@
 // boundaries. DISK-MODEL.md §1.2. All times ns.
 import type { IoRequest } from '../request';
 import type { CompiledDisk } from './compile';
-import { lbnToPhys, sectorAngle, type PhysAddr } from './geometry';
+import { contiguousRun, lbnToPhys, sectorAngle, SPARE_TRACKS, type PhysAddr } from './geometry';
 
 /** Rotational waits this close to a whole revolution are the head arriving exactly on time. */
 const ANGLE_EPSILON = 1e-9;
@@ -198,10 +198,13 @@ export function mediaTransfer(
       }
       t = switchEnd + rotationalWaitNs(d, switchEnd, sectorAngle(g, p));
     }
-    const spt = g.zones[p.zone]!.sectorsPerTrack;
+    const z = g.zones[p.zone]!;
     const sectorNs = d.sectorNs[p.zone]!;
-    // A track holds consecutive LBNs from its sector 0, so the run ends at the track's end.
-    const run = Math.min(n - done, spt - p.sector);
+    // Track sparing: a track holds consecutive LBNs from its sector 0, so the run ends at
+    // the track's end; sector sparing may end it sooner (spares, a slipped sector).
+    const onTrack =
+      z.sparing === SPARE_TRACKS ? z.sectorsPerTrack - p.sector : contiguousRun(g, lbn + done, p);
+    const run = Math.min(n - done, onTrack);
     if (t + run * sectorNs > untilNs) {
       const whole = Math.max(0, Math.min(run, Math.floor((untilNs - t) / sectorNs)));
       done += whole;

@@ -19,7 +19,25 @@ export interface ZoneSpec {
   spareTracks: number;
   /** slipped tracks (zone-relative track numbers) skipped by the mapping, using up spares */
   slips: number[];
+  /** sparing 'sectors-per-track': spare sectors at each track's end (DiskSim scheme 3) */
+  sparesPerTrack?: number;
+  /** sparing 'sectors-per-zone': spare sectors at the zone's end (DiskSim scheme 9) */
+  spareSectors?: number;
+  /** sector sparing: slipped sectors, numbered from the zone's first physical sector
+   * (empty front included), each skipped by the mapping */
+  sectorSlips?: number[];
 }
+
+/**
+ * The order of a cylinder's tracks in LBN order (DiskSim "LBN-to-PBN mapping scheme"):
+ * conventional (0) runs every cylinder from head 0; serpentine (1) runs the zone's odd
+ * cylinders from the last head back; 'serpentine-even' (2) does so on odd cylinder numbers.
+ */
+export type LbnMapping = 'conventional' | 'serpentine' | 'serpentine-even';
+
+/** Where spares are (DiskSim "Sparing scheme used" 1, 3 and 9; scheme 0 is 'tracks' with
+ * no spares). */
+export type SparingScheme = 'tracks' | 'sectors-per-track' | 'sectors-per-zone';
 
 /** Seek time as a function of distance in cylinders (DISK-MODEL.md §1.3). */
 export type SeekCurve =
@@ -101,6 +119,10 @@ export interface DiskParams {
   surfaces: number;
   cylinders: number;
   zones: ZoneSpec[];
+  /** absent: 'conventional' */
+  mapping?: LbnMapping;
+  /** absent: 'tracks' */
+  sparing?: SparingScheme;
   /** the platter angle under the heads at t = 0, as a fraction of a revolution */
   initialAngle: number;
   seek: SeekCurve;

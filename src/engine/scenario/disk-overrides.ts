@@ -5,7 +5,7 @@
 // zones that tile the cylinders. Ranges are generous; they catch typos and signs
 // (a negative rpm), not unusual drives.
 import { z } from 'zod';
-import { buildGeometry } from '../disk/geometry';
+import { geometryOf } from '../disk/geometry';
 import type { DiskParams } from '../disk/params';
 import { applyOverrides } from '../model';
 import {
@@ -151,7 +151,7 @@ export function checkDiskOverrides(
   }
   problems.push(...checkZones(merged));
   if (problems.length > 0) return { problems, params: null, totalLbns: 0 };
-  const g = buildGeometry(merged.surfaces, merged.cylinders, merged.zones);
+  const g = geometryOf(merged);
   if (!(g.totalLbns > 0))
     problems.push(
       problem(

@@ -1,7 +1,7 @@
 // Trace replay, the scenario half: the traced device's Qs as a Spindle scenario (one process
 // per pid, fixed request lists for open or closed replay), and the traced scheduler mapped to
 // the nearest Spindle one. replay.ts runs it and compares; the modes are described there.
-import { buildGeometry } from '../disk/geometry';
+import { geometryOf } from '../disk/geometry';
 import { getPreset } from '../disk/presets';
 import type { Kernel } from '../iosched/queue-settings';
 import { ReplayError } from './replay-errors';
@@ -337,7 +337,7 @@ export function buildScenario(
 function fitAddresses(workload: BuiltWorkload, preset: string): AddressMap {
   const p = getPreset(preset);
   const diskSectors = p
-    ? buildGeometry(p.surfaces, p.cylinders, p.zones).totalLbns
+    ? geometryOf(p).totalLbns
     : Number.MAX_SAFE_INTEGER;
   const requests = workload.processes.flatMap((x) => x.spec.requests);
   const map = packAddresses(

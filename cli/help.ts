@@ -8,6 +8,8 @@ export const COMMANDS = [
   'parse',
   'replay',
   'range-sweep',
+  'disksim-validate',
+  'disksim-read',
 ] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
@@ -37,6 +39,9 @@ Commands:
   parse <trace>            summarise a blkparse trace (blkparse's and btt's figures)
   replay <trace>           replay a blkparse trace on a simulated disk, measured vs simulated
   range-sweep <sweep>      the range-writes paper's simulations on hp-c2247a
+  disksim-validate <parv> <trace>
+                           DiskSim's validate mode on the disk a DiskSim .parv describes
+  disksim-read <parv>      the Spindle disk a DiskSim .parv describes, and what is not applied
 
 Options for every command: --help. With --json a command prints exactly one JSON
 document on stdout. Errors go to stderr as "spindle: <message>"; the exit status is
@@ -80,6 +85,27 @@ completions carry pid 0 and the error value [0], as blkparse prints them.
 
   --format blkparse the output format (the only one so far)
 ${SCENARIO_EDITS}`,
+
+  'disksim-validate': `Usage: spindle disksim-validate <X.parv> <X.trace> [--json]
+
+Read a DiskSim 4.0 parameter file (with the .diskspecs, .model and .seek files it
+sources, looked up beside it) into a Spindle disk and replay a DiskSim validation trace
+on it as DiskSim's validate mode does: each request issued the trace's gap after the
+previous one completed, one at a time, straight to the drive. Prints the simulated and
+measured mean, p50, p95 and p99 response times and the demerit (DiskSim's rms: the RMS
+horizontal distance between the two response-time distributions, as valid/runvalid
+reports it), then every parameter Spindle did not apply, with its file and line.
+
+  --json            one document: simulated.{mean,p50,p95,p99}, measured.{…}, demerit
+                    (ms), demeritPercent, requests, unapplied [{param, value, file, line, why}]`,
+
+  'disksim-read': `Usage: spindle disksim-read <X.parv> [--json]
+
+Read a DiskSim 4.0 parameter file (and the files it sources) and print the disk it
+describes and every parameter Spindle does not apply, with its file and line.
+
+  --json            the Spindle disk parameters (DiskParams, as the presets), the scheduler,
+                    the unapplied parameters and the files read`,
 
   presets: `Usage: spindle presets [--json]
 

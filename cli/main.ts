@@ -2,6 +2,8 @@
 // `spindle: <message>` line per problem on stderr and an exit status (errors.ts).
 import { ScenarioError } from '../src/engine/scenario/load';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors';
+import { DiskSimInputError } from '../src/engine/disk/disksim/syntax';
+import { disksimReadCommand, disksimValidateCommand } from './disksim';
 import { exportCommand } from './export';
 import { parseCommand, TraceInputError } from './parse';
 import { COMMANDS, helpText, type CommandName } from './help';
@@ -69,6 +71,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       case 'range-sweep':
         rangeSweepCommand(rest, print);
         break;
+      case 'disksim-validate':
+        disksimValidateCommand(rest, print);
+        break;
+      case 'disksim-read':
+        disksimReadCommand(rest, print);
+        break;
     }
     return EXIT_OK;
   } catch (e) {
@@ -85,7 +93,7 @@ function report(e: unknown, io: Io): number {
     for (const line of e.message.split('\n')) io.stderr.write(`spindle: ${line}\n`);
     return EXIT_USAGE;
   }
-  if (e instanceof TraceInputError) {
+  if (e instanceof TraceInputError || e instanceof DiskSimInputError) {
     io.stderr.write(`spindle: ${e.message}\n`);
     return EXIT_FAILURE;
   }

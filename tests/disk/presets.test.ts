@@ -24,6 +24,11 @@ const statedBytes: Record<string, number> = {
   'cheetah-15k4-146g': 146e9,
   'cheetah-10k7-300g': 300e9,
   'cheetah-15k5': 146.8e9,
+  // DiskSim's validation drives: the reader's block counts (2,054,864 … 17,966,953 × 512)
+  'hp-c2490a': 2.13e9,
+  'dec-rz26': 1.05e9,
+  'quantum-atlas-10k': 9.2e9,
+  'cheetah-9lp': 9.2e9,
   'sata-7200-500g': 500e9,
   ssd: 64 * 2 ** 30,
 };
@@ -78,14 +83,17 @@ describe.each(presetNames())('preset %s', (name) => {
     expect(Math.abs(bytes / stated! - 1)).toBeLessThanOrEqual(0.01);
   });
 
-  it('has contiguous zones covering every cylinder', () => {
+  it("has zones in order covering every cylinder (DiskSim's Cheetah 9LP leaves two out)", () => {
     expect(p.zones.length).toBeGreaterThan(0);
     expect(p.zones[0]!.firstCylinder).toBe(0);
     expect(p.zones[p.zones.length - 1]!.lastCylinder).toBe(p.cylinders - 1);
     for (let i = 0; i < p.zones.length; i++) {
       const z = p.zones[i]!;
       expect(z.lastCylinder).toBeGreaterThanOrEqual(z.firstCylinder);
-      if (i > 0) expect(z.firstCylinder).toBe(p.zones[i - 1]!.lastCylinder + 1);
+      // its model's zones skip one cylinder between most zones (847, 1644, …): no LBN maps there
+      const skipped = i > 0 ? z.firstCylinder - p.zones[i - 1]!.lastCylinder - 1 : 0;
+      expect(skipped).toBeGreaterThanOrEqual(0);
+      expect(skipped).toBeLessThanOrEqual(name === 'cheetah-9lp' ? 1 : 0);
       expect(Number.isInteger(z.sectorsPerTrack) && z.sectorsPerTrack > 0).toBe(true);
       expect(z.firstSectorOffset).toBeGreaterThanOrEqual(0);
       expect(z.firstSectorOffset).toBeLessThan(z.sectorsPerTrack);

@@ -1,7 +1,7 @@
 // Reading one DiskSim block: typed lookups that say file and line when a value is missing
 // or of the wrong kind, and a record of every parameter read — so that what the reader did
 // not use can be reported (never silently dropped).
-import type { Block, Param, Pos, Value } from './syntax';
+import { DiskSimInputError, type Block, type Param, type Pos, type Value } from './syntax';
 
 /** A parameter Spindle read but does not apply, or applies differently (docs/DISKSIM.md). */
 export interface Unapplied {
@@ -13,13 +13,13 @@ export interface Unapplied {
   why: string;
 }
 
-export class DiskSimReadError extends Error {
+export class DiskSimReadError extends DiskSimInputError {
+  override name = 'DiskSimReadError';
   constructor(
     readonly pos: Pos,
     message: string,
   ) {
     super(`${pos.file}:${pos.line}: ${message}`);
-    this.name = 'DiskSimReadError';
   }
 }
 

@@ -259,7 +259,7 @@ function readLayout(
   });
   zones.forEach((z, i) => {
     const prev = zones[i - 1];
-    // Zones may leave a cylinder out (the Cheetah 9LP's 847 and 1644: no LBN maps there),
+    // Zones may leave a cylinder out (the Cheetah 9LP's one between each two: no LBN maps there),
     // but must not overlap or run backwards.
     if (z.firstCylinder <= (prev ? prev.lastCylinder : -1) || z.lastCylinder < z.firstCylinder) {
       throw new DiskSimReadError(

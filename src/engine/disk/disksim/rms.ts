@@ -28,9 +28,36 @@ export interface Cdf {
   y: number[];
 }
 
+/**
+ * (int)(value · 1000) as DiskSim computes it: built 32-bit, on the x87, the product is
+ * held exact (64-bit mantissa) before truncation, so 1.571 (a double a hair below) gives
+ * 1570 where double arithmetic would round the product up to 1571. Near a whole number
+ * the exact product's side is decided with integers.
+ */
+export function truncScaled(value: number, scale = SCALE): number {
+  const p = value * scale;
+  const k = Math.round(p);
+  if (Math.abs(p - k) > 1e-6 * Math.max(1, Math.abs(p))) return Math.trunc(p);
+  // value = mant · 2^exp exactly; compare mant · scale with k · 2^−exp.
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(value));
+  const bits = view.getBigUint64(0);
+  const expBits = Number((bits >> 52n) & 0x7ffn);
+  const frac = bits & ((1n << 52n) - 1n);
+  const mant = expBits === 0 ? frac : frac | (1n << 52n);
+  const exp = (expBits === 0 ? 1 : expBits) - 1075;
+  const lhs = mant * BigInt(scale);
+  const kAbs = BigInt(Math.abs(k));
+  const cmp = exp >= 0 ? lhs * (1n << BigInt(exp)) - kAbs : lhs - kAbs * (1n << BigInt(-exp));
+  const sign = value < 0 ? -1 : 1;
+  // |exact| ≥ |k| → truncation gives k; below → one step towards zero.
+  if (cmp >= 0n) return k;
+  return sign * (Math.abs(k) - 1);
+}
+
 /** Bucket a value (ms) as stat_update does: bucket k+1 holds starts[k] ≤ µs < starts[k+1]. */
 function bucketOf(valueMs: number): number {
-  const v = Math.trunc(valueMs * SCALE);
+  const v = truncScaled(valueMs);
   if (v < 0) return 0;
   let bottom = 0;
   let top = BUCKETS - 2;

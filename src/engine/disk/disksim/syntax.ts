@@ -49,13 +49,18 @@ export interface ParamTree {
   files: string[];
 }
 
-export class DiskSimSyntaxError extends Error {
+/** Any fault in the DiskSim files or trace a user gave: the message names file and line. */
+export class DiskSimInputError extends Error {
+  override name = 'DiskSimInputError';
+}
+
+export class DiskSimSyntaxError extends DiskSimInputError {
+  override name = 'DiskSimSyntaxError';
   constructor(
     readonly pos: Pos,
     message: string,
   ) {
     super(`${pos.file}:${pos.line}: ${message}`);
-    this.name = 'DiskSimSyntaxError';
   }
 }
 
@@ -107,7 +112,7 @@ export function parseParamFiles(rootFile: string, files: FileSource): ParamTree 
     const text = files(name);
     if (text === undefined) {
       const where = from ? `${from.file}:${from.line}: ` : '';
-      throw new Error(`${where}source file "${name}" not found`);
+      throw new DiskSimInputError(`${where}file "${name}" not found`);
     }
     if (stack.includes(name)) {
       throw new DiskSimSyntaxError(from!, `"${name}" sources itself (${stack.join(' → ')})`);

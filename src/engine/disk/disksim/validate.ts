@@ -13,6 +13,7 @@ import type { DiskSchedulerName } from '../disk-scheduler';
 import { geometryOf } from '../geometry';
 import type { DiskParams } from '../params';
 import { disksimRms } from './rms';
+import { DiskSimInputError } from './syntax';
 
 export interface ValidationLine {
   write: boolean;
@@ -25,10 +26,10 @@ export interface ValidationLine {
   gapMs: number;
 }
 
-export class ValidationTraceError extends Error {
+export class ValidationTraceError extends DiskSimInputError {
+  override name = 'ValidationTraceError';
   constructor(file: string, line: number, message: string) {
     super(`${file}:${line}: ${message}`);
-    this.name = 'ValidationTraceError';
   }
 }
 
@@ -121,7 +122,7 @@ export function validateDisk(
   const total = geometryOf(params).totalLbns;
   lines.forEach((l, i) => {
     if (l.sector + l.sectors > total) {
-      throw new RangeError(
+      throw new DiskSimInputError(
         `trace line ${i + 1}: blocks ${l.sector}–${l.sector + l.sectors - 1} lie past the disk's ${total} blocks`,
       );
     }

@@ -336,9 +336,7 @@ export function buildScenario(
  * (replay-addresses.ts); an unknown preset is left for loadScenario to report. */
 function fitAddresses(workload: BuiltWorkload, preset: string): AddressMap {
   const p = getPreset(preset);
-  const diskSectors = p
-    ? geometryOf(p).totalLbns
-    : Number.MAX_SAFE_INTEGER;
+  const diskSectors = p ? geometryOf(p).totalLbns : Number.MAX_SAFE_INTEGER;
   const requests = workload.processes.flatMap((x) => x.spec.requests);
   const map = packAddresses(
     requests.map((r) => ({ sector: r.sector, nSectors: r.sizeKiB * 2 })),

@@ -6,6 +6,7 @@
 // external, so `bin/spindle.mjs` loads one file and starts fast.
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /** Node entries built as single-file ESM bundles, keyed by mode. */
 const nodeEntries: Record<string, { entry: string; fileName: string }> = {
@@ -25,6 +26,29 @@ function relaxCspInDev(): Plugin {
     transformIndexHtml: (html) =>
       html.replace(/\s*<meta http-equiv="Content-Security-Policy"[^>]*>/, ''),
   };
+}
+
+/**
+ * The page works offline after one visit (a classroom that loses its network must still
+ * reload and switch lessons): Workbox, through vite-plugin-pwa, writes a service worker that
+ * precaches every built file — the page, its workers and chunks, every lesson's scenario —
+ * and answers any navigation (the address carries the configuration in its query) with the
+ * cached index.html. src/main.tsx registers it; the dev server has none.
+ */
+function offline(): Plugin[] {
+  return VitePWA({
+    injectRegister: false,
+    registerType: 'autoUpdate',
+    manifest: false,
+    workbox: {
+      globPatterns: ['**/*.{js,css,html,json}'],
+      navigateFallback: 'index.html',
+      cleanupOutdatedCaches: true,
+      // control the page that installed it, so the first visit's lesson switches work offline
+      clientsClaim: true,
+      skipWaiting: true,
+    },
+  });
 }
 
 function nodeBundle(entry: string, fileName: string): UserConfig {
@@ -50,7 +74,7 @@ export default defineConfig(({ mode }) => {
   if (node) return nodeBundle(node.entry, node.fileName);
   return {
     base: './',
-    plugins: [react(), relaxCspInDev()],
+    plugins: [react(), relaxCspInDev(), offline()],
     worker: { format: 'es' },
     build: { target: 'es2022', outDir: 'dist' },
   };

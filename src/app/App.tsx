@@ -85,6 +85,8 @@ export function App() {
       .then((json) => live && setLessonJson({ file, json }))
       .catch((err: unknown) => {
         if (!live) return;
+        // the previous lesson's run must not stay on screen under this lesson's name
+        setLog(null);
         setError(errorText(err));
         setLoading(false);
       });

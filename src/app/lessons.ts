@@ -14,7 +14,17 @@ export const INDEX_URL = 'scenarios/index.json';
 export const scenarioUrl = (file: string) => `scenarios/${file}`;
 
 export async function fetchJson(url: string): Promise<unknown> {
-  const response = await fetch(url);
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (err) {
+    // fetch rejects with a bare "Failed to fetch": say which file, and the likely cause
+    throw new Error(
+      `Could not load ${url}: the request failed (offline, or the server is unreachable) ` +
+        `and no copy is cached (${errorText(err)})`,
+      { cause: err },
+    );
+  }
   if (!response.ok) throw new Error(`Could not load ${url}: HTTP ${response.status}`);
   try {
     return await response.json();

@@ -116,7 +116,8 @@ function DecisionLine({
   const others = d.candidates.length - 1;
   return (
     <li className={latest ? 'latest' : undefined}>
-      <button type="button" onClick={onJump} aria-label={`Go to ${formatNs(d.tNs)}: ${d.rule}`}>
+      <button type="button" onClick={onJump}>
+        <span className="visually-hidden">Go to </span>
         <span className="when">{formatNs(d.tNs)}</span>
         <span className={`layer ${d.layer}`}>{d.layer === 'disk' ? 'drive' : 'iosched'}</span>
         <b>{d.rule}</b> {d.chosen >= 0 ? `→ #${d.chosen}` : '(none chosen)'}

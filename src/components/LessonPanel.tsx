@@ -50,15 +50,16 @@ export function LessonPanel({
           own settings.
         </p>
       )}
+      {/* the text scrolls: focusable, so a keyboard can scroll it (axe: scrollable-region) */}
       {folded ? (
         <details className="lesson-fold">
           <summary>Lesson text (it may give the quiz answers away)</summary>
-          <div className="lesson-text">
+          <div className="lesson-text" tabIndex={0}>
             <Markdown source={log.lesson} />
           </div>
         </details>
       ) : (
-        <div className="lesson-text">
+        <div className="lesson-text" tabIndex={0}>
           <Markdown source={log.lesson} />
         </div>
       )}

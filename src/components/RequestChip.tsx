@@ -3,7 +3,7 @@
 // write shows where it may land — its range, or how many — since its address is the
 // drive's choice.
 import type { RequestLife } from '../app/replay';
-import { processColour } from './colors';
+import { inkOn, processColour } from './colors';
 
 export function RequestChip({
   q,
@@ -18,7 +18,7 @@ export function RequestChip({
   const colour = processColour(q.proc);
   const style = q.write
     ? { borderColor: colour, color: '#212529', background: '#fff' }
-    : { borderColor: colour, background: colour, color: '#fff' };
+    : { borderColor: colour, background: colour, color: inkOn(colour) };
   return (
     <span
       className={`chip${highlight ? ' chosen' : ''}`}

@@ -20,6 +20,27 @@ export function processColour(proc: number): string {
   return PROCESS_COLOURS[((proc % PROCESS_COLOURS.length) + PROCESS_COLOURS.length) % 10]!;
 }
 
+/** WCAG 2 relative luminance of a #rrggbb colour. */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+/** WCAG 2 contrast ratio of two #rrggbb colours (1 to 21). */
+export function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+/** Text on a filled process colour: white or near-black, whichever reads better (every
+ * process colour reaches 4.5:1 with one of them; white on yellow would not). */
+export function inkOn(background: string): string {
+  return contrast('#ffffff', background) >= contrast('#111111', background) ? '#ffffff' : '#111111';
+}
+
 export const PHASE_COLOURS: Record<Phase, string> = {
   seek: '#d9480f',
   rotation: '#1c7ed6',

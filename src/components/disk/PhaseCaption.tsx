@@ -55,7 +55,11 @@ export function PhaseCaption(props: {
           </li>
         ))}
       </ul>
-      <p aria-live="off" data-testid="phase-sentence" style={{ color: PHASE_COLOURS[mech.phase] }}>
+      <p
+        aria-live="off"
+        data-testid="phase-sentence"
+        style={{ borderLeftColor: PHASE_COLOURS[mech.phase] }}
+      >
         {sentence(mech, props.target, props.tNs, props.inDrive)}
       </p>
     </figcaption>

@@ -61,7 +61,7 @@ export function TraceScreen({
         <button
           type="button"
           onClick={() => session.setViewOpen(false)}
-          aria-label="Close the trace view"
+          aria-label="Back to the lab: close the trace view"
         >
           Back to the lab
         </button>

@@ -3,6 +3,7 @@
 // linux-6.18 traces, fed in 1 MiB chunks as the CLI feeds a file; and the heap it keeps.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { TraceParser } from '../src/engine/trace/parse';
 import { cpuSeconds, type BenchFigure } from './cases';
 
@@ -14,14 +15,18 @@ const TRACES = [
 ];
 const CHUNK = 1 << 20;
 
-function sharedDir(): string {
-  return process.env.SPINDLE_SHARED ?? resolve(process.cwd(), '..', 'shared');
+/** The repository's copy of a linux-6.18 trace (tests/data, gzip-compressed). */
+function traceText(name: string): string {
+  const gz = readFileSync(
+    resolve(process.cwd(), 'tests', 'data', 'linux-6.18', name, 'trace.txt.gz'),
+  );
+  return gunzipSync(gz).toString('utf8');
 }
 
 /** The four traces' event lines (no summary block), repeated to about `mb` MB. */
 function buildText(mb: number): string {
   const one = TRACES.map((t) => {
-    const text = readFileSync(resolve(sharedDir(), 'traces', 'linux-6.18', t, 'trace.txt'), 'utf8');
+    const text = traceText(t);
     const cut = text.indexOf('\nCPU0 (');
     return cut > 0 ? text.slice(0, cut + 1) : text;
   }).join('');

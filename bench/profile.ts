@@ -8,6 +8,7 @@ import type { Scenario } from '../src/engine/scenario/types';
 import { TraceParser } from '../src/engine/trace/parse';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 const SCENARIOS = {
   fcfs: () => randomReads({ scheduler: 'fcfs', queueDepth: 1, processes: 1, requests: 1_000_000 }),
@@ -60,11 +61,7 @@ function runCase(name: keyof typeof SCENARIOS): { perSecond: number; fingerprint
 }
 
 function parseCase(): { perSecond: number; fingerprint: string } {
-  const dir = resolve(
-    process.env.SPINDLE_SHARED ?? resolve(process.cwd(), '..', 'shared'),
-    'traces',
-    'linux-6.18',
-  );
+  const dir = resolve(process.cwd(), 'tests', 'data', 'linux-6.18');
   const one = [
     'none_randread_4k',
     'mq-deadline_ext4_smallfiles_fsync',
@@ -72,7 +69,7 @@ function parseCase(): { perSecond: number; fingerprint: string } {
     'bfq_randrw7030_jobs4',
   ]
     .map((t) => {
-      const text = readFileSync(resolve(dir, t, 'trace.txt'), 'utf8');
+      const text = gunzipSync(readFileSync(resolve(dir, t, 'trace.txt.gz'))).toString('utf8');
       const cut = text.indexOf('\nCPU0 (');
       return cut > 0 ? text.slice(0, cut + 1) : text;
     })

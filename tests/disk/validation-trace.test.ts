@@ -8,15 +8,12 @@
 // Spindle (2026-11): mean 15.18 ms (−0.8%), demerit 0.20 ms (1.3%); 1561 buffer hits
 // against the trace's 1559 "Hit" reads. Tolerances: mean ±1.5%, demerit < 2% of the mean
 // (the worst of DiskSim's five validated disks).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { TraceSink } from '../../src/engine/events';
 import { runScenario } from '../../src/engine/run';
 import type { FixedRequest } from '../../src/engine/scenario/types';
 import { proc, scenario } from '../helpers/scenario';
-import { sharedPath } from '../helpers/shared';
-
-const TRACE = sharedPath('traces', 'disksim-validation', 'hp_c2247a.trace');
+import { dataText } from '../helpers/data';
 
 interface Line {
   op: 'read' | 'write';
@@ -29,7 +26,7 @@ interface Line {
 
 function readTrace(): Line[] {
   let previousGap = 0;
-  return readFileSync(TRACE, 'utf8')
+  return dataText('disksim-validation', 'hp_c2247a.trace.gz')
     .trim()
     .split('\n')
     .map((line) => {

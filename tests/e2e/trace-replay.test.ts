@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sharedPath } from '../helpers/shared';
+import { dataPath, plainCopy } from '../helpers/data';
 import { haveChromium, requireChromium, useLab } from './harness';
 import { generated, upload, waitForTrace } from './trace-helpers';
 
@@ -19,7 +19,7 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
 
   it('replays a trace under deadline: measured and simulated side by side', async () => {
     const { page, problems } = await lab.openLab();
-    await upload(page, sharedPath('traces', 'linux-6.18', 'none_randread_4k', 'trace.txt'));
+    await upload(page, plainCopy('linux-6.18', 'none_randread_4k', 'trace.txt.gz'));
     await waitForTrace(page, 'trace.txt');
     const replay = page.getByRole('region', { name: 'Replay' });
     await replay.getByRole('combobox', { name: 'Scheduler' }).selectOption('deadline');
@@ -50,7 +50,7 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
 
   it('replays a 2 TB disk’s trace on the 500 GB disk, saying how its addresses were packed', async () => {
     const { page, problems } = await lab.openLab();
-    await upload(page, sharedPath('traces', 'public', 'modern-fio-sde.txt'));
+    await upload(page, dataPath('public', 'modern-fio-sde.txt'));
     await waitForTrace(page, 'modern-fio-sde.txt');
     const replay = page.getByRole('region', { name: 'Replay' });
     await replay.getByRole('combobox', { name: 'Scheduler' }).selectOption('deadline');

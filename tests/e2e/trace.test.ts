@@ -1,5 +1,5 @@
 // End-to-end: trace upload in the built page (issue 5 items 8 and 10, issue 4 item 6). Real
-// traces from ../shared/traces through the page's file input: the summary's counts equal
+// traces from tests/data through the page's file input: the summary's counts equal
 // blkparse's own (summary.json); gzip; bad input gets the engine's message and the page lives
 // on; a large generated input shows progress and cancels without a long main-thread task;
 // the trace is back after a reload (replay: trace-replay.test.ts).
@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { FileChooser, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sharedPath } from '../helpers/shared';
+import { dataBytes, dataPath, dataText, plainCopy } from '../helpers/data';
 import { haveChromium, requireChromium, useLab, type Opened } from './harness';
 import {
   closeTrace,
@@ -53,10 +53,8 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
   it('reads each Linux 6.18 trace: the counts are blkparse’s own', async () => {
     const { page, problems } = await lab.openLab();
     for (const name of LINUX) {
-      const path = sharedPath('traces', 'linux-6.18', name, 'trace.txt');
-      const want = JSON.parse(
-        readFileSync(sharedPath('traces', 'linux-6.18', name, 'summary.json'), 'utf8'),
-      ) as BlkparseSummary;
+      const path = plainCopy('linux-6.18', name, 'trace.txt.gz');
+      const want = JSON.parse(dataText('linux-6.18', name, 'summary.json')) as BlkparseSummary;
       await upload(page, path);
       await waitForTrace(page, 'trace.txt', path);
       const reads = page.getByTestId('queued-reads');
@@ -92,7 +90,7 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     // reported unreadable, with its number (only the summary block at the end is read)
     await upload(
       page,
-      sharedPath('traces', 'linux-6.18', 'mq-deadline_ext4_smallfiles_fsync', 'trace.fmt.txt'),
+      plainCopy('linux-6.18', 'mq-deadline_ext4_smallfiles_fsync', 'trace.fmt.txt.gz'),
     );
     await waitForTrace(page, 'trace.fmt.txt');
     await expect.poll(() => page.getByTestId('trace-malformed').textContent()).toBe('47,577');
@@ -101,14 +99,14 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     );
     await lab.shot(page, 'trace-custom-format.png');
 
-    await upload(page, sharedPath('traces', 'public', 'blktrace-doc-2006-kjournald.txt'));
+    await upload(page, dataPath('public', 'blktrace-doc-2006-kjournald.txt'));
     await waitForTrace(page, 'blktrace-doc-2006-kjournald.txt');
     await page.getByText('Events by action and processes').click();
     const procs = page.getByRole('table', { name: 'Processes' });
     expect(await procs.textContent()).toContain('kjournald');
 
     // two devices (a partition remapped onto its disk): list them, pick one or all
-    await upload(page, sharedPath('traces', 'public', 'remap-lines.txt'));
+    await upload(page, dataPath('public', 'remap-lines.txt'));
     await waitForTrace(page, 'remap-lines.txt');
     const picker = page.getByRole('combobox', { name: 'Device' });
     const options = await picker.locator('option').allTextContents();
@@ -125,9 +123,7 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
 
   it('reads a gzipped trace with the same figures as its text', async () => {
     const { page, problems } = await lab.openLab();
-    const text = readFileSync(
-      sharedPath('traces', 'linux-6.18', 'bfq_randrw7030_jobs4', 'trace.txt'),
-    );
+    const text = dataBytes('linux-6.18', 'bfq_randrw7030_jobs4', 'trace.txt.gz');
     const gz = join(tmp, 'bfq.trace.txt.gz');
     writeFileSync(gz, gzipSync(text));
     await upload(page, gz);
@@ -141,7 +137,7 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
 
   it('says clearly what is wrong with a bad file, and keeps the trace already open', async () => {
     const { page, problems } = await lab.openLab();
-    await upload(page, sharedPath('traces', 'public', 'modern-fio-sde.txt'));
+    await upload(page, dataPath('public', 'modern-fio-sde.txt'));
     await waitForTrace(page, 'modern-fio-sde.txt');
     const notice = page.getByTestId('trace-notice');
 
@@ -159,16 +155,14 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     await lab.shot(page, 'trace-binary.png');
 
     // DiskSim's validation trace is not blkparse text: the line and the reason
-    await upload(page, sharedPath('traces', 'disksim-validation', 'hp_c2247a.trace'));
+    await upload(page, plainCopy('disksim-validation', 'hp_c2247a.trace.gz'));
     await expect
       .poll(() => notice.textContent())
       .toContain('hp_c2247a.trace: no blkparse event lines');
     expect(await notice.textContent()).toMatch(/line 1: .*"R Miss/);
 
     // a truncated gzip
-    const whole = gzipSync(
-      readFileSync(sharedPath('traces', 'linux-6.18', 'none_randread_4k', 'trace.txt')),
-    );
+    const whole = gzipSync(dataBytes('linux-6.18', 'none_randread_4k', 'trace.txt.gz'));
     const cut = join(tmp, 'cut.txt.gz');
     writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
     await upload(page, cut);
@@ -181,7 +175,7 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     const mixed = join(tmp, 'mixed.txt');
     writeFileSync(
       mixed,
-      readFileSync(sharedPath('traces', 'public', 'modern-fio-sde.txt'), 'utf8') +
+      dataText('public', 'modern-fio-sde.txt') +
         'this is not a blkparse line\n  8,64  11  9 33.8 90790  Q  WS 12 + oops [fio]\n',
     );
     await upload(page, mixed);
@@ -209,7 +203,7 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     const { page, problems } = await openWatched();
     // the lesson's animation is paused, so the long tasks counted are the trace's alone
     await page.getByRole('button', { name: 'Pause' }).click();
-    await upload(page, sharedPath('traces', 'public', 'modern-fio-sde.txt'));
+    await upload(page, dataPath('public', 'modern-fio-sde.txt'));
     await waitForTrace(page, 'modern-fio-sde.txt');
 
     const now = async () => (await page.evaluate('performance.now()')) as number;
@@ -242,7 +236,7 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     await shot(page, 'trace-cancelled.png');
 
     // then a real trace, read whole and shown: the page kept answering all along
-    await upload(page, sharedPath('traces', 'linux-6.18', 'bfq_randrw7030_jobs4', 'trace.txt'));
+    await upload(page, plainCopy('linux-6.18', 'bfq_randrw7030_jobs4', 'trace.txt.gz'));
     await expect.poll(title, { timeout: 30_000 }).toBe('Trace: trace.txt');
     const t1 = (await page.evaluate('performance.now()')) as number;
     const long = (await page.evaluate('window.__long')) as Array<{ start: number; ms: number }>;
@@ -270,7 +264,7 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
 
   it('brings the last trace back after a reload', async () => {
     const { page, problems } = await lab.openLab();
-    const path = sharedPath('traces', 'linux-6.18', 'kyber_seqread_1m_split', 'trace.txt');
+    const path = plainCopy('linux-6.18', 'kyber_seqread_1m_split', 'trace.txt.gz');
     const copy = join(tmp, 'kyber-seqread.txt');
     writeFileSync(copy, readFileSync(path));
     await upload(page, copy);
@@ -309,12 +303,12 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     expect(found).toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(() => choosers.length).toBe(1);
-    await choosers[0]!.setFiles(sharedPath('traces', 'public', 'cfq-messages.txt'));
+    await choosers[0]!.setFiles(dataPath('public', 'cfq-messages.txt'));
     await waitForTrace(page, 'cfq-messages.txt');
     // inside the dialog, its own button opens the picker too
     await page.getByRole('button', { name: 'Open another trace…' }).click();
     await expect.poll(() => choosers.length).toBe(2);
-    await choosers[1]!.setFiles(sharedPath('traces', 'public', 'blktrace-doc-2006-scsi-pc.txt'));
+    await choosers[1]!.setFiles(dataPath('public', 'blktrace-doc-2006-scsi-pc.txt'));
     await waitForTrace(page, 'blktrace-doc-2006-scsi-pc.txt');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
@@ -328,7 +322,7 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
 
   it('opens a trace dropped on the page', async () => {
     const { page, problems } = await lab.openLab();
-    const text = readFileSync(sharedPath('traces', 'public', 'cfq-messages.txt'), 'utf8');
+    const text = dataText('public', 'cfq-messages.txt');
     await page.evaluate(
       `(() => {
         const dt = new DataTransfer();

@@ -9,10 +9,10 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseLine } from '../../src/engine/trace/parse-line';
 import { parseTraceText, TraceParser, type ParseReport } from '../../src/engine/trace/parse';
-import { sharedPath } from '../helpers/shared';
+import { dataBytes } from '../helpers/data';
 import { ROOT, spindle } from '../cli/run-cli';
 
-const NONE = sharedPath('traces', 'linux-6.18', 'none_randread_4k', 'trace.txt');
+const NONE = dataBytes('linux-6.18', 'none_randread_4k', 'trace.txt.gz');
 const GOOD = '  7,0    1        1     0.000000000 27608  Q   R 585608 + 8 [fio]';
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'spindle-parse-'));
 
@@ -108,7 +108,7 @@ describe('inputs that are not blkparse text', () => {
 
   it('a truncated gzip file says so', async () => {
     const f = join(tmp(), 'cut.txt.gz');
-    const gz = gzipSync(readFileSync(NONE));
+    const gz = gzipSync(NONE);
     writeFileSync(f, gz.subarray(0, gz.length >> 1));
     const r = await spindle(['parse', f, '--json']);
     expect(r.code).toBe(1);
@@ -118,7 +118,7 @@ describe('inputs that are not blkparse text', () => {
   it('standard input with -', () => {
     const r = spawnSync(process.execPath, ['bin/spindle.mjs', 'parse', '-', '--json'], {
       cwd: ROOT,
-      input: readFileSync(NONE),
+      input: NONE,
       encoding: 'utf8',
     });
     expect(r.status).toBe(0);

@@ -8,10 +8,10 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseLine } from '../../src/engine/trace/parse-line';
 import { parseTraceText, TraceParser, type ParseReport } from '../../src/engine/trace/parse';
-import { sharedPath } from '../helpers/shared';
+import { plainCopy } from '../helpers/data';
 import { spindle, spindleJson } from '../cli/run-cli';
 
-const NONE = sharedPath('traces', 'linux-6.18', 'none_randread_4k', 'trace.txt');
+const NONE = plainCopy('linux-6.18', 'none_randread_4k', 'trace.txt.gz');
 
 // blk_log_action(): "%3d,%-3d %2s %3s " after ftrace's "comm-pid [cpu] flags time: " prefix
 const FTRACE = `# tracer: blk

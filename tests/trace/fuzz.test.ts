@@ -1,16 +1,15 @@
 // Fuzz (issue 4, item 7): over 100,000 generated and mutated inputs with a fixed seed, no
 // exception escapes the parser and every line is accounted for — an event, a summary line,
 // a skipped line, or a counted problem (lines = events + summaryLines + skipped + malformed).
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLine } from '../../src/engine/trace/parse-line';
 import { TraceParser } from '../../src/engine/trace/parse';
-import { sharedPath } from '../helpers/shared';
+import { dataText } from '../helpers/data';
 
 const SEED = 20_261_121;
 const corpus = (name: string, n: number): string[] =>
-  readFileSync(sharedPath('traces', 'linux-6.18', name, 'trace.txt'), 'utf8')
+  dataText('linux-6.18', name, 'trace.txt.gz')
     .split('\n')
     .filter((_, k) => k % 97 === 0)
     .slice(0, n);
@@ -18,7 +17,7 @@ const SEEDS = [
   ...corpus('bfq_randrw7030_jobs4', 150),
   ...corpus('mq-deadline_ext4_smallfiles_fsync', 150),
   ...corpus('kyber_seqread_1m_split', 60),
-  ...readFileSync(sharedPath('traces', 'public', 'modern-fio-sde-summary.txt'), 'utf8').split('\n'),
+  ...dataText('public', 'modern-fio-sde-summary.txt').split('\n'),
   '  3,0    0       26     0.004890361 13528  I   R 56 (12 00 00 00 38 ..) [inquiry]',
   '  8,0    2      948    86.167989424   927  A WSM 5865760 + 192 <- (8,3) 2537760',
   '             fio-27608   [001] .....   512.000010: 7,0    Q   R 585608 + 8 [fio]',

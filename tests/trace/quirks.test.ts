@@ -1,15 +1,13 @@
-// One test per quirk listed in ../shared/traces/linux-6.18/README.md ("Things a parser must
-// cope with") and per format in ../shared/traces/public/README.md — each is genuine tool
+// One test per quirk listed in tests/data/linux-6.18/README.md ("Things a parser must
+// cope with") and per format in tests/data/public/README.md — each is genuine tool
 // behaviour. Real files where the corpus has the quirk, blkparse-format lines otherwise.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseLine, type ParsedEvent } from '../../src/engine/trace/parse-line';
 import { parseTraceText } from '../../src/engine/trace/parse';
-import { sharedPath } from '../helpers/shared';
+import { dataText } from '../helpers/data';
 
-const real = (name: string): string =>
-  readFileSync(sharedPath('traces', 'linux-6.18', name, 'trace.txt'), 'utf8');
-const pub = (name: string): string => readFileSync(sharedPath('traces', 'public', name), 'utf8');
+const real = (name: string): string => dataText('linux-6.18', name, 'trace.txt.gz');
+const pub = (name: string): string => dataText('public', name);
 
 function ev(line: string): ParsedEvent {
   const r = parseLine(line, 1);

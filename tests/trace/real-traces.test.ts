@@ -1,16 +1,17 @@
-// Every real trace in ../shared/traces/linux-6.18 through the real parser, streamed in odd
+// Every real trace in tests/data/linux-6.18 through the real parser, streamed in odd
 // chunk sizes, and through the real CLI: blkparse's own summary (summary.json) exactly —
 // Total and per-CPU blocks, depth, events, throughput — and btt's rows (btt.json) within 1%.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { BttRow } from '../../src/engine/trace/btt';
 import { TraceParser, type ParseReport } from '../../src/engine/trace/parse';
 import type { BlockFigures } from '../../src/engine/trace/summary';
-import { sharedPath } from '../helpers/shared';
+import { dataPath } from '../helpers/data';
 import { spindleJson } from '../cli/run-cli';
 
-const DIR = sharedPath('traces', 'linux-6.18');
+const DIR = dataPath('linux-6.18');
 const TRACES = readdirSync(DIR, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
@@ -72,7 +73,7 @@ function expectBlock(ours: BlockFigures, theirs: Block, where: string): void {
 }
 
 function parseFile(path: string, chunk: number): ParseReport {
-  const text = readFileSync(path, 'utf8');
+  const text = gunzipSync(readFileSync(path)).toString('utf8');
   const p = new TraceParser();
   for (let i = 0; i < text.length; i += chunk) p.feed(text.slice(i, i + chunk));
   const { report, fatal } = p.end();
@@ -122,7 +123,7 @@ describe.each(TRACES)('linux-6.18/%s', (name) => {
   const folder = join(DIR, name);
   const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')) as SummaryJson;
   const btt = JSON.parse(readFileSync(join(folder, 'btt.json'), 'utf8')) as BttJson;
-  const trace = join(folder, 'trace.txt');
+  const trace = join(folder, 'trace.txt.gz');
 
   it("equals blkparse's summary exactly (Total, every CPU, depth, events, throughput)", () => {
     const r = parseFile(trace, 65_537);

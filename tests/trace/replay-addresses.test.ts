@@ -10,7 +10,7 @@ import {
 } from '../../src/engine/trace/replay-addresses';
 import type { ReplayReport } from '../../src/engine/trace/replay';
 import { spindleJson } from '../cli/run-cli';
-import { sharedPath } from '../helpers/shared';
+import { dataPath } from '../helpers/data';
 
 const GIB = 2 ** 21; // sectors
 const DISK = 976_773_168; // sata-7200-500g
@@ -83,7 +83,7 @@ describe('packing a larger disk’s addresses', () => {
   it('spindle replay of a 2 TB disk’s trace on the 500 GB default says how it packed it', async () => {
     const r = await spindleJson<ReplayReport>([
       'replay',
-      sharedPath('traces', 'public', 'modern-fio-sde.txt'),
+      dataPath('public', 'modern-fio-sde.txt'),
       '--scheduler',
       'deadline',
       '--json',

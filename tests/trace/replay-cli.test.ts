@@ -1,10 +1,9 @@
 // Every real linux-6.18 trace through the real CLI: `spindle replay … --json` has its shape,
 // states the scheduler mapping, replays every traced Q (or counts it skipped), and its
 // measured figures are `spindle parse`'s.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { spindleJson } from '../cli/run-cli';
-import { sharedPath } from '../helpers/shared';
+import { dataPath, dataText } from '../helpers/data';
 import type { ReplayReport } from '../../src/engine/trace/replay';
 import type { ParseReport } from '../../src/engine/trace/parse';
 
@@ -16,16 +15,16 @@ const TRACES = [
 ] as const;
 
 describe.each(TRACES)('spindle replay %s', (name, traced, simulated) => {
-  const path = sharedPath('traces/linux-6.18', name, 'trace.txt');
+  const path = dataPath('linux-6.18', name, 'trace.txt.gz');
 
   it('open: shape, mapping, counts, measured figures as spindle parse', async () => {
     const [r, p] = await Promise.all([
       spindleJson<ReplayReport>(['replay', path, '--json']),
       spindleJson<ParseReport>(['parse', path, '--json']),
     ]);
-    const meta = JSON.parse(
-      readFileSync(sharedPath('traces/linux-6.18', name, 'meta.json'), 'utf8'),
-    ) as { device: { devno: string } };
+    const meta = JSON.parse(dataText('linux-6.18', name, 'meta.json')) as {
+      device: { devno: string };
+    };
     expect(r.device).toBe(meta.device.devno);
     expect(r.mode).toBe('open');
     expect(r.schedulerMapping).toMatchObject({ traced, tracedFrom: 'meta.json', simulated });
@@ -98,7 +97,7 @@ describe.each(TRACES)('spindle replay %s', (name, traced, simulated) => {
 
 describe('spindle replay --mode trace-timed', () => {
   it('serves every request in its traced D2C: with the traced FIFO (none), the replay is the trace', async () => {
-    const path = sharedPath('traces/linux-6.18', 'none_randread_4k', 'trace.txt');
+    const path = dataPath('linux-6.18', 'none_randread_4k', 'trace.txt.gz');
     const r = await spindleJson<ReplayReport>(['replay', path, '--mode', 'trace-timed', '--json']);
     expect(r.mode).toBe('trace-timed');
     expect(r.requests.untimed).toBe(0);
@@ -114,7 +113,7 @@ describe('spindle replay --mode trace-timed', () => {
   }, 120_000);
 
   it('splits 1 MiB bios at the traced max_sectors_kb (128) as the kernel did: the same dispatches', async () => {
-    const path = sharedPath('traces/linux-6.18', 'kyber_seqread_1m_split', 'trace.txt');
+    const path = dataPath('linux-6.18', 'kyber_seqread_1m_split', 'trace.txt.gz');
     const r = await spindleJson<ReplayReport>(['replay', path, '--mode', 'trace-timed', '--json']);
     const a = r.dispatchAgreement;
     expect(r.simulated.dispatched).toBe(a.kernelDispatches); // 384 Qs → 3072 pieces
@@ -131,7 +130,7 @@ describe('spindle replay --mode trace-timed', () => {
   }, 120_000);
 
   it('replays the kernel’s requests (merged as traced): mq-deadline agrees, CFQ does not', async () => {
-    const path = sharedPath('traces/linux-6.18', 'mq-deadline_ext4_smallfiles_fsync', 'trace.txt');
+    const path = dataPath('linux-6.18', 'mq-deadline_ext4_smallfiles_fsync', 'trace.txt.gz');
     const [mq, cfq] = await Promise.all(
       ['mq-deadline', 'cfq'].map((s) =>
         spindleJson<ReplayReport>([
@@ -156,7 +155,7 @@ describe('spindle replay --mode trace-timed', () => {
   }, 120_000);
 
   it('with another scheduler the agreement drops, and says what it compared', async () => {
-    const path = sharedPath('traces/linux-6.18', 'bfq_randrw7030_jobs4', 'trace.txt');
+    const path = dataPath('linux-6.18', 'bfq_randrw7030_jobs4', 'trace.txt.gz');
     const r = await spindleJson<ReplayReport>(['replay', path, '--mode', 'trace-timed', '--json']);
     expect(r.schedulerMapping.simulated).toBe('cfq');
     expect(r.dispatchAgreement.fraction).toBeGreaterThan(0);

@@ -1,12 +1,11 @@
 // Trace replay on small hand-made traces whose replayed workload and simulated outcome are
 // known (src/engine/trace/replay*.ts).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import '../../src/engine/iosched/registry';
 import { readTraceText } from '../../src/engine/trace/replay-source';
 import { buildScenario, replayTrace } from '../../src/engine/trace/replay';
 import { dispatchAgreement } from '../../src/engine/trace/replay-agreement';
-import { sharedPath } from '../helpers/shared';
+import { dataText } from '../helpers/data';
 
 let seq = 0;
 const line = (t: number, pid: number, a: string, rwbs: string, rest: string): string =>
@@ -119,10 +118,7 @@ describe('dispatch agreement', () => {
 });
 
 describe('a trace without Qs (blktrace -a issue -a complete)', () => {
-  const full = readFileSync(
-    sharedPath('traces', 'linux-6.18', 'none_randread_4k', 'trace.txt'),
-    'utf8',
-  );
+  const full = dataText('linux-6.18', 'none_randread_4k', 'trace.txt.gz');
   // only its D and C lines (and the summary block), as those masks record
   const dc = full
     .split('\n')

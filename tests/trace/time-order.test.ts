@@ -1,13 +1,12 @@
 // Time-sorted per device (issue 4, item 1): events that arrive out of time order — per-CPU
 // text pasted together, edited lines — are put back in place within a bounded window per
 // device (time-order.ts); what arrives later than the window is counted, never dropped.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { newEvent, type ParsedEvent } from '../../src/engine/trace/parse-line';
 import { parseTraceText } from '../../src/engine/trace/parse';
 import { readTraceText } from '../../src/engine/trace/replay-source';
 import { TimeOrder } from '../../src/engine/trace/time-order';
-import { sharedPath } from '../helpers/shared';
+import { dataText } from '../helpers/data';
 
 const EVENT_TIME = /^\s*\d+,\d+\s+\d+\s+\d+\s+(\d+\.\d+)\s/;
 
@@ -47,7 +46,7 @@ const withoutOrder = <T extends { reordered: number }>(r: T): Omit<T, 'reordered
 
 describe('time order per device', () => {
   for (const name of ['mq-deadline_ext4_smallfiles_fsync', 'none_randread_4k']) {
-    const text = readFileSync(sharedPath('traces', 'linux-6.18', name, 'trace.txt'), 'utf8');
+    const text = dataText('linux-6.18', name, 'trace.txt.gz');
     const shuffled = displace(text, 40);
 
     it(`${name}: lines up to 40 events late give the same summary, btt figures and replay requests`, () => {

@@ -33,7 +33,8 @@ export interface ProcessFigures {
 export interface Collector {
   /** bios queued (Q) */
   queued: number;
-  /** requests dispatched (D), and the bios they carried (a split bio's pieces each count) */
+  /** requests the device took: D minus requeues (R); and the bios they carried (a split bio's
+   * pieces each count) */
   dispatched: number;
   biosDispatched: number;
   /** pieces added by splitting bios over max_sectors (X): a bio in k pieces adds k − 1 */

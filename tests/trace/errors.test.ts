@@ -2,7 +2,7 @@
 // numbers and quoted, and never stop the parse; whole inputs that are not blkparse text —
 // binary blktrace files, empty input, UTF-16, a truncated gzip — get one clear message.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

@@ -3,6 +3,7 @@
 // X.parv` (the Spindle disk it reads, and what it could not apply). docs/DISKSIM.md.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { Unapplied } from '../src/engine/disk/disksim/block-reader';
 import { readDiskSim, type DiskSimDisk } from '../src/engine/disk/disksim/reader';
 import {
@@ -24,6 +25,18 @@ export function readParv(path: string): DiskSimDisk {
   });
 }
 
+/** The trace's text, gunzipped when it is gzip (by its magic bytes): the repository keeps
+ * DiskSim's traces as .trace.gz (tests/data). */
+function traceText(path: string): string {
+  const raw = readFileSync(path);
+  if (raw.length < 2 || raw[0] !== 0x1f || raw[1] !== 0x8b) return raw.toString('utf8');
+  try {
+    return gunzipSync(raw).toString('utf8');
+  } catch (e) {
+    throw new UsageError(`${path}: not a readable gzip file (${(e as Error).message})`);
+  }
+}
+
 function unappliedLines(list: readonly Unapplied[]): string[] {
   if (list.length === 0) return ['Every parameter that affects a response time was applied.'];
   return [
@@ -40,7 +53,7 @@ export function disksimValidateCommand(argv: readonly string[], print: (t: strin
   const [parv, tracePath] = a.positionals as [string, string];
   if (!existsSync(tracePath)) throw new UsageError(`${tracePath}: no such file`);
   const disk = readParv(parv);
-  const lines = parseValidationTrace(readFileSync(tracePath, 'utf8'), tracePath);
+  const lines = parseValidationTrace(traceText(tracePath), tracePath);
   const v = validateDisk(disk.params, lines, disk.scheduler ?? 'fcfs');
   if (flag(a, 'json')) {
     const { simulatedMs: _omit, ...figures } = v;

@@ -7,6 +7,7 @@
 // so the row must be updated).
 import { describe, expect, it } from 'vitest';
 import { spindle, spindleJson } from '../cli/run-cli';
+import { dataPath } from '../helpers/data';
 import { DEV_DRIVES, VALIDATION_DIR } from '../helpers/disksim';
 
 interface Out {
@@ -20,7 +21,7 @@ interface Out {
 }
 
 const runs = new Map<string, Promise<Out>>();
-/** `spindle disksim-validate X.parv X.trace --json` on a development drive (run once). */
+/** `spindle disksim-validate X.parv X.trace.gz --json` on a development drive (run once). */
 function validate(stem: string): Promise<Out> {
   if (!runs.has(stem)) {
     runs.set(
@@ -28,7 +29,7 @@ function validate(stem: string): Promise<Out> {
       spindleJson<Out>([
         'disksim-validate',
         `${VALIDATION_DIR()}/${stem}.parv`,
-        `${VALIDATION_DIR()}/${stem}.trace`,
+        dataPath('disksim-validation', `${stem}.trace.gz`), // gunzipped by the CLI
         '--json',
       ]),
     );

@@ -2,7 +2,14 @@
 // tests with nothing beside it. Large files are gzip-compressed; these helpers give a test the
 // path, the text or the bytes, or a plain copy under the original name (for the page's file
 // input or a CLI whose output names the file).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +37,7 @@ export function dataText(...parts: string[]): string {
 }
 
 let plainDir: string | undefined;
+const plainRoot = (): string => (plainDir ??= mkdtempSync(join(tmpdir(), 'spindle-data-')));
 
 /**
  * A plain (gunzipped) copy of a data file under its name without .gz, in a fresh temporary
@@ -37,12 +45,19 @@ let plainDir: string | undefined;
  */
 export function plainCopy(...parts: string[]): string {
   const p = dataPath(...parts);
-  plainDir ??= mkdtempSync(join(tmpdir(), 'spindle-data-'));
-  const dir = join(plainDir, ...parts.slice(0, -1));
+  const dir = join(plainRoot(), ...parts.slice(0, -1));
   const out = join(dir, basename(p).replace(/\.gz$/, ''));
   if (!existsSync(out)) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(out, dataBytes(...parts));
   }
   return out;
+}
+
+/** A folder of tests/data as plain files (each .gz gunzipped, under its name without .gz), for
+ * a reader that looks files up by name in one folder (DiskSim's .parv names its .diskspecs). */
+export function plainFolder(...parts: string[]): string {
+  const dir = dataPath(...parts);
+  for (const name of readdirSync(dir)) plainCopy(...parts, name);
+  return join(plainRoot(), ...parts);
 }

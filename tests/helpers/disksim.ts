@@ -1,12 +1,12 @@
-// DiskSim 4.0's validation files (../shared/traces/disksim-validation) as the reader's
+// DiskSim 4.0's validation files (tests/data/disksim-validation, as plain files) as the reader's
 // FileSource, and the five development drives with DiskSim's own figures on them (that
 // folder's README: runvalid's expected rms, DiskSim 4.0 built by shared/disksim/build.sh).
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FileSource } from '../../src/engine/disk/disksim/syntax';
-import { sharedPath } from './shared';
+import { plainFolder } from './data';
 
-export const VALIDATION_DIR = (): string => sharedPath('traces', 'disksim-validation');
+export const VALIDATION_DIR = (): string => plainFolder('disksim-validation');
 
 /** Files looked up in `dir` by name; `extra` files (name → text) shadow them. */
 export function filesIn(dir: string, extra: Record<string, string> = {}): FileSource {

@@ -24,6 +24,7 @@ export function randomReads(opts: {
   processes: number;
   requests: number;
   iosched?: string;
+  kernel?: Scenario['iosched']['kernel'];
 }): Scenario {
   return {
     name: 'bench',
@@ -38,7 +39,13 @@ export function randomReads(opts: {
       agingWeight: 6,
       overrides: {},
     },
-    iosched: { name: opts.iosched ?? 'none', tunables: {}, queue: {}, kernel: '2.6.32', hz: 250 },
+    iosched: {
+      name: opts.iosched ?? 'none',
+      tunables: {},
+      queue: {},
+      kernel: opts.kernel ?? '2.6.32',
+      hz: 250,
+    },
     workload: {
       processes: [{ ...PROCESS_DEFAULTS, name: 'reader', count: opts.processes, rateIops: 0 }],
     },
@@ -126,6 +133,20 @@ export function ioschedCases(): BenchFigure[] {
       target: 200_000,
       note: '300k requests, best of 3',
     },
+    // issue 18: today's schedulers, on kernel 6.18's block layer (per-task plugs, tag pool)
+    ...['kyber', 'bfq'].map((name) => ({
+      name: `${name} (6.18), 16 processes + hp-c2247a SPTF QD32 random 4 KiB reads`,
+      s: randomReads({
+        iosched: name,
+        kernel: '6.18',
+        scheduler: 'sptf',
+        queueDepth: 32,
+        processes: 16,
+        requests: 300_000,
+      }),
+      target: 200_000,
+      note: '300k requests, best of 3',
+    })),
   ];
   return cases.map(({ name, s, target, note }) => {
     if (!getElevator(s.iosched.name)) {

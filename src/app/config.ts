@@ -8,6 +8,7 @@
 //
 // An override left undefined means "as the lesson says": a link carries only what differs.
 
+import { defaultKernelOf } from '../engine/iosched/blk-mq-only';
 import {
   applyGenerators,
   applyPageCache,
@@ -25,7 +26,7 @@ export { lessonGenerators, lessonHasGenerators, PAGE_CACHE_CHOICES } from './wor
 export interface TunableInfo {
   /** the Linux sysfs name, e.g. "read_expire" */
   name: string;
-  unit: 'ms' | 'requests' | 'sectors' | 'bool' | 'count' | 'KiB';
+  unit: 'ms' | 'us' | 'ns' | 'requests' | 'sectors' | 'bool' | 'count' | 'KiB';
   min: number;
   max: number;
   doc: string;
@@ -216,8 +217,8 @@ export function effective(lesson: unknown, o: RunOverrides): Effective {
     );
   return {
     sched: typeof i.name === 'string' ? i.name : 'none',
-    // as the engine's loader: mq-deadline's kernel is 6.18 unless one is given
-    kernel: typeof i.kernel === 'string' ? i.kernel : i.name === 'mq-deadline' ? '6.18' : '2.6.32',
+    // as the engine's loader: a blk-mq-only scheduler's kernel is 6.18 unless one is given
+    kernel: typeof i.kernel === 'string' ? i.kernel : defaultKernelOf(i.name),
     hz: typeof i.hz === 'number' ? i.hz : 250,
     disk: typeof d.preset === 'string' ? d.preset : 'hp-c2247a',
     qd: typeof d.queueDepth === 'number' ? d.queueDepth : 1,
@@ -239,6 +240,8 @@ export interface Problem {
 
 const UNIT_WORDS: Record<TunableInfo['unit'], string> = {
   ms: 'ms',
+  us: 'µs',
+  ns: 'ns',
   requests: 'requests',
   sectors: 'sectors',
   bool: '(0 or 1)',

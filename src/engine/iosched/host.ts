@@ -11,7 +11,7 @@ import { noteBioCompleted, noteCompleted, noteDispatched, noteQueued } from '../
 import { allocRequest, bioAt, freeBio, freeRequest, requestAt, type IoRequest } from '../request';
 import type { Simulation } from '../sim/simulation';
 import { noteBioDone, noteBioWakes } from '../workload/workload';
-import { createMergeHash, hashAdd, hashDel, tryMerge, type MergeHash } from './merge';
+import { createMergeHash, hashAdd, hashDel, tryListMerge, tryMerge, type MergeHash } from './merge';
 import { insertAt } from './common';
 import { emitBio, emitRq } from './emit';
 import { requeue } from './requeue';
@@ -120,6 +120,12 @@ function submitPiece(sim: Simulation, bio: Bio, now: number): void {
   if (q.taskPlug && !q.nomerges && plugMerge(sim, bio, now)) return;
   if (e.passthrough) {
     getRequest(sim, bio, now);
+    return;
+  }
+  // a bio_merge hook over a list (Kyber): blk_bio_list_merge instead of elv_merge
+  if (e.bioMergeList) {
+    if (q.nomerges || !tryListMerge(sim, bio, e.bioMergeList(sim.state.host.elevator, bio), now))
+      getRequest(sim, bio, now);
     return;
   }
   // Merging is tried only when the queue holds something (§1.4).
@@ -379,5 +385,5 @@ export function onHostTimer(sim: Simulation, seq: number, now: number): void {
   if (seq !== h.timerSeq) return; // re-armed or cleared since
   h.timerAt = -1;
   sim.elevator.timer?.(h.elevator, sim.ctx);
-  hostRunQueue(sim, now);
+  if (sim.elevator.timerRunsQueue !== false) hostRunQueue(sim, now);
 }

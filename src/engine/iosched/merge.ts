@@ -182,3 +182,36 @@ function attemptMerge(sim: Simulation, req: IoRequest, next: IoRequest): boolean
   releaseRequest(sim, next);
   return true;
 }
+
+/** blk_bio_list_merge looks at this many requests from the list's tail */
+export const LIST_MERGE_CHECKED = 8;
+
+/**
+ * blk_bio_list_merge: the bio joins one of the list's newest eight requests at its back or
+ * front (blk_attempt_bio_merge). A request too large to take it (ll_back_merge_fn /
+ * ll_front_merge_fn) is marked unmergeable and ends the search: the bio gets its own.
+ * No request–request merge follows, and the one-hit cache is not consulted.
+ */
+export function tryListMerge(
+  sim: Simulation,
+  bio: Bio,
+  list: readonly number[],
+  now: number,
+): boolean {
+  const table = sim.state.requests;
+  const end = bio.sector + bio.nSectors;
+  const last = Math.max(0, list.length - LIST_MERGE_CHECKED);
+  for (let i = list.length - 1; i >= last; i--) {
+    const rq = requestAt(table, list[i]!);
+    if (!mergeOk(sim, rq, bio)) continue;
+    const back = rq.sector + rq.nSectors === bio.sector;
+    if (!back && rq.sector !== end) continue;
+    if (rq.nSectors + bio.nSectors > sim.model.iosched.queue.maxSectors) {
+      rq.mergeable = false; // req_set_nomerge
+      return false;
+    }
+    joinBio(sim, rq, bio, !back, now);
+    return true;
+  }
+  return false;
+}

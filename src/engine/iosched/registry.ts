@@ -9,6 +9,7 @@ import { anticipatory } from './anticipatory';
 import { switcher } from './switcher';
 import { adio } from './adio';
 import { cfqAnn } from './cfq-ann';
+import { kyber } from './kyber';
 
 registerElevator(none);
 registerElevator(noop);
@@ -19,3 +20,4 @@ registerElevator(cfq);
 registerElevator(switcher);
 registerElevator(adio);
 registerElevator(cfqAnn);
+registerElevator(kyber);

@@ -96,8 +96,12 @@ export function initMqTags(sim: Simulation): void {
   const e = sim.elevator;
   const tagSet = sim.model.disk.params.maxQueueDepth;
   t.depth = mqTagDepth(tagSet, !e.passthrough, q.nrRequestsSet ? q.nrRequests : null);
-  // a scheduler that limits depth declares its smallest shallow depth (mq-deadline: 1)
-  t.wakeBatch = mqWakeBatch(t.depth, e.minShallowDepth ?? Infinity);
+  // a scheduler that limits depth declares its smallest shallow depth (mq-deadline: 1), or
+  // derives it from nr_requests (depth_updated; Kyber: its async_depth)
+  const minShallow = e.depthUpdated
+    ? e.depthUpdated(sim.state.host.elevator, t.depth)
+    : (e.minShallowDepth ?? Infinity);
+  t.wakeBatch = mqWakeBatch(t.depth, minShallow);
 }
 
 /**

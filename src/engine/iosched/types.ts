@@ -38,7 +38,7 @@ export interface TunableSpec {
   default: number;
   /** where the kernel default is a jiffy count, its value at a given HZ */
   defaultForHz?: (hz: number) => number;
-  unit: 'ms' | 'requests' | 'sectors' | 'bool' | 'count' | 'KiB';
+  unit: 'ms' | 'us' | 'ns' | 'requests' | 'sectors' | 'bool' | 'count' | 'KiB';
   min: number;
   max: number;
   /** one sentence: what it does */
@@ -127,6 +127,17 @@ export interface ElevatorType<S> {
   /** the smallest shallow depth limitDepth may give (blk_mq_set_min_shallow_depth): it
    * sets the tag pool's wake batch (tags-mq.ts). Absent: it limits nothing */
   minShallowDepth?: number;
+  /** kernel 6.18's depth_updated: told nr_requests (the tag pool's depth) when the pool is
+   * sized, the scheduler sets its limits and returns its min shallow depth (in place of
+   * minShallowDepth; Kyber: 75% of nr_requests) */
+  depthUpdated?(s: S, nrRequests: number): number;
+  /** the bio merge of a scheduler with a bio_merge hook that searches a list with
+   * blk_bio_list_merge (Kyber: the bio's domain list in the software queue) instead of
+   * elv_merge's cache, hash and sort tree: the request slots, oldest first */
+  bioMergeList?(s: S, bio: Bio): readonly number[];
+  /** false: the framework does not run the queue after timer() (Kyber's timer only
+   * resizes its domains). Absent: it does, as for AS and CFQ */
+  timerRunsQueue?: boolean;
   /** 'must' lets a process allocate past nr_requests (AS/CFQ, for the process they wait on) */
   mayQueue?(s: S, bio: Bio, ctx: ElevatorContext): 'must' | 'may';
   /** a request was allocated for `bio` (G): attach scheduler data (CFQ's queue) */

@@ -22,6 +22,7 @@
 //         request list must have one of them, or it would run forever.
 //   play: absent (the page plays from the start) · play.fromMs is required when play is
 //         given — where the page's animation starts, a viewing hint the engine ignores
+import { BLK_MQ_ONLY } from '../iosched/blk-mq-only';
 import { z } from 'zod';
 import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
 import { makesRangeWrites, RANGE_SCHEDULERS } from '../disk/range';
@@ -309,9 +310,10 @@ function checkRangeWrites(
     problems.push(problem(['disk', 'ecsTargets'], 'only applies to disk.rangeScheduler "ecs"'));
 }
 
-/** mq-deadline exists only in blk-mq kernels: left out, its kernel is 6.18; else 2.6.32. */
+/** mq-deadline, kyber and bfq exist only in blk-mq kernels: left out, their kernel is
+ * 6.18; else 2.6.32. */
 export function defaultKernel(scheduler: string): Kernel {
-  return scheduler === 'mq-deadline' ? '6.18' : SCENARIO_DEFAULTS.iosched.kernel;
+  return BLK_MQ_ONLY.has(scheduler) ? '6.18' : SCENARIO_DEFAULTS.iosched.kernel;
 }
 
 function checkIosched(

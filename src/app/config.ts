@@ -17,8 +17,19 @@ import {
   type GeneratorInfo,
   type Json,
 } from './workload-config';
+import {
+  applyIoprio,
+  applyRangesOff,
+  applyStop,
+  WRITE_POLICIES,
+  type Ioprio,
+  type StopOverride,
+  type WritePolicyName,
+} from './run-extras';
 
 export type { GeneratorInfo } from './workload-config';
+export type { Problem } from './config-check';
+export { checkTunable, sanitizeConfig, sanitizeOverrides, unitWord } from './config-check';
 export { lessonGenerators, lessonHasGenerators, PAGE_CACHE_CHOICES } from './workload-config';
 
 /** One tunable as the settings panel shows it: the engine's TunableSpec made plain data
@@ -39,6 +50,8 @@ export interface PresetInfo {
   title: string;
   maxQueueDepth: number;
   ssd: boolean;
+  /** the drive's own write policy (disk.cache overrides it) */
+  writePolicy: WritePolicyName;
 }
 
 /** What may be configured, read from the engine in the worker (sim.worker.ts catalog()). */
@@ -74,6 +87,14 @@ export interface RunOverrides {
   /** workload generators' keys, "kind.key" → value (e.g. "ffsb.profile" → "rand-read"),
    * applied to every process whose generator is of that kind */
   gen: Record<string, string>;
+  /** disk.cache: the drive's write policy */
+  cache?: WritePolicyName;
+  /** false: the processes' range writes become ordinary sequential writes (run-extras.ts) */
+  ranges?: false;
+  /** workload.processes[i].ioprio, keyed by the process's index */
+  ioprio?: Record<string, Ioprio>;
+  /** the run's length: stop.requests or stop.timeMs, replacing the lesson's */
+  stop?: StopOverride;
 }
 
 export type Theme = 'light' | 'dark';
@@ -148,6 +169,10 @@ export function isEmptyOverrides(o: RunOverrides): boolean {
     o.qd === undefined &&
     o.dsched === undefined &&
     o.pc === undefined &&
+    o.cache === undefined &&
+    o.ranges === undefined &&
+    o.stop === undefined &&
+    Object.keys(o.ioprio ?? {}).length === 0 &&
     Object.keys(o.tunables).length === 0 &&
     Object.keys(o.queue).length === 0 &&
     Object.keys(o.gen).length === 0
@@ -183,10 +208,14 @@ export function applyOverrides(raw: unknown, o: RunOverrides, seed?: number): un
   if (o.disk !== undefined) disk.preset = o.disk;
   if (o.qd !== undefined) disk.queueDepth = o.qd;
   if (o.dsched !== undefined) disk.scheduler = o.dsched;
+  if (o.cache !== undefined) disk.cache = o.cache;
   if (o.pc !== undefined) applyPageCache(scenario, o.pc);
   scenario.disk = disk;
   scenario.iosched = iosched;
   if (Object.keys(o.gen).length > 0) applyGenerators(scenario, o.gen);
+  if (o.ranges === false) applyRangesOff(scenario);
+  if (o.ioprio && Object.keys(o.ioprio).length > 0) applyIoprio(scenario, o.ioprio);
+  if (o.stop) applyStop(scenario, o.stop);
   if (seed !== undefined) scenario.seed = seed;
   return scenario;
 }
@@ -200,6 +229,8 @@ export interface Effective {
   disk: string;
   qd: number;
   dsched: string;
+  /** the drive's write policy; null = the preset's own */
+  cache: WritePolicyName | null;
   /** the page cache's memory, MiB; 0 = none */
   pc: number;
   /** explicitly set tunables (lesson or override); the rest are at their defaults */
@@ -223,171 +254,12 @@ export function effective(lesson: unknown, o: RunOverrides): Effective {
     disk: typeof d.preset === 'string' ? d.preset : 'hp-c2247a',
     qd: typeof d.queueDepth === 'number' ? d.queueDepth : 1,
     dsched: typeof d.scheduler === 'string' ? d.scheduler : 'fcfs',
+    cache: (WRITE_POLICIES as readonly unknown[]).includes(d.cache)
+      ? (d.cache as WritePolicyName)
+      : null,
     pc: pageCacheMiB(asObject(s.workload).pageCache),
     tunables: nums(i.tunables),
     queue: nums(i.queue),
-  };
-}
-
-// ---------------------------------------------------------------------------------------
-// Checking values against the catalog (the settings panel's inline messages, and links)
-
-/** A problem with one value, for a person: `where` names the setting as Linux does. */
-export interface Problem {
-  where: string;
-  message: string;
-}
-
-const UNIT_WORDS: Record<TunableInfo['unit'], string> = {
-  ms: 'ms',
-  us: 'µs',
-  ns: 'ns',
-  requests: 'requests',
-  sectors: 'sectors',
-  bool: '(0 or 1)',
-  count: '',
-  KiB: 'KiB',
-};
-
-export function unitWord(unit: TunableInfo['unit']): string {
-  return UNIT_WORDS[unit];
-}
-
-/** null when `value` is acceptable for the tunable, else the sentence to show. */
-export function checkTunable(t: TunableInfo, value: number): string | null {
-  if (!Number.isFinite(value)) return `${t.name} must be a number`;
-  if (!Number.isInteger(value) && t.unit !== 'ms') return `${t.name} must be a whole number`;
-  if (value < t.min || value > t.max) {
-    const unit = t.unit === 'bool' ? '' : ` ${unitWord(t.unit)}`;
-    return `${t.name} must be from ${t.min} to ${t.max}${unit}`.trimEnd();
-  }
-  return null;
-}
-
-/** The overrides with every value the catalog does not accept removed, and why. */
-export function sanitizeOverrides(
-  o: RunOverrides,
-  catalog: Catalog,
-  label = '',
-): { overrides: RunOverrides; problems: Problem[] } {
-  const problems: Problem[] = [];
-  const at = (w: string) => (label ? `${label}: ${w}` : w);
-  const out: RunOverrides = emptyOverrides();
-  if (o.sched !== undefined) {
-    if (catalog.schedulers.some((s) => s.name === o.sched)) out.sched = o.sched;
-    else
-      problems.push({
-        where: at('scheduler'),
-        message: `there is no I/O scheduler "${o.sched}"; available: ${catalog.schedulers.map((s) => s.name).join(', ')}`,
-      });
-  }
-  if (o.kernel !== undefined) {
-    if (catalog.kernels.includes(o.kernel)) out.kernel = o.kernel;
-    else
-      problems.push({
-        where: at('kernel'),
-        message: `must be one of ${catalog.kernels.join(', ')}`,
-      });
-  }
-  if (o.hz !== undefined) {
-    if (catalog.hz.includes(o.hz)) out.hz = o.hz;
-    else problems.push({ where: at('HZ'), message: `must be one of ${catalog.hz.join(', ')}` });
-  }
-  let preset: PresetInfo | undefined;
-  if (o.disk !== undefined) {
-    preset = catalog.presets.find((p) => p.name === o.disk);
-    if (preset) out.disk = o.disk;
-    else
-      problems.push({
-        where: at('disk'),
-        message: `there is no disk preset "${o.disk}"; available: ${catalog.presets.map((p) => p.name).join(', ')}`,
-      });
-  }
-  if (o.qd !== undefined) {
-    const max = preset?.maxQueueDepth ?? 64;
-    if (Number.isInteger(o.qd) && o.qd >= 1 && o.qd <= max) out.qd = o.qd;
-    else
-      problems.push({
-        where: at('queue depth'),
-        message: `must be a whole number from 1 to ${max}`,
-      });
-  }
-  if (o.dsched !== undefined) {
-    if (catalog.diskSchedulers.includes(o.dsched)) out.dsched = o.dsched;
-    else
-      problems.push({
-        where: at('drive scheduler'),
-        message: `must be one of ${catalog.diskSchedulers.join(', ')}`,
-      });
-  }
-  if (o.pc !== undefined) {
-    if (Number.isInteger(o.pc) && o.pc >= 0 && o.pc <= 1048576) out.pc = o.pc;
-    else
-      problems.push({
-        where: at('page cache'),
-        message: 'must be a whole number of MiB from 0 (none) to 1048576',
-      });
-  }
-  // Tunables belong to the scheduler that runs: without a scheduler override, to the
-  // lesson's, which the worker checks (the catalog alone cannot know it); here, any
-  // scheduler's table that has the name.
-  const table = out.sched
-    ? (catalog.schedulers.find((s) => s.name === out.sched)?.tunables ?? [])
-    : catalog.schedulers.flatMap((s) => s.tunables);
-  for (const [name, value] of Object.entries(o.tunables)) {
-    const t = table.find((x) => x.name === name);
-    if (!t) {
-      problems.push({
-        where: at(name),
-        message: out.sched
-          ? `"${out.sched}" has no tunable ${name}`
-          : `no I/O scheduler has a tunable ${name}`,
-      });
-      continue;
-    }
-    const bad = checkTunable(t, value);
-    if (bad) problems.push({ where: at(name), message: bad });
-    else out.tunables[name] = value;
-  }
-  for (const [name, value] of Object.entries(o.queue)) {
-    const t = catalog.queue.find((x) => x.name === name);
-    const bad = t ? checkTunable(t, value) : `the request queue has no setting ${name}`;
-    if (bad || !t) problems.push({ where: at(name), message: bad ?? '' });
-    else out.queue[name] = value;
-  }
-  for (const [name, value] of Object.entries(o.gen)) {
-    const g = catalog.generators.find((x) => `${x.kind}.${x.key}` === name);
-    if (!g) problems.push({ where: at(name), message: `no workload generator has a key ${name}` });
-    else if (!g.choices.includes(value))
-      problems.push({ where: at(name), message: `must be one of ${g.choices.join(', ')}` });
-    else out.gen[name] = value;
-  }
-  return { overrides: out, problems };
-}
-
-/** The whole configuration against the catalog and the lesson list: what is usable, and
- * a message for everything dropped (it falls back to the lesson's value). */
-export function sanitizeConfig(
-  c: LabConfig,
-  catalog: Catalog,
-  lessons: readonly string[],
-): { config: LabConfig; problems: Problem[] } {
-  const problems: Problem[] = [];
-  let lesson = c.lesson;
-  if (lessons.length > 0 && !lessons.includes(lesson)) {
-    problems.push({ where: 'lesson', message: `there is no lesson "${lesson}"` });
-    lesson = DEFAULT_LESSON;
-  }
-  const run = sanitizeOverrides(c.run, catalog);
-  problems.push(...run.problems);
-  const compare = c.compare?.map((col, i) => {
-    const r = sanitizeOverrides(col, catalog, `column ${i + 1}`);
-    problems.push(...r.problems);
-    return r.overrides;
-  });
-  return {
-    config: { ...c, lesson, run: run.overrides, compare: compare ?? null },
-    problems,
   };
 }
 

@@ -8,6 +8,9 @@
 //    &q.nr_requests=64&kernel=2.6.16&hz=1000                queue settings, kernel era, HZ
 //    &disk=cheetah-15k4-146g&qd=16&dsched=sptf             disk preset, depth, drive's scheduler
 //    &pc=64                                                 page cache of 64 MiB (0: none)
+//    &cache=write-back&ranges=0                             drive's write policy, range writes off
+//    &io.3=idle.7&io.0=be.0                                 a process's I/O priority (class.level)
+//    &stop.requests=500  (or &stop.timeMs=2000)             the run's length
 //    &w.ffsb.profile=rand-read&w.postmark.fs=xfs            workload generators' variants
 //    &cmp=2&c1.sched=noop&c2.sched=deadline&c2.t.read_expire=100    compare mode: 2–4 columns
 //    &_hide=seed,speed&present=1&embed=1&quiz=1&theme=dark&at=1500000  hidden controls, modes, time
@@ -38,6 +41,7 @@ import {
   type Problem,
   type RunOverrides,
 } from './config';
+import { ioprioText, parseIoprio } from './run-extras';
 
 export const URL_VERSION = 1;
 /** longer queries are refused whole (no real configuration comes near this) */
@@ -83,6 +87,30 @@ function setRunKey(o: RunOverrides, key: string, value: string): string | null |
       o[key] = n;
       return null;
     }
+    case 'cache': {
+      if (value !== 'write-through' && value !== 'write-back')
+        return `cache: ${shown(value)} is not write-through or write-back`;
+      o.cache = value;
+      return null;
+    }
+    case 'ranges': {
+      if (value !== '0')
+        return `ranges: ${shown(value)}: only ranges=0 (range writes off) is a change`;
+      o.ranges = false;
+      return null;
+    }
+    case 'stop.requests':
+    case 'stop.timeMs': {
+      if (o.stop) return "the run's length is given twice (stop.requests and stop.timeMs)";
+      if (key === 'stop.requests') {
+        if (!UINT.test(value)) return `${key}: ${shown(value)} is not a whole number`;
+        o.stop = { requests: Number(value), timeMs: null };
+      } else {
+        if (!NUMBER.test(value)) return `${key}: ${shown(value)} is not a number`;
+        o.stop = { requests: null, timeMs: Number(value) };
+      }
+      return null;
+    }
     case 'hz':
     case 'pc':
     case 'qd': {
@@ -95,6 +123,13 @@ function setRunKey(o: RunOverrides, key: string, value: string): string | null |
   if (dot < 0) return undefined;
   const table = key.slice(0, dot);
   const tunable = key.slice(dot + 1);
+  if (table === 'io') {
+    if (!/^\d{1,3}$/.test(tunable)) return `${shown(key)}: io. takes a process number`;
+    const p = parseIoprio(value);
+    if (!p) return `${key}: ${shown(value)} is not class.level (rt, be or idle; 0–7), e.g. idle.7`;
+    (o.ioprio ??= {})[String(Number(tunable))] = p;
+    return null;
+  }
   if (table === 'w') {
     if (!GEN_KEY.test(tunable)) return `${shown(key)} is not a generator's key`;
     const n = name();
@@ -252,8 +287,15 @@ function writeRun(out: [string, string][], o: RunOverrides, prefix: string): voi
   put('disk', o.disk);
   put('qd', o.qd);
   put('dsched', o.dsched);
+  put('cache', o.cache);
   put('pc', o.pc);
   for (const k of Object.keys(o.gen).sort()) put(`w.${k}`, o.gen[k]);
+  if (o.ranges === false) put('ranges', 0);
+  const io = o.ioprio ?? {};
+  for (const k of Object.keys(io).sort((a, b) => Number(a) - Number(b)))
+    put(`io.${k}`, ioprioText(io[k]!));
+  if (o.stop?.requests != null) put('stop.requests', o.stop.requests);
+  if (o.stop?.timeMs != null) put('stop.timeMs', o.stop.timeMs);
 }
 
 /** The configuration as a query string ("?v=1&…"), canonical: the same configuration

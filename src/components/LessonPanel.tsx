@@ -4,6 +4,7 @@
 import type { RunOverrides } from '../app/config';
 import type { RunLog } from '../worker/client';
 import { playedPart } from '../app/window';
+import { ioprioWords } from '../app/run-extras';
 import { Markdown } from './markdown';
 
 /** The overrides in words, with Linux names: "I/O scheduler noop", "read_expire = 250". */
@@ -17,8 +18,13 @@ export function describeOverrides(o: RunOverrides, seed?: number): string[] {
   if (o.disk !== undefined) out.push(`disk ${o.disk}`);
   if (o.qd !== undefined) out.push(`queue depth ${o.qd}`);
   if (o.dsched !== undefined) out.push(`drive scheduler ${o.dsched}`);
+  if (o.cache !== undefined) out.push(`drive cache ${o.cache}`);
   if (o.pc !== undefined) out.push(o.pc > 0 ? `page cache ${o.pc} MiB` : 'no page cache');
   for (const [k, v] of Object.entries(o.gen)) out.push(`${k.replace('.', ' ')} ${v}`);
+  if (o.ranges === false) out.push('range writes off');
+  for (const [i, p] of Object.entries(o.ioprio ?? {})) out.push(`process ${i} ${ioprioWords(p)}`);
+  if (o.stop)
+    out.push(o.stop.requests !== null ? `${o.stop.requests} requests` : `${o.stop.timeMs} ms`);
   if (seed !== undefined) out.push(`seed ${seed}`);
   return out;
 }

@@ -141,7 +141,15 @@ const api = {
       presets: presetNames().flatMap((name) => {
         const p = getPreset(name);
         return p
-          ? [{ name, title: p.title, maxQueueDepth: p.maxQueueDepth, ssd: p.ssd !== null }]
+          ? [
+              {
+                name,
+                title: p.title,
+                maxQueueDepth: p.maxQueueDepth,
+                ssd: p.ssd !== null,
+                writePolicy: p.cache.writePolicy,
+              },
+            ]
           : [];
       }),
       diskSchedulers: [...DISK_SCHEDULERS],

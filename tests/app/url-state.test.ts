@@ -39,6 +39,20 @@ const overrides: fc.Arbitrary<RunOverrides> = fc.record(
     dsched: name,
     pc: fc.integer({ min: 0, max: 100000 }),
     gen: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}\.[a-zA-Z]{1,8}$/), name, { maxKeys: 2 }),
+    cache: fc.constantFrom('write-through' as const, 'write-back' as const),
+    ranges: fc.constant(false as const),
+    ioprio: fc.dictionary(
+      fc.integer({ min: 0, max: 999 }).map(String),
+      fc.record({
+        class: fc.constantFrom('rt' as const, 'be' as const, 'idle' as const),
+        level: fc.integer({ min: 0, max: 7 }),
+      }),
+      { minKeys: 1, maxKeys: 3 },
+    ),
+    stop: fc.oneof(
+      fc.integer({ min: 0, max: 1e9 }).map((requests) => ({ requests, timeMs: null })),
+      value.map((timeMs) => ({ requests: null, timeMs })),
+    ),
   },
   { requiredKeys: ['tunables', 'queue', 'gen'] },
 );
@@ -91,7 +105,9 @@ const catalog: Catalog = {
   ],
   kernels: ['2.6.32', '2.6.16'],
   hz: [100, 250, 1000],
-  presets: [{ name: 'hp-c2247a', title: 'HP', maxQueueDepth: 8, ssd: false }],
+  presets: [
+    { name: 'hp-c2247a', title: 'HP', maxQueueDepth: 8, ssd: false, writePolicy: 'write-through' },
+  ],
   diskSchedulers: ['fcfs', 'sptf'],
   generators: [
     { kind: 'ffsb', key: 'profile', choices: ['mixed', 'rand-read'], defaultValue: null, doc: '' },

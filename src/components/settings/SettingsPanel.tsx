@@ -2,8 +2,10 @@
 // I/O scheduler and its tunables by their Linux sysfs names, units and ranges, the request
 // queue's settings, the kernel era and HZ, the disk preset, its queue depth and the drive's
 // own scheduler, and the workload generators' variants the lesson's processes use (FFSB's
-// profile, Postmark's configuration and file system, …). Edits are a draft until "Run with these settings"; a value out of range
-// gets a sentence under its field and blocks the run. Only what differs from the lesson
+// profile, Postmark's configuration and file system, …), the drive's write policy, range
+// writes, each process's I/O priority and the run's length (run-extras.ts). Edits are a draft
+// until "Run with these settings"; a value out of range gets a sentence under its field and
+// blocks the run. Only what differs from the lesson
 // becomes an override (so a shared link says what was changed).
 import { useId, useState, type FormEvent } from 'react';
 import {
@@ -21,6 +23,7 @@ import {
 } from '../../app/config';
 import { BLKDEV_DEFAULT_RQ, mqTagDepth } from '../../engine/iosched/mq-defaults';
 import { Choice } from './Choice';
+import { RunExtraFields, runExtras } from './RunExtras';
 
 interface Props {
   catalog: Catalog;
@@ -107,6 +110,8 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
   if (qdText.trim() === '' || !Number.isInteger(qd) || qd < 1 || qd > maxQd) {
     errors.qd = `the queue depth must be a whole number from 1 to ${maxQd} (${preset?.title ?? disk}'s limit)`;
   }
+  const extras = runExtras(lesson, overrides, draft, set);
+  Object.assign(errors, extras.errors);
   const dirty = Object.keys(draft).length > 0;
   const errorCount = Object.keys(errors).length;
 
@@ -134,6 +139,7 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
       if (v !== queueBase(t)) o.queue[t.name] = v;
     }
     for (const g of gens) if (genValue(g) !== g.lessonValue) o.gen[genName(g)] = genValue(g);
+    extras.write(o, preset?.writePolicy);
     setDraft({});
     onApply(o);
   }
@@ -264,7 +270,9 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
           lessonValue={base.dsched}
           onChange={(v) => set('dsched', v)}
         />
+        <RunExtraFields extras={extras} uid={uid} part="disk" presetPolicy={preset?.writePolicy} />
       </fieldset>
+      <RunExtraFields extras={extras} uid={uid} part="processes" />
       {(gens.length > 0 || hasGenerators) && (
         <fieldset>
           <legend>Workload</legend>
@@ -296,6 +304,7 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
           ))}
         </fieldset>
       )}
+      <RunExtraFields extras={extras} uid={uid} part="run" />
       <div className="settings-actions">
         <button type="submit" className="primary">
           Run with these settings

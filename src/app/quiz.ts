@@ -30,22 +30,25 @@ export function totalTimeRight(guessMs: number, actualMs: number): boolean {
   return Math.abs(guessMs - actualMs) <= 0.1 * actualMs;
 }
 
-/** The first index whose time is after t (times ascending). */
-function firstAfter(times: readonly number[], t: number): number {
+/** The first index whose time is at or after t (times ascending). */
+function firstAtOrAfter(times: readonly number[], t: number): number {
   let lo = 0;
   let hi = times.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (times[mid]! > t) hi = mid;
+    if (times[mid]! >= t) hi = mid;
     else lo = mid + 1;
   }
   return lo;
 }
 
 /**
- * While playing from tNs towards nextNs: the quiz question to stop for, if one falls in
- * (tNs, nextNs]. Playback stops just before the decision's instant (the last stop before it,
- * so what arrived earlier is on screen and the outcome is not).
+ * While playing from tNs towards nextNs: the quiz question to stop for, if one not yet asked
+ * falls in [tNs, nextNs] (a decision at tNs itself — the run's first instant — is asked too:
+ * every frame before covered up to its own nextNs, so only such a one is left there).
+ * Playback stops just before the decision's instant (the last stop before it, so what
+ * arrived earlier is on screen and the outcome is not); a decision at the window's first
+ * instant has no stop before it, and the quiz panel veils the views instead (isVeiled).
  */
 export function quizStop(
   quiz: QuizState,
@@ -55,12 +58,18 @@ export function quizStop(
   nextNs: number,
 ): { index: number; atNs: number } | null {
   if (quiz.asking !== null) return null;
-  const i = Math.max(quiz.next, firstAfter(times, tNs));
+  const i = Math.max(quiz.next, firstAtOrAfter(times, tNs));
   if (i >= times.length) return null;
   const d = times[i]!;
   if (d > nextNs) return null;
   const before = prevBefore(stops, d);
   return { index: i, atNs: Math.max(tNs, before ?? 0) };
+}
+
+/** Whether the views at tNs already show the decision's outcome, so the question must hide
+ * them until it is answered (a decision at the played window's first instant). */
+export function isVeiled(quiz: QuizState, d: DecisionRecord | undefined, tNs: number): boolean {
+  return d !== undefined && quiz.picked === null && tNs >= d.tNs;
 }
 
 export function answer(quiz: QuizState, d: DecisionRecord, rq: number): QuizState {

@@ -11,6 +11,10 @@ requireChromium();
 
 /** What the page has on screen, read back from the URL it wrote. */
 const query = (page: Page) => page.evaluate('window.location.search') as Promise<string>;
+const diskVisibility = (page: Page) =>
+  page.evaluate(
+    "getComputedStyle(document.querySelector('.disk-view')).visibility",
+  ) as Promise<string>;
 const lessonInfo = (page: Page) =>
   page.getByRole('region', { name: 'Lesson' }).locator('p.muted').textContent();
 
@@ -298,14 +302,32 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     expect(await page.locator('.lesson-fold').count()).toBe(1);
     await quiz.getByLabel('How long will the whole request list take').fill('800');
     await quiz.getByRole('button', { name: 'Answer' }).click();
+    // the page says the answer comes at the end: it is not scored yet
     await quiz.getByRole('button', { name: 'Reveal now' }).waitFor();
+    expect(await quiz.getByTestId('quiz-score').textContent()).toMatch(/0 of 0 right/);
+    // The first question is the drive's choice at t = 0 among sectors 7, 30 and 8: there is
+    // no instant before it, so the views that already show it are veiled until the answer.
+    await quiz.getByText('which request does').waitFor({ timeout: 30_000 });
+    expect(await quiz.getByText('which request does').textContent()).toMatch(/^At 0 ns, /);
+    await quiz.getByTestId('quiz-veil').waitFor();
+    expect(await diskVisibility(page)).toBe('hidden');
+    const sectors = await quiz.getByRole('button', { name: /^Request / }).allTextContents();
+    expect(sectors.join(' ')).toMatch(/sector 7\b.*sector 30\b.*sector 8\b/);
+    await lab.shot(page, 'lab-quiz-t0.png');
+    await quiz.getByRole('button', { name: /sector 7,/ }).click();
+    await quiz.getByText('Rule').waitFor();
+    expect(await diskVisibility(page)).toBe('visible');
+    await expect.poll(() => quiz.getByTestId('quiz-score').textContent()).toMatch(/of 1 right/);
+    await quiz.getByRole('button', { name: 'Continue' }).click();
+    // the next question is later: stopped before it, nothing veiled
     await quiz.getByText('which request does').waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Play' }).waitFor(); // paused for the question
+    expect(await quiz.getByTestId('quiz-veil').count()).toBe(0);
     const clock = await page.getByTestId('clock').textContent();
     await page.waitForTimeout(300);
     expect(await page.getByTestId('clock').textContent()).toBe(clock);
     // The decision is not in the log yet: the outcome stays hidden until the answer.
-    const question = (await quiz.locator('p').first().textContent()) ?? '';
+    const question = (await quiz.getByText('which request does').textContent()) ?? '';
     const when = /At (.+?), which/.exec(question)?.[1] ?? '?';
     expect(await page.getByTestId('decision-list').textContent()).not.toContain(when);
     await lab.shot(page, 'lab-quiz-question.png');
@@ -317,13 +339,12 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
     await quiz.getByText('Rule').waitFor();
     await expect.poll(() => quiz.getByTestId('quiz-score').textContent()).toMatch(/of 2 right/);
     await lab.shot(page, 'lab-quiz-reveal.png');
-    // Enter on Continue (focused) plays on; this lesson has two choices (disk.py's three
-    // requests), the first at 0 ns before anyone could guess, so it ends after one question.
+    // Enter on Continue (focused) plays on to the end, where the total time is revealed and
+    // scored: disk.py -a 7,30,8 under FCFS takes 795 ms, so 800 is within 10%.
     await page.keyboard.press('Enter');
     await quiz.getByText('No more decisions to guess').waitFor({ timeout: 30_000 });
-    // disk.py -a 7,30,8 under FCFS: 795 ms, so 800 is within 10%.
     await quiz.getByText('the run took 795.0 ms').waitFor({ timeout: 30_000 });
-    expect(await quiz.getByTestId('quiz-score').textContent()).toMatch(/of 2 right/);
+    await expect.poll(() => quiz.getByTestId('quiz-score').textContent()).toMatch(/of 3 right/);
     expect(await page.getByTestId('clock').textContent()).not.toBe(clock);
     expect(await query(page)).toContain('quiz=1');
     expect(problems).toEqual([]);

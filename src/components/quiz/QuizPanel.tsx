@@ -1,10 +1,12 @@
 // Quiz mode's question: before a decision with a real choice, which request goes next?
 // The candidates are buttons (in request order, so their order gives nothing away); after a
 // click, the scheduler's own choice with its rule and sentence, each loser's reason or the
-// drive's estimate, and the score. Continue plays on to the next question.
+// drive's estimate, and the score. Continue plays on to the next question. A decision at the
+// played window's first instant (disk.py's choice at t = 0) cannot be stopped before: while it
+// is asked, the disk, queues and decision log are veiled (they already show the outcome).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { DecisionRecord } from '../../engine';
-import { answer, proceed, totalTimeRight } from '../../app/quiz';
+import { answer, isVeiled, proceed, totalTimeRight } from '../../app/quiz';
 import type { Replay } from '../../app/replay';
 import { useStore, type Store } from '../../app/store';
 import { formatNs } from '../format';
@@ -24,12 +26,14 @@ export function QuizPanel({ replay, store, decisions, askTotal = false }: Props)
   const cont = useRef<HTMLButtonElement>(null);
   const asking = quiz?.asking ?? null;
   const picked = quiz?.picked ?? null;
+  const tNs = useStore(store, (s) => s.tNs);
   useEffect(() => {
     if (asking !== null && picked === null) first.current?.focus();
     else if (asking !== null) cont.current?.focus();
   }, [asking, picked]);
   if (!quiz) return null;
   const d = asking !== null ? decisions[asking] : undefined;
+  const veiled = isVeiled(quiz, d, tNs);
   const who =
     d?.layer === 'disk'
       ? `the drive (${replay.log.summary.diskScheduler})`
@@ -41,7 +45,7 @@ export function QuizPanel({ replay, store, decisions, askTotal = false }: Props)
     return `${proc}, ${q.write ? 'write' : 'read'} at sector ${q.sector}, cylinder ${q.cylinder}, head ${q.head}`;
   };
   return (
-    <section className="quiz" aria-label="Quiz">
+    <section className="quiz" aria-label="Quiz" data-veiled={veiled || undefined}>
       <h2>
         Quiz{' '}
         <small data-testid="quiz-score">
@@ -62,6 +66,12 @@ export function QuizPanel({ replay, store, decisions, askTotal = false }: Props)
           <p>
             At {formatNs(d.tNs)}, which request does {who} send next?
           </p>
+          {veiled && (
+            <p className="muted small" data-testid="quiz-veil">
+              The disk, the queues and the decision log are hidden until you answer: at this instant
+              they already show what was sent.
+            </p>
+          )}
           <ul className="quiz-candidates">
             {[...d.candidates]
               .sort((a, b) => a.rq - b.rq)
@@ -132,6 +142,21 @@ function TotalTime({ replay, store }: { replay: Replay; store: Store }) {
   const actualMs = replay.log.endNs / 1e6;
   const reveal = guess !== null && (ended || shown);
   const input = useRef<HTMLInputElement>(null);
+  // Scored when the answer is shown (at the end, or on "Reveal now"), as the page says.
+  const scored = useRef(false);
+  useEffect(() => {
+    if (!reveal || guess === null || scored.current) return;
+    scored.current = true;
+    const q = store.get().quiz;
+    if (q)
+      store.set({
+        quiz: {
+          ...q,
+          asked: q.asked + 1,
+          right: q.right + (totalTimeRight(guess, actualMs) ? 1 : 0),
+        },
+      });
+  }, [reveal, guess, actualMs, store]);
   // The run waits for the guess: watching it would give the answer away.
   useEffect(() => {
     store.set({ playing: false, tNs: replay.log.fromNs });
@@ -144,17 +169,7 @@ function TotalTime({ replay, store }: { replay: Replay; store: Store }) {
     const g = Number(text);
     if (!(g > 0) || guess !== null) return;
     setGuess(g);
-    const q = store.get().quiz;
-    if (q) {
-      store.set({
-        quiz: {
-          ...q,
-          asked: q.asked + 1,
-          right: q.right + (totalTimeRight(g, actualMs) ? 1 : 0),
-        },
-        playing: true,
-      });
-    }
+    store.set({ playing: true });
   }
 
   return (

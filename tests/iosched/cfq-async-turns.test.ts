@@ -5,12 +5,15 @@
 // (the page cache's flusher submits them), gets one dispatch per turn and a turn every
 // ~1.4 s. Kernel references are to block/cfq-iosched.c of 2.6.32.
 import { readFileSync } from 'node:fs';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { loadScenario } from '../../src/engine/scenario/load';
 import type { FixedRequest, ProcessSpec } from '../../src/engine/scenario/types';
 import { SCENARIOS } from '../cli/run-cli';
 import { proc, scenario } from '../helpers/scenario';
 import { tracedRun, type TracedRun } from '../helpers/traced-run';
+
+// whole lesson runs: seconds each, far more on a loaded shared machine
+vi.setConfig({ testTimeout: 120_000 });
 
 const MS = 1e6;
 

@@ -1,8 +1,11 @@
 // The kernel-builds lesson (issue 7 item 4): the seeds' arrival rates, and what the lesson
 // tells a student to expect, through the real CLI on the committed scenario file.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RunSummary } from '../../src/engine/summary';
 import { SCENARIOS, spindleJson } from '../cli/run-cli';
+
+// whole lesson runs: seconds each, far more on a loaded shared machine
+vi.setConfig({ testTimeout: 120_000 });
 
 describe('lesson: two and four kernel builds', () => {
   it('the builds offer one request every 19 ms (two builds) and every 12 ms (four)', async () => {

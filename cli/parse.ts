@@ -1,7 +1,9 @@
 // `spindle parse <trace.txt|.gz|-> [--device MAJ,MIN] [--json]`: the trace summary —
 // blkparse's end-of-run figures and btt's latency rows — read streaming: the file (or stdin)
 // is read in chunks, gunzipped by zlib when it is gzip (by name or by its magic bytes),
-// decoded as UTF-8 and fed to the engine's parser, so memory stays bounded on any size.
+// decoded as UTF-8 (ASCII as it is: bytesFeeder) and fed to the engine's parser, so memory
+// stays bounded on any size.
+import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
@@ -46,13 +48,10 @@ export async function parseCommand(
 }
 
 async function feedStream(source: Readable, parser: TraceParser, path: string): Promise<void> {
-  const decoder = new TextDecoder('utf-8');
+  const feedBytes = bytesFeeder(parser);
   let gunzip: ReturnType<typeof createGunzip> | null = null;
   let first = true;
   let compressedBytes = 0;
-  const feedBytes = (buf: Buffer): void => {
-    if (parser.fatal === null) parser.feed(decoder.decode(buf, { stream: true }));
-  };
   const done = new Promise<void>((resolve, reject) => {
     const fail = (e: Error): void => reject(e);
     source.on('error', (e: NodeJS.ErrnoException) =>
@@ -96,7 +95,45 @@ async function feedStream(source: Readable, parser: TraceParser, path: string): 
   });
   await done;
   void compressedBytes;
-  if (parser.fatal === null) parser.feed(decoder.decode());
+  feedBytes(null);
+}
+
+/** ASCII chunks go in 64 KiB at a time, as the engine scans a decoded chunk (stream.ts):
+ * small strings, collected young, and each window's bytes still in cache when scanned */
+const ASCII_WINDOW = 1 << 16;
+
+/**
+ * Bytes → the parser. An ASCII chunk (nearly every chunk of every trace) goes in as it is:
+ * its bytes are the codes the parser scans and its text a Latin-1 copy (a memcpy), so it
+ * is neither UTF-8-decoded nor re-encoded (issue 19). Any other chunk is decoded as UTF-8
+ * (bad bytes read as U+FFFD), streaming: a character split between chunks is joined. The
+ * decoder holds nothing back after a chunk that ends in an ASCII byte, so an ASCII chunk
+ * may skip it only then; one that follows a chunk ending mid-character goes through it.
+ * `null`: the input ended.
+ */
+export function bytesFeeder(parser: TraceParser): (buf: Buffer | null) => void {
+  // made at the first non-ASCII chunk; it drops a byte-order mark only at the input's start
+  let decoder: InstanceType<typeof TextDecoder> | null = null;
+  let decoderEmpty = true;
+  let started = false;
+  return (buf) => {
+    if (parser.fatal !== null) return;
+    if (buf === null) {
+      if (decoder !== null) parser.feed(decoder.decode());
+    } else if (decoderEmpty && isAscii(buf)) {
+      const bytes = asPlainBytes(buf);
+      for (let at = 0; at < buf.length; at += ASCII_WINDOW) {
+        const end = Math.min(buf.length, at + ASCII_WINDOW);
+        parser.feedAscii(buf.toString('latin1', at, end), bytes.subarray(at, end));
+      }
+      started ||= buf.length > 0;
+    } else if (buf.length > 0) {
+      decoder ??= new TextDecoder('utf-8', { ignoreBOM: started });
+      started = true;
+      parser.feed(decoder.decode(buf, { stream: true }));
+      decoderEmpty = buf[buf.length - 1]! < 0x80;
+    }
+  };
 }
 
 const fmt = (s: number): string => s.toFixed(9);
@@ -128,3 +165,9 @@ function text(r: ParseReport, path: string): string {
     out.push(`… and ${r.malformed - r.problems.length} more unreadable lines`);
   return out.join('\n');
 }
+
+/** The bytes as a plain Uint8Array view (no copy): the scanners then see one array type
+ * (their own buffers are Uint8Arrays), where a Buffer, a subclass, would make them
+ * polymorphic. */
+const asPlainBytes = (buf: Buffer): Uint8Array =>
+  new Uint8Array(buf.buffer, buf.byteOffset, buf.length);

@@ -25,6 +25,11 @@ export class TraceParser {
     this.feeder.feed(chunk);
   }
 
+  /** An ASCII chunk and its bytes (`codes[i] === text.charCodeAt(i)`): see TraceFeeder. */
+  feedAscii(text: string, codes: Uint8Array): void {
+    this.feeder.feedAscii(text, codes);
+  }
+
   /** a reason the input cannot be read at all, as soon as it is known */
   get fatal(): string | null {
     return this.feeder.stats.fatal;

@@ -59,16 +59,15 @@ describe.each(DEV_DRIVES)('spindle disksim-validate $stem', (drive) => {
 describe("issue 17's criteria on each development drive", () => {
   it('atlas10k: mean within 2%, demerit within 2× DiskSim', () => meetsCriteria('atlas10k'));
 
+  it('hp_c2490a: mean within 2%, demerit within 2× DiskSim', () => meetsCriteria('hp_c2490a'));
+
+  it('cheetah9LP: mean within 2%, demerit within 2× DiskSim', () => meetsCriteria('cheetah9LP'));
+
   it.fails('hp_c2247a: mean within 2%, demerit within 2× DiskSim', () =>
     meetsCriteria('hp_c2247a'),
   );
-  it.fails('hp_c2490a: mean within 2%, demerit within 2× DiskSim', () =>
-    meetsCriteria('hp_c2490a'),
-  );
+
   it.fails('dec_rz26: mean within 2%, demerit within 2× DiskSim', () => meetsCriteria('dec_rz26'));
-  it.fails('cheetah9LP: mean within 2%, demerit within 2× DiskSim', () =>
-    meetsCriteria('cheetah9LP'),
-  );
 });
 
 describe('disksim-validate errors', () => {

@@ -7,7 +7,8 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import type { DriveState } from './drive';
-import { lbnToPhys, type PhysAddr } from './geometry';
+import { commandOverheadNs } from './overheads';
+import { lbnBounds, lbnToPhys, zoneOfLbn, type PhysAddr } from './geometry';
 import {
   addressOf,
   mediaTransfer,
@@ -69,7 +70,7 @@ export function startReadAhead(sim: Simulation, rq: IoRequest): void {
   seg.lo = rq.sector;
   seg.hi = end;
   seg.lastUse = ++drive.useClock;
-  const limit = Math.min(end + p.cache.readAheadSectors, sim.model.disk.geometry.totalLbns);
+  const limit = readAheadLimit(sim, seg.lo, end, p.cache.readAheadSectors);
   if (limit > end) {
     const pf = beginPrefetch(
       drive,
@@ -81,6 +82,27 @@ export function startReadAhead(sim: Simulation, rq: IoRequest): void {
     );
     addressOf(rq, pf.base);
   }
+}
+
+/**
+ * Where read-ahead after data ending at `end` (its segment starting at `segLo`) stops:
+ * `count` sectors on, or sooner where the drive's "Buffer continuous read" says
+ * (disksim_diskcache.c disk_buffer_get_max_readahead; track and cylinder ends, where the
+ * background read would need a switch, disksim_diskctlr.c).
+ */
+export function readAheadLimit(sim: Simulation, segLo: number, end: number, count: number): number {
+  const g = sim.model.disk.geometry;
+  let limit = Math.min(end + count, g.totalLbns);
+  const stop = sim.model.disk.params.cache.readAheadStop ?? 'segment';
+  if (stop === 'segment' || end <= 0 || end >= g.totalLbns) return limit;
+  if (stop === 'next-track') {
+    const [first, last] = lbnBounds(g, end);
+    // a segment that began on an earlier track is a stream: a track's worth further
+    const more = segLo < first ? zoneOfLbn(g, segLo).sectorsPerTrack : 0;
+    return Math.min(limit, last + 1 + more);
+  }
+  limit = Math.min(limit, lbnBounds(g, end - 1, stop === 'cylinder')[1] + 1);
+  return limit;
 }
 
 /**
@@ -200,13 +222,14 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
   if (dataAt < 0) return false;
 
   const bus = rq.nSectors * d.busReadNsPerSector;
-  const cmdDone = now + d.readHitNs + d.dataPrepNs;
+  const hitNs = commandOverheadNs(sim, 'read-hit');
+  const cmdDone = now + hitNs + d.dataPrepNs;
   const busEnd = Math.max(cmdDone + bus, dataAt + d.busReadNsPerSector);
   const complete = busEnd + d.readCompleteNs;
   rq.cacheHit = true;
   rq.eligibleNs = cmdDone;
   rq.busNs = bus;
-  rq.overheadNs = d.readHitNs + d.dataPrepNs + d.readCompleteNs + (busEnd - cmdDone - bus);
+  rq.overheadNs = hitNs + d.dataPrepNs + d.readCompleteNs + (busEnd - cmdDone - bus);
   pushEvent(sim.state.heap, complete, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
   if (segment >= 0) {
     drive.segments[segment]!.lastUse = ++drive.useClock;
@@ -229,7 +252,12 @@ function keepReadingAhead(
 ): void {
   const drive = sim.state.drive;
   const d = sim.model.disk;
-  const want = Math.min(hi + d.params.cache.readAheadSectors, d.geometry.totalLbns);
+  const want = readAheadLimit(
+    sim,
+    drive.segments[segment]!.lo,
+    hi,
+    d.params.cache.readAheadSectors,
+  );
   const pf = drive.prefetch;
   if (pf && pf.segment === segment) {
     pf.limitLbn = Math.max(pf.limitLbn, want);
@@ -239,7 +267,7 @@ function keepReadingAhead(
   const seg = drive.segments[segment]!;
   if (drive.mechBusy || pf || drive.queue.length > 0 || seg.hi >= want) return;
   // Restart from the segment's end once the command is processed, from where the arm is.
-  const startAt = now + d.readMissNs;
+  const startAt = now + commandOverheadNs(sim, 'read-miss');
   positionTo(d, startAt, drive.arm.cylinder, drive.arm.head, seg.hi, false, 0, 0, pos);
   const restarted = beginPrefetch(
     drive,

@@ -18,6 +18,13 @@ export interface CompiledDisk {
   readHitNs: number;
   readMissNs: number;
   writeCmdNs: number;
+  /** write-back's write command overhead */
+  writeHitNs: number;
+  /** the same four after a write completed (DiskSim "… after write") */
+  readHitAfterWriteNs: number;
+  readMissAfterWriteNs: number;
+  writeCmdAfterWriteNs: number;
+  writeHitAfterWriteNs: number;
   dataPrepNs: number;
   reselectNs: number;
   readCompleteNs: number;
@@ -47,6 +54,11 @@ export function compileDisk(params: DiskParams): CompiledDisk {
     readHitNs: o.readHitMs * MS,
     readMissNs: o.readMissMs * MS,
     writeCmdNs: o.writeMs * MS,
+    writeHitNs: (o.writeHitMs ?? o.writeMs) * MS,
+    readHitAfterWriteNs: (o.afterWrite?.readHitMs ?? o.readHitMs) * MS,
+    readMissAfterWriteNs: (o.afterWrite?.readMissMs ?? o.readMissMs) * MS,
+    writeCmdAfterWriteNs: (o.afterWrite?.writeMs ?? o.writeMs) * MS,
+    writeHitAfterWriteNs: (o.afterWrite?.writeHitMs ?? o.writeHitMs ?? o.writeMs) * MS,
     dataPrepNs: o.dataPrepMs * MS,
     reselectNs: o.reselectMs * MS,
     readCompleteNs: o.readCompleteMs * MS,

@@ -47,6 +47,9 @@ export interface DriveState {
   ranges: RangeState | null;
   /** SSD: when each channel is next free */
   ssdChannelFreeNs: number[];
+  /** the last command completed to the host was a write: DiskSim's "after write"
+   * overheads apply to the next (disksim_diskctlr.c lastflags) */
+  lastCompletedWrite: boolean;
 }
 
 export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
@@ -74,5 +77,6 @@ export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
     decisions: 0,
     ranges: sim.model.processes.some(makesRangeWrites) ? createRangeState(sim.model.seed) : null,
     ssdChannelFreeNs: p.ssd ? new Array<number>(p.ssd.channels).fill(0) : [],
+    lastCompletedWrite: false,
   };
 }

@@ -31,6 +31,7 @@ import { releaseToUsed, takeRangeWrite } from './range';
 import { acceptRangeWrite, pickWithRanges } from './range-pick';
 import { removeAt } from '../arrays';
 import { bufferWrite, destageDone, writeBufferSegment } from './write-back';
+import { commandOverheadNs } from './overheads';
 
 export { createDriveState, type DriveState } from './drive-state';
 
@@ -86,8 +87,9 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
   }
   if (!rq.write) {
     if (tryCacheRead(sim, rq, now)) return true;
-    rq.eligibleNs = now + d.readMissNs;
-    rq.overheadNs = d.readMissNs + d.readCompleteNs;
+    const cmd = commandOverheadNs(sim, 'read-miss');
+    rq.eligibleNs = now + cmd;
+    rq.overheadNs = cmd + d.readCompleteNs;
     locate(d, rq);
     drive.queue.push(rq.slot);
     schedulePick(sim, rq.eligibleNs);
@@ -95,7 +97,8 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
   }
   writeStopsReadAhead(sim, rq, now);
   // The mechanism may start after the command overhead; the data crosses the bus meanwhile.
-  rq.eligibleNs = now + d.writeCmdNs;
+  const cmd = commandOverheadNs(sim, 'write');
+  rq.eligibleNs = now + cmd;
   rq.busNs = rq.nSectors * d.busWriteNsPerSector;
   // Sector i's data is in the buffer at dataReadyNs + i·(bus time per sector).
   rq.dataReadyNs = rq.eligibleNs + d.dataPrepNs + d.busWriteNsPerSector;
@@ -103,7 +106,7 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
     schedulePick(sim, bufferWrite(sim, rq, now, segment));
     return true;
   }
-  rq.overheadNs = d.writeCmdNs + d.reselectNs + d.writeCompleteNs;
+  rq.overheadNs = cmd + d.reselectNs + d.writeCompleteNs;
   locate(d, rq);
   drive.queue.push(rq.slot);
   schedulePick(sim, rq.eligibleNs);
@@ -111,8 +114,9 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
 }
 
 /** The host has taken the completion: the tag is free again. */
-export function driveRelease(sim: Simulation): void {
+export function driveRelease(sim: Simulation, rq: IoRequest): void {
   sim.state.drive.tagsInUse--;
+  sim.state.drive.lastCompletedWrite = rq.write;
 }
 
 /** Ask the idle mechanism to look for work at time t (after same-instant arrivals). */

@@ -204,6 +204,28 @@ export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
   return out;
 }
 
+/** The first and last LBN on the track (or, `cylinder`, the cylinder) holding `lbn`. */
+export function lbnBounds(g: Geometry, lbn: number, cylinder = false): [number, number] {
+  const p = lbnToPhys(g, lbn, { zone: 0, cylinder: 0, head: 0, sector: 0 });
+  const z = g.zones[p.zone]!;
+  // the tracks to look through, in LBN order: this one, or the cylinder's
+  const heads = cylinder
+    ? Array.from({ length: g.surfaces }, (_, o) => surfaceOrder(g, z, p.cylinder, o))
+    : [p.head];
+  let first = -1;
+  for (let h = 0; first < 0 && h < heads.length; h++) {
+    for (let s = 0; first < 0 && s < z.sectorsPerTrack; s++)
+      first = physToLbn(g, p.cylinder, heads[h]!, s);
+  }
+  let last = -1;
+  for (let h = heads.length - 1; last < 0 && h >= 0; h--) {
+    for (let s = z.sectorsPerTrack - 1; last < 0 && s >= 0; s--)
+      last = physToLbn(g, p.cylinder, heads[h]!, s);
+  }
+  // A first or last track that is slipped or empty (zone front): fall back to lbn itself.
+  return [first < 0 || first > lbn ? lbn : first, last < lbn ? lbn : last];
+}
+
 /**
  * How many LBNs from `lbn` (at `p`) lie on consecutive sectors of the same track: a
  * transfer runs that far before a switch or a slipped sector.

@@ -69,6 +69,12 @@ export interface OverheadSpec {
   /** after the last data, before the completion reaches the host */
   readCompleteMs: number;
   writeCompleteMs: number;
+  /** the command overheads when the last command completed was a write (DiskSim's
+   * "… after write" figures; absent: the same as after a read) */
+  afterWrite?: { readHitMs: number; readMissMs: number; writeMs: number; writeHitMs: number };
+  /** a write-back drive's write command overhead (DiskSim uses "Write hit over." whenever
+   * fast writes are on); absent: writeMs */
+  writeHitMs?: number;
 }
 
 export interface BusSpec {
@@ -89,6 +95,11 @@ export interface CacheSpec {
   segmentSectors: number;
   /** read-ahead after a read miss, up to this many sectors past the request (0 = none) */
   readAheadSectors: number;
+  /** where read-ahead stops besides that (DiskSim "Buffer continuous read"): 'segment' (3,
+   * absent) only by the count; 'track' (1) and 'cylinder' (2) also at the end of the track
+   * or cylinder it is on; 'next-track' (4, DEC's scheme) at the end of the track holding the
+   * block after the request, one track further when the segment began on an earlier track */
+  readAheadStop?: 'segment' | 'track' | 'cylinder' | 'next-track';
   writePolicy: WritePolicy;
   /** write-back buffer size; a write that does not fit waits ("buffer full") */
   writeBufferSectors: number;

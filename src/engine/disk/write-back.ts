@@ -44,7 +44,7 @@ export function bufferWrite(sim: Simulation, rq: IoRequest, now: number, segment
   drive.dirtyWrites[segment]!++;
   drive.dirtyEnd[segment] = rq.sector + rq.nSectors;
   rq.cacheHit = true;
-  rq.overheadNs = d.writeCmdNs + d.writeCompleteNs;
+  rq.overheadNs = rq.eligibleNs - now + d.writeCompleteNs;
   pushEvent(
     sim.state.heap,
     dataReady + d.writeCompleteNs,

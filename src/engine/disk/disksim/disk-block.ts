@@ -32,19 +32,25 @@ export function readDiskBlock(r: BlockReader): DiskPart {
     readCompleteMs: ms('Read completion overhead'),
     writeCompleteMs: ms('Write completion overhead'),
   };
-  // One figure each in Spindle: the "after write" variants and the write hit overhead
-  // are named when they differ from the one used.
-  const same = (name: string, used: number, usedName: string): void => {
-    const p = r.param(name);
-    if (p && (p.value.kind !== 'number' || p.value.v * scale !== used)) {
-      r.noteParam(p, `Spindle has one figure here and uses "${usedName}"`);
-    }
+  // "After write" figures apply when the last command completed was a write; a write-back
+  // drive's writes use the "Write hit" figures (disk_write_arrive). Kept only where they
+  // differ, so a drive with one figure each reads as before.
+  const writeHitMs = ms('Write hit over. after read');
+  const afterWrite = {
+    readHitMs: ms('Read hit over. after write'),
+    readMissMs: ms('Read miss over. after write'),
+    writeMs: ms('Write miss over. after write'),
+    writeHitMs: ms('Write hit over. after write'),
   };
-  same('Read hit over. after write', overheads.readHitMs, 'Read hit over. after read');
-  same('Read miss over. after write', overheads.readMissMs, 'Read miss over. after read');
-  same('Write hit over. after read', overheads.writeMs, 'Write miss over. after read');
-  same('Write hit over. after write', overheads.writeMs, 'Write miss over. after read');
-  same('Write miss over. after write', overheads.writeMs, 'Write miss over. after read');
+  if (writeHitMs !== overheads.writeMs) overheads.writeHitMs = writeHitMs;
+  if (
+    afterWrite.readHitMs !== overheads.readHitMs ||
+    afterWrite.readMissMs !== overheads.readMissMs ||
+    afterWrite.writeMs !== overheads.writeMs ||
+    afterWrite.writeHitMs !== writeHitMs
+  ) {
+    overheads.afterWrite = afterWrite;
+  }
   // Bus disconnects and reconnects beyond the first reselect are not modelled.
   for (const name of [
     'Other reselect overhead',
@@ -106,11 +112,9 @@ export function readDiskBlock(r: BlockReader): DiskPart {
   const segmentSectors = r.num('Segment size (in blks)');
   const writeSegments = r.num('Maximum number of write segments');
   const continuous = r.num('Buffer continuous read');
-  if (continuous !== 0 && continuous !== 3) {
-    r.note(
-      'Buffer continuous read',
-      'Spindle reads ahead up to "Maximum read-ahead" past the request (as setting 3 does)',
-    );
+  const STOPS = ['segment', 'track', 'cylinder', 'segment', 'next-track'] as const;
+  if (!(continuous >= 0 && continuous <= 4)) {
+    r.note('Buffer continuous read', `${continuous} is not a DiskSim read-ahead scheme (0–4)`);
   }
   const maxReadAhead = r.num('Maximum read-ahead (blks)');
   const fastWrite = r.num('Fast write level');
@@ -121,11 +125,14 @@ export function readDiskBlock(r: BlockReader): DiskPart {
     segments,
     separateWriteSegment: r.num('Use separate write segment') === 1,
     segmentSectors,
-    readAheadSectors: continuous === 0 ? 0 : maxReadAhead,
+    // DEC's scheme (4) ignores "Maximum read-ahead": the segment is its bound
+    readAheadSectors: continuous === 0 ? 0 : continuous === 4 ? segmentSectors : maxReadAhead,
     writePolicy: fastWrite === 0 ? 'write-through' : 'write-back',
     writeBufferSectors: segmentSectors * writeSegments,
     writeSegments,
   };
+  const stop = STOPS[continuous] ?? 'segment';
+  if (stop !== 'segment') cache.readAheadStop = stop;
   r.ignore('Allow read hits on write data');
   if (r.num('Allow read hits on write data') !== 1 && cache.separateWriteSegment) {
     r.note('Allow read hits on write data', 'reads always hit on the write segment');

@@ -8,6 +8,7 @@ import { buildModel } from '../../model';
 import { PROCESS_DEFAULTS } from '../../scenario/process';
 import type { Scenario } from '../../scenario/types';
 import { createSimulation, runToEnd } from '../../sim/simulation';
+import { summarize } from '../../summary';
 import { compileDisk } from '../compile';
 import type { DiskSchedulerName } from '../disk-scheduler';
 import { geometryOf } from '../geometry';
@@ -94,6 +95,8 @@ export interface ValidationResult {
   demerit: number;
   /** the demerit as a percentage of the measured mean */
   demeritPercent: number;
+  /** reads served from the drive's buffer in the simulation */
+  bufferHits: number;
   /** Spindle's response time for each line, ms */
   simulatedMs: number[];
 }
@@ -188,6 +191,7 @@ export function validateDisk(
     measured,
     demerit,
     demeritPercent: (100 * demerit) / measured.mean,
+    bufferHits: summarize(sim, scenario).requests.cacheHits,
     simulatedMs,
   };
 }

@@ -1,0 +1,18 @@
+// A command's processing overhead in the drive, by kind and by what the last completed
+// command was: DiskSim's "… over. after read" / "… after write" figures, and a write-back
+// drive's "Write hit over." (disksim_diskctlr.c disk_read_arrive, disk_write_arrive).
+import type { Simulation } from '../sim/simulation';
+
+/** A command's processing overhead, by kind and by what the last completed command was
+ * (DiskSim disk_read_arrive / disk_write_arrive). */
+export function commandOverheadNs(
+  sim: Simulation,
+  kind: 'read-hit' | 'read-miss' | 'write',
+): number {
+  const d = sim.model.disk;
+  const w = sim.state.drive.lastCompletedWrite;
+  if (kind === 'read-hit') return w ? d.readHitAfterWriteNs : d.readHitNs;
+  if (kind === 'read-miss') return w ? d.readMissAfterWriteNs : d.readMissNs;
+  if (sim.model.writePolicy === 'write-back') return w ? d.writeHitAfterWriteNs : d.writeHitNs;
+  return w ? d.writeCmdAfterWriteNs : d.writeCmdNs;
+}

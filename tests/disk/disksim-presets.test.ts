@@ -12,10 +12,22 @@ describe.each(DEV_DRIVES)('preset of $stem', (drive) => {
     const preset = getPreset(drive.preset);
     expect(presetNames()).toContain(drive.preset);
     const strip = (p: object) => {
-      const { name: _n, title: _t, provenance: _p, ...rest } = p as Record<string, unknown>;
+      const {
+        name: _n,
+        title: _t,
+        provenance: _p,
+        queueing: _q,
+        ...rest
+      } = p as Record<string, unknown>;
       return rest;
     };
     expect(strip(preset!)).toEqual(strip(read));
+  });
+
+  it("queues in the drive (the reader keeps DiskSim's driver queueing; presets do not)", () => {
+    const read = readDiskSim(`${drive.stem}.parv`, filesIn(VALIDATION_DIR())).params;
+    expect(read.queueing).toBe('driver');
+    expect(getPreset(drive.preset)!.queueing).toBeUndefined();
   });
 
   it('is titled with its real name', () => {

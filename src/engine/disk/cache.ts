@@ -153,6 +153,13 @@ function prefetchProgress(sim: Simulation, pf: Prefetch, t: number): TransferEnd
   );
 }
 
+/** When the arm's angle was last known: where read-ahead has got to by `now` (it runs
+ * sector by sector, as DiskSim updates its angle), else the end of the last transfer. */
+export function armKnownNs(sim: Simulation, now: number): number {
+  const pf = sim.state.drive.prefetch;
+  return pf ? prefetchProgress(sim, pf, now).endNs : sim.state.drive.armKnownNs;
+}
+
 /**
  * The mechanism is needed elsewhere: keep what was read, note where the arm is.
  * Returns when the arm is free (a track switch under way completes first).

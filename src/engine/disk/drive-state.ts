@@ -50,6 +50,12 @@ export interface DriveState {
   /** the last command completed to the host was a write: DiskSim's "after write"
    * overheads apply to the next (disksim_diskctlr.c lastflags) */
   lastCompletedWrite: boolean;
+  /** queueing 'driver': the host driver's queue (request slots, arrival order), and whether
+   * the disk holds a command of the host's not yet completed */
+  driverQueue: number[];
+  awaitingCompletion: boolean;
+  /** when the arm's angle was last known: the end of its last media transfer, ns */
+  armKnownNs: number;
 }
 
 export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
@@ -78,5 +84,8 @@ export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
     ranges: sim.model.processes.some(makesRangeWrites) ? createRangeState(sim.model.seed) : null,
     ssdChannelFreeNs: p.ssd ? new Array<number>(p.ssd.channels).fill(0) : [],
     lastCompletedWrite: false,
+    driverQueue: [],
+    awaitingCompletion: false,
+    armKnownNs: 0,
   };
 }

@@ -32,6 +32,7 @@ import { acceptRangeWrite, pickWithRanges } from './range-pick';
 import { removeAt } from '../arrays';
 import { bufferWrite, destageDone, writeBufferSegment } from './write-back';
 import { commandOverheadNs } from './overheads';
+import { driverEnqueue, driverSend } from './driver-queue';
 
 export { createDriveState, type DriveState } from './drive-state';
 
@@ -44,6 +45,18 @@ export function driveHasFreeTag(sim: Simulation): boolean {
  * QUEUE FULL (a write-back drive whose buffer has no room) and the host must requeue it.
  */
 export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolean {
+  if (sim.model.disk.params.queueing === 'driver' && rq.serviceNs < 0) {
+    driverEnqueue(sim, rq, now);
+    return true;
+  }
+  return acceptCommand(sim, rq, now, true);
+}
+
+/**
+ * The drive takes a command: from the host (counting a tag), or from the host driver's
+ * queue (queueing 'driver', tag counted when the driver took it). False: QUEUE FULL.
+ */
+export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: boolean): boolean {
   const drive = sim.state.drive;
   const d = sim.model.disk;
   const rw = drive.ranges !== null && rq.write ? takeRangeWrite(drive.ranges, rq.bios[0]!) : null;
@@ -63,8 +76,10 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
     if (drive.bufferFullSinceNs < 0) drive.bufferFullSinceNs = now;
     return false;
   }
-  drive.tagsInUse++;
-  rq.dispatchedNs = now;
+  if (tag) {
+    drive.tagsInUse++;
+    rq.dispatchedNs = now;
+  }
   if (rq.serviceNs >= 0) {
     // A trace-timed device: done after the traced service time, whatever the disk model says.
     rq.transferNs = rq.serviceNs;
@@ -114,9 +129,17 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
 }
 
 /** The host has taken the completion: the tag is free again. */
-export function driveRelease(sim: Simulation, rq: IoRequest): void {
-  sim.state.drive.tagsInUse--;
-  sim.state.drive.lastCompletedWrite = rq.write;
+export function driveRelease(sim: Simulation, rq: IoRequest, now: number): void {
+  const drive = sim.state.drive;
+  drive.tagsInUse--;
+  drive.lastCompletedWrite = rq.write;
+  if (drive.awaitingCompletion) {
+    // queueing 'driver': the driver sends its next command as this one completes — before
+    // the host hears of it, so a closed loop's replacement is not yet there (DiskSim; at
+    // depth 2 SPTF has a single choice, DISK-MODEL.md §6 row 15)
+    drive.awaitingCompletion = false;
+    driverSend(sim, now);
+  }
 }
 
 /** Ask the idle mechanism to look for work at time t (after same-instant arrivals). */
@@ -257,6 +280,7 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
   rq.seekNs = pos.seekNs;
   rq.rotationNs = pos.rotationNs;
   rq.transferNs = xfer.endNs - mediaStart;
+  drive.armKnownNs = xfer.endNs;
   rq.media = true;
   arm.cylinder = xfer.cylinder;
   arm.head = xfer.head;
@@ -321,6 +345,7 @@ export function onMechanismFree(sim: Simulation, slot: number, now: number): voi
   if (rq.internal) {
     noteDestaged(sim, rq);
     destageDone(sim, rq, now);
+    driverSend(sim, now); // a write the full buffer refused may fit now
   } else if (!rq.write && drive.segments.length > 0) {
     startReadAhead(sim, rq);
   }

@@ -148,5 +148,17 @@ export interface DiskParams {
   cache: CacheSpec;
   /** the most commands the drive accepts (tagged queue depth), 1–64 */
   maxQueueDepth: number;
+  /**
+   * Where waiting commands queue and are scheduled (absent: 'drive').
+   * 'drive': a tagged queue in the drive, as real drives do it — each command's processing
+   * overhead runs while it waits, and the scheduler picks when the mechanism is free, from
+   * the platter's angle then. 'driver': DiskSim's validation setups ("Use queueing in
+   * subsystem" with a disk of "Max queue length" 1) — the host driver queues and schedules,
+   * the disk takes the next command once the last has completed and only then starts its
+   * command overhead, and SPTF estimates as DiskSim's ioqueue does (disk_get_servtime):
+   * from the angle the disk last knew, at the end of its last media transfer, without that
+   * overhead. docs/DISKSIM.md, "SPTF at depth".
+   */
+  queueing?: 'drive' | 'driver';
   ssd: SsdSpec | null;
 }

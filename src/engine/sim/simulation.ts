@@ -148,12 +148,12 @@ export function step(sim: Simulation): boolean {
       onMechanismFree(sim, rq, t);
       // a = 1: the command completes at the same instant (a read the mechanism held).
       if (a === 1) {
-        driveRelease(sim, requestAt(st.requests, rq));
+        driveRelease(sim, requestAt(st.requests, rq), t);
         hostComplete(sim, requestAt(st.requests, rq), t);
       }
       break;
     case EventKind.DriveComplete:
-      driveRelease(sim, requestAt(st.requests, rq));
+      driveRelease(sim, requestAt(st.requests, rq), t);
       hostComplete(sim, requestAt(st.requests, rq), t);
       break;
     case EventKind.DrivePick:

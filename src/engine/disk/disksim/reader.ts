@@ -133,12 +133,16 @@ export function readDiskSim(parvName: string, files: FileSource): DiskSimDisk {
   // queue as the drive's tagged queue, up to 64 deep.
   let scheduler = diskScheduler;
   let maxQueueDepth = Math.max(1, Math.min(64, part.maxQueueLength));
+  let driverQueue = false;
   if (driver) {
     const queueing = driver.num('Use queueing in subsystem', 0);
     const driverSched = readScheduler(driver.child('Scheduler'));
     if (queueing === 1) {
       maxQueueDepth = 64;
-      if (part.maxQueueLength <= 1) scheduler = driverSched;
+      if (part.maxQueueLength <= 1) {
+        scheduler = driverSched;
+        driverQueue = true;
+      }
     }
     driver.finish();
   }
@@ -171,6 +175,9 @@ export function readDiskSim(parvName: string, files: FileSource): DiskSimDisk {
   };
   if (model.mapping !== 'conventional') params.mapping = model.mapping;
   if (model.sparing !== 'tracks') params.sparing = model.sparing;
+  // The driver queues and schedules, the disk takes one command at a time: DiskSim's
+  // behaviour, kept as it is (DiskParams.queueing; the presets use the drive's queue).
+  if (driverQueue) params.queueing = 'driver';
   return {
     params,
     scheduler: scheduler?.name ?? null,

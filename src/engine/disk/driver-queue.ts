@@ -1,0 +1,56 @@
+// Queueing 'driver' (DiskParams.queueing): DiskSim's validation setups queue and schedule
+// at the host's driver ("Use queueing in subsystem") in front of a disk that takes one
+// command at a time ("Max queue length" 1). The driver sends the next command when the
+// last has completed; the drive then handles it as it handles any command. The driver's
+// SPTF estimates as DiskSim's ioqueue does (disk_get_servtime → dm_acctime on the disk's
+// mech_state): from the angle the disk last knew, not the angle when the command will start
+// after its overhead. docs/DISKSIM.md, "SPTF at depth".
+import type { IoRequest } from '../request';
+import { requestAt } from '../request';
+import type { Simulation } from '../sim/simulation';
+import { removeAt } from '../arrays';
+import { armKnownNs } from './cache';
+import { pickNext, type DiskPick } from './disk-scheduler';
+import { acceptCommand } from './drive';
+import { locate } from './mechanics';
+
+/** The host hands the command to the driver's queue (it holds a tag until completion). */
+export function driverEnqueue(sim: Simulation, rq: IoRequest, now: number): void {
+  const drive = sim.state.drive;
+  drive.tagsInUse++;
+  rq.dispatchedNs = now;
+  locate(sim.model.disk, rq);
+  drive.driverQueue.push(rq.slot);
+  driverSend(sim, now);
+}
+
+const candidates: IoRequest[] = [];
+const pick: DiskPick = { index: 0, rule: 'only-candidate', estimatesNs: [] };
+
+/** If the disk has no command of the host's, choose the next and send it. */
+export function driverSend(sim: Simulation, now: number): void {
+  const drive = sim.state.drive;
+  const queue = drive.driverQueue;
+  if (drive.awaitingCompletion || queue.length === 0) return;
+  const m = sim.model;
+  const n = queue.length;
+  for (let i = 0; i < n; i++) candidates[i] = requestAt(sim.state.requests, queue[i]!);
+  pickNext(
+    m.disk,
+    m.diskScheduler,
+    candidates,
+    n,
+    drive.arm,
+    drive.writeSegment.hi,
+    armKnownNs(sim, now),
+    m.agingWeight,
+    pick,
+    false,
+  );
+  const rq = candidates[pick.index]!;
+  // a write-back drive with a full buffer refuses: the driver keeps it and retries
+  if (!acceptCommand(sim, rq, now, false)) return;
+  removeAt(queue, pick.index);
+  drive.awaitingCompletion = true;
+  drive.decisions++;
+}

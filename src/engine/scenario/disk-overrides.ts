@@ -118,7 +118,7 @@ export const diskParamsSchema = obj({
     writeSegments: intIn(0, 1024),
   }),
   maxQueueDepth: intIn(1, 64),
-  queueing: oneOf(['drive', 'driver']),
+  queueing: oneOf(['drive', 'driver']).optional(),
   ssd: obj({
     readLatencyMs: ms(),
     writeLatencyMs: ms(),

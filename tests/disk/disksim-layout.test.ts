@@ -74,3 +74,40 @@ describe.each(DEV_DRIVES)('layout of $stem against diskmodel', (drive) => {
     }
   });
 });
+
+describe('sparing scheme 7 (sectors at the end, no spares) against diskmodel', () => {
+  // cheetah9LP.model with "Sparing scheme used = 7" and no spares, as IBM's 18ES model is
+  const dir = VALIDATION_DIR();
+  const model = readFileSync(`${dir}/cheetah9LP.model`, 'utf8')
+    .replace('Sparing scheme used = 9', 'Sparing scheme used = 7')
+    .replace(/Number of spares = \d+/g, 'Number of spares = 0');
+  const disk = readDiskSim('cheetah9LP.parv', filesIn(dir, { 'cheetah9LP.model': model }));
+  const g = geometryOf(disk.params);
+  const lines = ref('layout-cheetah9LP-scheme7.txt.gz').trim().split('\n');
+
+  it('lays every sampled LBN where diskmodel does, at the same angle', () => {
+    expect(lines[0]).toBe(`sectors ${g.totalLbns}`);
+    const p: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
+    for (const line of lines.slice(1)) {
+      const [lbn, cyl, head, sector, angle] = line.split(' ').map(Number) as [
+        number,
+        number,
+        number,
+        number,
+        number,
+      ];
+      lbnToPhys(g, lbn, p);
+      expect([p.cylinder, p.head, p.sector], `LBN ${lbn}`).toEqual([cyl, head, sector]);
+      const d = Math.abs(sectorAngle(g, p) - angle);
+      expect(Math.min(d, 1 - d)).toBeLessThan(1e-6);
+    }
+  });
+
+  it('refuses scheme 7 with spare sectors per cylinder, naming file and line', () => {
+    const withSpares = model.replace('Number of spares = 0', 'Number of spares = 4');
+    const line = withSpares.slice(0, withSpares.indexOf('Number of spares = 4')).split('\n').length;
+    expect(() =>
+      readDiskSim('cheetah9LP.parv', filesIn(dir, { 'cheetah9LP.model': withSpares })),
+    ).toThrow(new RegExp(`^cheetah9LP\\.model:${line}: sparing scheme 7 with spare sectors`));
+  });
+});

@@ -28,6 +28,10 @@ const SPARING: Record<number, SparingScheme> = {
   0: 'tracks', // no sparing: a track layout with no spare tracks
   1: 'tracks',
   3: 'sectors-per-track',
+  // 7 (sectors at the end, DiskSim's sectpercyl code): with no spares per cylinder each
+  // slip pushes the LBNs after it on by a sector to the zone's end — scheme 9's layout
+  // with the slips as its spare sectors (checked against diskmodel)
+  7: 'sectors-per-zone',
   9: 'sectors-per-zone',
 };
 
@@ -245,7 +249,7 @@ function readLayout(
   if (!sparing) {
     throw new DiskSimReadError(
       r.param('Sparing scheme used')!.pos,
-      `Sparing scheme used = ${spareNo} is not one Spindle lays out (it reads 0, 1, 3 and 9)`,
+      `Sparing scheme used = ${spareNo} is not one Spindle lays out (it reads 0, 1, 3, 7 and 9)`,
     );
   }
   r.ignore('Rangesize for sparing'); // used only by scheme 8
@@ -313,6 +317,16 @@ function readZone(
     zone.sectorSlips = slips;
   } else if (spareNo === 9) {
     zone.spareSectors = spares;
+    zone.sectorSlips = slips;
+  } else if (spareNo === 7) {
+    if (spares !== 0) {
+      const p = r.param('Number of spares')!;
+      throw new DiskSimReadError(
+        p.pos,
+        'sparing scheme 7 with spare sectors per cylinder is not one Spindle lays out (only with 0 spares)',
+      );
+    }
+    zone.spareSectors = slips.length;
     zone.sectorSlips = slips;
   } else if (spareNo === 0 && slips.length > 0) {
     r.note('slips', 'sparing scheme 0 ignores slips (as DiskSim does)');

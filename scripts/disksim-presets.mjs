@@ -1,13 +1,13 @@
 // Regenerate the presets of DiskSim's validated drives from their DiskSim 4.0 files with
 // the reader (npx spindle disksim-read): node scripts/disksim-presets.mjs [dir], dir
-// holding the .parv/.diskspecs/.model/.seek files (default ../shared/traces/disksim-validation).
+// holding the .parv/.diskspecs/.model/.seek files (default tests/data/disksim-validation).
 // Then run prettier on the written files. docs/DISKSIM.md.
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dir = resolve(process.argv[2] ?? resolve(root, '../shared/traces/disksim-validation'));
+const dir = resolve(process.argv[2] ?? resolve(root, 'tests/data/disksim-validation'));
 const drives = [
   [
     'hp_c2490a',

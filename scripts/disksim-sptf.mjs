@@ -15,10 +15,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const [outDir, disksim] = process.argv.slice(2);
 if (!outDir) throw new Error('usage: node scripts/disksim-sptf.mjs OUTDIR [disksim]');
-const base = readFileSync(
-  resolve(root, '../shared/traces/disksim-validation/hp_c2247a.parv'),
-  'utf8',
-);
+const base = readFileSync(resolve(root, 'tests/data/disksim-validation/hp_c2247a.parv'), 'utf8');
 const driverFcfs = 'Scheduler = disksim_ioqueue {\nScheduling policy = 1,';
 
 /** @param {number} depth @param {number} capacity @param {string} readFraction */

@@ -78,7 +78,7 @@ describe('determinism', () => {
 describe('determinism of the blk-mq schedulers on kernel 6.18', () => {
   // each scheduler's state is plain data: a snapshot mid-run (timers, tokens, histograms,
   // queues) continues exactly as the run it was taken from
-  it.each(['mq-deadline', 'kyber'])(
+  it.each(['mq-deadline', 'kyber', 'bfq'])(
     '%s: same seed, same log; a snapshot continues exactly',
     (name) => {
       const sc = scenario({
@@ -154,5 +154,5 @@ describe('timeline: periodic snapshots and seeking back', () => {
       steps: tl.sim.state.steps,
       sum: tl.sim.state.metrics.q2c.sumNs,
     }).toEqual(end);
-  });
+  }, 30_000);
 });

@@ -10,6 +10,7 @@ import { switcher } from './switcher';
 import { adio } from './adio';
 import { cfqAnn } from './cfq-ann';
 import { kyber } from './kyber';
+import { bfq } from './bfq';
 
 registerElevator(none);
 registerElevator(noop);
@@ -21,3 +22,4 @@ registerElevator(switcher);
 registerElevator(adio);
 registerElevator(cfqAnn);
 registerElevator(kyber);
+registerElevator(bfq);

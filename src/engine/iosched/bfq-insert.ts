@@ -1,0 +1,159 @@
+// A request enters BFQ (block/bfq-iosched.c): __bfq_insert_request → bfq_add_request →
+// bfq_rq_enqueued, with the idle-to-busy switch (budget for the activation, weight
+// raising, preemption of the in-service queue), and its removal (bfq_remove_request).
+import { msecsToJiffies } from './common';
+import { explainRaise } from './bfq-explain';
+import {
+  addBusy,
+  betterToIdle,
+  budgetTimedOut,
+  delBusy,
+  expire,
+  idlingBoostsThr,
+} from './bfq-expire';
+import {
+  addToQueue,
+  chooseReq,
+  findNext,
+  queueOf,
+  servToCharge,
+  takeFromQueue,
+  updateIoIntensity,
+  updateSeek,
+  updateShortTtime,
+  updateThinktime,
+} from './bfq-queue';
+import { BFQ_SMALL_REQ_SECTORS, BFQ_WR_COEFF, BFQ_WR_MIN_INTER_ARR_ASYNC_MS } from './bfq-tunables';
+import { budgetLeft, classIdx, jiffies, type BfqQueue, type BfqState } from './bfq-types';
+import { activateRequeue } from './bfq-wf2q';
+import { classify, seekyEndsSoftRt, wrDuration, wrOnArrival } from './bfq-wr';
+import type { ElevatorContext } from './types';
+import type { IoRequest } from '../request';
+
+/** bfq_updated_next_req: a waiting queue's budget follows its new next request. */
+export function updatedNextReq(s: BfqState, q: BfqQueue, ctx: ElevatorContext): void {
+  if (q.nextRq < 0 || q.id === s.inService) return;
+  const budget = Math.max(q.maxBudget, servToCharge(q, ctx.rq(q.nextRq)));
+  if (q.budget !== budget) {
+    q.budget = budget;
+    if (q.busy) activateRequeue(s, q, false);
+  }
+}
+
+/** bfq_bfqq_update_budg_for_activation: a queue whose next request came soon after it
+ * emptied goes on with the budget it had left (and may preempt); else a fresh budget. */
+function budgForActivation(s: BfqState, q: BfqQueue, inTime: boolean, ctx: ElevatorContext) {
+  if (q.nonBlockingWaitRq && inTime && budgetLeft(q) > 0) {
+    q.budget = Math.min(budgetLeft(q), q.maxBudget);
+    q.service = 0;
+    return true;
+  }
+  q.service = 0;
+  q.budget = Math.max(q.maxBudget, servToCharge(q, ctx.rq(q.nextRq)));
+  q.nonBlockingWaitRq = false;
+  return false;
+}
+
+/** bfq_bfqq_higher_class_or_weight */
+function higherClassOrWeight(q: BfqQueue, inServ: BfqQueue): boolean {
+  return q.ioprioClass < inServ.ioprioClass || q.weight > inServ.weight;
+}
+
+/** next_queue_may_preempt, flat: B-WF2Q+ would now pick q before the in-service queue
+ * (a higher class, or eligible with a smaller finish — bfq_update_next_in_service). */
+function mayPreempt(s: BfqState, q: BfqQueue, inServ: BfqQueue): boolean {
+  if (classIdx(q) !== classIdx(inServ)) return classIdx(q) < classIdx(inServ);
+  return q.start <= s.trees[classIdx(q)]!.vtime && inServ.finish > q.finish;
+}
+
+/** bfq_bfqq_handle_idle_busy_switch */
+function idleBusySwitch(s: BfqState, q: BfqQueue, oldWr: number, ctx: ElevatorContext) {
+  const j = jiffies(ctx);
+  const a = classify(s, q, ctx);
+  const inTime = ctx.now <= q.ttimeLastEnd + s.t.sliceIdleNs * 3;
+  const wantsToPreempt = budgForActivation(s, q, inTime, ctx);
+  q.justCreated = false;
+  if (s.t.lowLatency) {
+    wrOnArrival(s, q, oldWr, a, ctx);
+    if (oldWr === 1 && q.wrCoeff > 1 && ctx.recording)
+      explainRaise(q, a.interactive, q.wrCurMaxTime, s.hz, ctx);
+  }
+  q.lastIdleBklogged = j;
+  q.serviceFromBacklogged = 0;
+  q.softrtUpdate = false;
+  addBusy(s, q);
+  const inServ = s.queues[s.inService];
+  if (
+    inServ &&
+    ((wantsToPreempt && q.wrCoeff >= inServ.wrCoeff) ||
+      higherClassOrWeight(q, inServ) ||
+      !betterToIdle(s, inServ)) &&
+    mayPreempt(s, q, inServ)
+  ) {
+    expire(s, inServ, false, 'preempted', ctx);
+    ctx.kick();
+  }
+  return a.interactive;
+}
+
+/** __bfq_insert_request → bfq_add_request → bfq_rq_enqueued */
+export function add(s: BfqState, rq: IoRequest, ctx: ElevatorContext): void {
+  const q = queueOf(s, rq);
+  const now = ctx.now;
+  const j = jiffies(ctx);
+  updateThinktime(s, q, now);
+  updateShortTtime(s, q);
+  updateSeek(s, q, rq);
+  seekyEndsSoftRt(s, q, ctx);
+  const oldWr = q.wrCoeff;
+  if (q.sync) updateIoIntensity(q, now);
+  addToQueue(s, q, rq, ctx);
+  const prev = q.nextRq;
+  q.nextRq = chooseReq(s, q.nextRq, rq.slot, s.lastPosition, ctx);
+  if (q.nextRq !== prev) q.nextFromFifo = false;
+  let interactive = false;
+  if (!q.busy) interactive = idleBusySwitch(s, q, oldWr, ctx);
+  else {
+    // an async queue's request 500 ms after its last one is raised too
+    if (
+      s.t.lowLatency &&
+      oldWr === 1 &&
+      !rq.sync &&
+      q.lastWrStartFinish + msecsToJiffies(BFQ_WR_MIN_INTER_ARR_ASYNC_MS, s.hz) < j
+    ) {
+      q.wrCoeff = BFQ_WR_COEFF;
+      q.wrCurMaxTime = wrDuration(s);
+      s.wrBusyQueues++;
+      q.prioChanged = true;
+    }
+    if (prev !== q.nextRq) updatedNextReq(s, q, ctx);
+  }
+  if (s.t.lowLatency && (oldWr === 1 || q.wrCoeff === 1 || interactive)) q.lastWrStartFinish = j;
+  // bfq_rq_enqueued
+  q.lastRequestPos = rq.sector + rq.nSectors;
+  if (q.id === s.inService && q.waitRequest) {
+    const small = q.queued[rq.sync ? 1 : 0] === 1 && rq.nSectors < BFQ_SMALL_REQ_SECTORS;
+    const timedOut = budgetTimedOut(q, ctx);
+    if (small && idlingBoostsThr(s, q) && !timedOut) return; // wait for merges
+    q.waitRequest = false;
+    if (s.idleTimerAt >= 0) {
+      s.idleTimerAt = -1;
+      ctx.clearTimer();
+    }
+    if (timedOut) expire(s, q, false, 'budget-timeout', ctx);
+    ctx.kick();
+  }
+}
+
+/** bfq_remove_request: the next request is found again; an emptied waiting queue leaves. */
+export function removeRequest(s: BfqState, q: BfqQueue, rq: IoRequest, ctx: ElevatorContext): void {
+  if (q.nextRq === rq.slot) {
+    q.nextRq = findNext(s, q, rq.slot, ctx);
+    updatedNextReq(s, q, ctx);
+  }
+  takeFromQueue(s, q, rq);
+  if (q.sortList.length === 0) {
+    q.nextRq = -1;
+    if (q.busy && q.id !== s.inService) delBusy(s, q);
+  }
+}

@@ -1,0 +1,147 @@
+// BFQ's state as plain data (bfq.ts and its helpers; docs/iosched/bfq.md): one bfq_queue
+// per process for its sync I/O and one per I/O priority for async I/O, each with its
+// B-WF2Q+ entity (weight, budget, start and finish virtual times), and bfq_data's
+// counters. Queues live in an array by id; trees hold ids.
+import { jiffiesNow } from './common';
+import type { ElevatorContext } from './types';
+
+/** enum bfqq_expiration */
+export type BfqExpiration =
+  'too-idle' | 'budget-timeout' | 'budget-exhausted' | 'no-more-requests' | 'preempted';
+
+export const NOT_ON_TREE = 0;
+export const ON_ACTIVE = 1;
+export const ON_IDLE = 2;
+
+export interface BfqQueue {
+  id: number;
+  /** the process (sync) or −1 (an async queue, shared) */
+  pid: number;
+  sync: boolean;
+  /** I/O priority class 1 RT, 2 BE, 3 IDLE, and level 0 … 7 */
+  ioprioClass: number;
+  ioprio: number;
+  // ── the entity (bfq_entity) ──
+  weight: number;
+  origWeight: number;
+  prioChanged: boolean;
+  start: number;
+  finish: number;
+  budget: number;
+  service: number;
+  tree: number;
+  /** on_st_or_in_serv: counted in its service tree's wsum */
+  onSt: boolean;
+  // ── the queue ──
+  maxBudget: number;
+  sortList: number[];
+  fifo: number[];
+  nextRq: number;
+  /** next_rq came from the FIFO (bfq_check_fifo), for the decision record */
+  nextFromFifo: boolean;
+  queued: [number, number];
+  dispatched: number;
+  busy: boolean;
+  waitRequest: boolean;
+  nonBlockingWaitRq: boolean;
+  fifoExpire: boolean;
+  hasShortTtime: boolean;
+  ioBound: boolean;
+  /** jiffies; also when it last became empty with nothing in flight */
+  budgetTimeout: number;
+  seekHistory: number;
+  lastRequestPos: number;
+  ttimeLastEnd: number;
+  ttimeSamples: number;
+  ttimeTotal: number;
+  ttimeMean: number;
+  ioStartTime: number;
+  totIdleTime: number;
+  justCreated: boolean;
+  inWeightsTree: boolean;
+  // ── weight raising ──
+  wrCoeff: number;
+  wrCurMaxTime: number;
+  lastWrStartFinish: number;
+  wrStartAtSwitchToSrt: number;
+  serviceFromWr: number;
+  softRtNextStart: number;
+  lastIdleBklogged: number;
+  serviceFromBacklogged: number;
+  softrtUpdate: boolean;
+}
+
+/** bfq_service_tree: one per class (RT, BE, IDLE) */
+export interface ServiceTree {
+  vtime: number;
+  wsum: number;
+  active: number[];
+  idle: number[];
+}
+
+export interface BfqTunables {
+  fifoExpireNs: [number, number];
+  backMaxKiB: number;
+  backPenalty: number;
+  sliceIdleNs: number;
+  userMaxBudget: number;
+  timeoutJ: number;
+  strictGuarantees: boolean;
+  lowLatency: boolean;
+}
+
+export interface BfqState {
+  t: BfqTunables;
+  hz: number;
+  rot: boolean;
+  queues: BfqQueue[];
+  /** a process's sync queue, and the async queue of a class.level, by key */
+  syncOf: Record<number, number>;
+  asyncOf: Record<string, number>;
+  trees: [ServiceTree, ServiceTree, ServiceTree];
+  inService: number;
+  busyQueues: [number, number, number];
+  wrBusyQueues: number;
+  queuedTotal: number;
+  rqInDriver: number;
+  /** hw_tag: −1 unknown, 0 or 1; its sampling */
+  hwTag: number;
+  maxRqInDriver: number;
+  hwTagSamples: number;
+  budgetsAssigned: number;
+  /** bfqd->bfq_max_budget (the user's, or the automatic one) */
+  maxBudget: number;
+  /** bfqd->peak_rate (sectors/µs << 16) and rate_dur_prod */
+  peakRate: number;
+  rateDurProd: number;
+  lastPosition: number;
+  lastBudgetStartNs: number;
+  lastIdlingStartNs: number;
+  lastCompletionNs: number;
+  classIdleLastService: number;
+  /** weights of the non-raised queues that are busy or have I/O in flight: weight → count */
+  weights: Record<number, number>;
+  /** the idle slice timer is armed (ns), −1 if not */
+  idleTimerAt: number;
+  /** bfqd->async_depths[weight-raised queues busy][sync]: tags a write may hold */
+  asyncDepths: [[number, number], [number, number]];
+  expirations: Record<BfqExpiration, number>;
+}
+
+export const jiffies = (ctx: ElevatorContext) => jiffiesNow(ctx);
+
+/** the service-tree index of a class: RT 0, BE 1, IDLE 2 */
+export function classIdx(q: BfqQueue): number {
+  return q.ioprioClass - 1;
+}
+
+export function budgetLeft(q: BfqQueue): number {
+  return q.budget - q.service;
+}
+
+export function totBusy(s: BfqState): number {
+  return s.busyQueues[0] + s.busyQueues[1] + s.busyQueues[2];
+}
+
+export const queueName = (q: BfqQueue) =>
+  q.sync ? `bfq${q.pid}S` : `bfq${['RT', 'BE', 'IDLE'][q.ioprioClass - 1]}${q.ioprio}A`;

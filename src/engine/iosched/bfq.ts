@@ -1,0 +1,312 @@
+// BFQ as Linux 6.18 has it (block/bfq-iosched.c, bfq-wf2q.c, bfq-iosched.h; LINUX-
+// SCHEDULERS.md §9.3; docs/iosched/bfq.md), without cgroups: per-process sync queues and
+// per-priority async queues scheduled by B-WF2Q+ (bfq-wf2q.ts) on budgets in sectors, not
+// time slices. The in-service queue is served until its budget is used up, its budget
+// timeout passes, or it empties and idling is not worth it (bfq-expire.ts); the next
+// budget follows from why it stopped. Weight raising under low_latency (bfq-wr.ts).
+// This file: the hooks — insertion, dispatch (bfq_select_queue), completion, the idle
+// timer, merging — and the inspection view.
+import { msecsToJiffies } from './common';
+import { explainDispatch, explainIdle } from './bfq-explain';
+import {
+  armSliceTimer,
+  betterToIdle,
+  budgetTimedOut,
+  expire,
+  mayExpireForTimeout,
+  mustIdle,
+  setInService,
+} from './bfq-expire';
+import { chooseReq, queueFor, queueOf, servToCharge } from './bfq-queue';
+import {
+  BFQ_DEFAULT_MAX_BUDGET,
+  BFQ_HW_QUEUE_SAMPLES,
+  BFQ_HW_QUEUE_THRESHOLD,
+  BFQ_TUNABLES,
+  BFQ_WR_COEFF,
+  bfqTunable,
+} from './bfq-tunables';
+import {
+  budgetLeft,
+  jiffies,
+  totBusy,
+  type BfqQueue,
+  type BfqState,
+  type BfqTunables,
+} from './bfq-types';
+import { add, removeRequest, updatedNextReq } from './bfq-insert';
+import { bfqView } from './bfq-view';
+import { served, weightsTreeRemove } from './bfq-wf2q';
+import { initRates, softrtNextStart, updateWrData } from './bfq-wr';
+import { findBySector, predecessor, sortInsert, sortRemove, successor } from './common';
+import type { Bio, ElevatorContext, ElevatorType } from './types';
+import type { IoRequest } from '../request';
+
+export type { BfqState } from './bfq-types';
+export { BFQ_RULES } from './bfq-explain';
+
+const MS = 1e6;
+
+function tunablesOf(v: Record<string, number>, ctx: ElevatorContext): BfqTunables {
+  const us = bfqTunable(v, 'slice_idle_us');
+  // the two attributes write one value: slice_idle_us when it was changed, else slice_idle
+  let sliceIdleNs = us !== 8000 ? us * 1000 : bfqTunable(v, 'slice_idle') * MS;
+  const strict = bfqTunable(v, 'strict_guarantees') === 1;
+  // bfq_strict_guarantees_store: at least 8 ms of idling with strict guarantees
+  if (strict && sliceIdleNs < 8 * MS) sliceIdleNs = 8 * MS;
+  return {
+    fifoExpireNs: [bfqTunable(v, 'fifo_expire_async') * MS, bfqTunable(v, 'fifo_expire_sync') * MS],
+    backMaxKiB: bfqTunable(v, 'back_seek_max'),
+    backPenalty: bfqTunable(v, 'back_seek_penalty'),
+    sliceIdleNs,
+    userMaxBudget: bfqTunable(v, 'max_budget'),
+    timeoutJ: msecsToJiffies(v.timeout_sync ?? BFQ_TUNABLES[7]!.defaultForHz!(ctx.hz), ctx.hz),
+    strictGuarantees: strict,
+    lowLatency: bfqTunable(v, 'low_latency') === 1,
+  };
+}
+
+function init(v: Record<string, number>, ctx: ElevatorContext): BfqState {
+  const t = tunablesOf(v, ctx);
+  const tree = () => ({ vtime: 0, wsum: 0, active: [], idle: [] });
+  const s: BfqState = {
+    t,
+    hz: ctx.hz,
+    rot: !ctx.nonRotational(),
+    queues: [],
+    syncOf: {},
+    asyncOf: {},
+    trees: [tree(), tree(), tree()],
+    inService: -1,
+    busyQueues: [0, 0, 0],
+    wrBusyQueues: 0,
+    queuedTotal: 0,
+    rqInDriver: 0,
+    hwTag: -1,
+    maxRqInDriver: 0,
+    hwTagSamples: 0,
+    budgetsAssigned: 0,
+    maxBudget: t.userMaxBudget > 0 ? t.userMaxBudget : BFQ_DEFAULT_MAX_BUDGET,
+    peakRate: 0,
+    rateDurProd: 0,
+    lastPosition: 0,
+    lastBudgetStartNs: 0,
+    lastIdlingStartNs: 0,
+    lastCompletionNs: 0,
+    classIdleLastService: 0,
+    weights: {},
+    idleTimerAt: -1,
+    asyncDepths: [
+      [Infinity, Infinity],
+      [Infinity, Infinity],
+    ],
+    expirations: {
+      'too-idle': 0,
+      'budget-timeout': 0,
+      'budget-exhausted': 0,
+      'no-more-requests': 0,
+      preempted: 0,
+    },
+  };
+  initRates(s);
+  return s;
+}
+
+/** bfq_select_queue (no injection): keep the in-service queue, or expire it and let
+ * B-WF2Q+ choose; null while idling for it. */
+function selectQueue(s: BfqState, force: boolean, ctx: ElevatorContext) {
+  let q: BfqQueue | null = s.queues[s.inService] ?? null;
+  let fresh = false;
+  if (q && mayExpireForTimeout(q, ctx) && !mustIdle(s, q)) {
+    expire(s, q, false, 'budget-timeout', ctx);
+    q = setInService(s, ctx);
+    fresh = true;
+  } else if (!q) {
+    q = setInService(s, ctx);
+    fresh = true;
+  }
+  while (q) {
+    if (q.nextRq >= 0) {
+      if (servToCharge(q, ctx.rq(q.nextRq)) > budgetLeft(q)) {
+        expire(s, q, false, 'budget-exhausted', ctx);
+      } else {
+        if (q.waitRequest) {
+          q.waitRequest = false;
+          if (s.idleTimerAt >= 0) {
+            s.idleTimerAt = -1;
+            ctx.clearTimer();
+          }
+        }
+        return { q, fresh };
+      }
+    } else if (!force && (q.waitRequest || (q.dispatched !== 0 && betterToIdle(s, q)))) {
+      return null; // idling: wait for its next request
+    } else expire(s, q, false, 'no-more-requests', ctx);
+    q = setInService(s, ctx);
+    fresh = true;
+  }
+  return null;
+}
+
+/** bfq_dispatch_rq_from_bfqq: charge the queue, take its next request. */
+function dispatchFrom(s: BfqState, q: BfqQueue, fresh: boolean, ctx: ElevatorContext): number {
+  const slot = q.nextRq;
+  const rq = ctx.rq(slot);
+  const fromFifo = q.nextFromFifo;
+  const charge = servToCharge(q, rq);
+  if (q.wrCoeff > 1) q.serviceFromWr += charge;
+  q.serviceFromBacklogged += charge;
+  served(s, q, charge);
+  if (ctx.recording) explainDispatch(s, q, slot, fresh ? 'new-queue' : 'keep-queue', fromFifo, ctx);
+  q.dispatched++;
+  s.rqInDriver++;
+  s.lastPosition = rq.sector + rq.nSectors;
+  removeRequest(s, q, rq, ctx);
+  if (q.id === s.inService) {
+    updateWrData(s, q, ctx);
+    // an idle-class queue gives way as soon as others wait
+    if (totBusy(s) > 1 && q.ioprioClass === 3) expire(s, q, false, 'budget-exhausted', ctx);
+  }
+  return slot;
+}
+
+/** __bfq_dispatch_request */
+function dispatch(s: BfqState, force: boolean, ctx: ElevatorContext): number {
+  if (totBusy(s) === 0) return -1;
+  // strict_guarantees: one request at a time on the device
+  if (s.t.strictGuarantees && s.rqInDriver > 0) return -1;
+  const pick = selectQueue(s, force, ctx);
+  if (!pick) return -1;
+  return dispatchFrom(s, pick.q, pick.fresh, ctx);
+}
+
+/** bfq_update_hw_tag: after 32 samples with enough in flight, does the device queue? */
+function updateHwTag(s: BfqState): void {
+  s.maxRqInDriver = Math.max(s.maxRqInDriver, s.rqInDriver);
+  if (s.hwTag === 1) return;
+  if (s.rqInDriver + s.queuedTotal <= BFQ_HW_QUEUE_THRESHOLD) return;
+  const q = s.queues[s.inService];
+  if (
+    q &&
+    q.hasShortTtime &&
+    q.dispatched + q.queued[0] + q.queued[1] < BFQ_HW_QUEUE_THRESHOLD &&
+    s.rqInDriver < BFQ_HW_QUEUE_THRESHOLD
+  )
+    return;
+  if (s.hwTagSamples++ < BFQ_HW_QUEUE_SAMPLES) return;
+  s.hwTag = s.maxRqInDriver > BFQ_HW_QUEUE_THRESHOLD ? 1 : 0;
+  s.maxRqInDriver = 0;
+  s.hwTagSamples = 0;
+}
+
+/** bfq_completed_request */
+function completed(s: BfqState, rq: IoRequest, ctx: ElevatorContext): void {
+  if (rq.sched < 0) return;
+  const q = queueOf(s, rq);
+  updateHwTag(s);
+  s.rqInDriver--;
+  q.dispatched--;
+  if (q.dispatched === 0 && !q.busy) {
+    q.budgetTimeout = jiffies(ctx);
+    weightsTreeRemove(s, q);
+  }
+  q.ttimeLastEnd = ctx.now;
+  s.lastCompletionNs = ctx.now;
+  if (q.softrtUpdate && q.dispatched === 0 && q.sortList.length === 0 && q.wrCoeff !== BFQ_WR_COEFF)
+    q.softRtNextStart = softrtNextStart(s, q, ctx);
+  if (s.inService !== q.id) return;
+  if (mustIdle(s, q)) {
+    if (q.dispatched === 0) {
+      const sl = armSliceTimer(s, q, ctx);
+      if (ctx.recording) explainIdle(s, q, sl, ctx);
+    }
+  } else if (mayExpireForTimeout(q, ctx)) expire(s, q, false, 'budget-timeout', ctx);
+  else if (q.sortList.length === 0 && (q.dispatched === 0 || !betterToIdle(s, q)))
+    expire(s, q, false, 'no-more-requests', ctx);
+}
+
+/** bfq_idle_slice_timer_body */
+function timer(s: BfqState, ctx: ElevatorContext): void {
+  s.idleTimerAt = -1;
+  const q = s.queues[s.inService];
+  if (!q) return;
+  q.waitRequest = false;
+  if (budgetTimedOut(q, ctx)) expire(s, q, true, 'budget-timeout', ctx);
+  else if (q.queued[0] === 0 && q.queued[1] === 0) expire(s, q, true, 'too-idle', ctx);
+}
+
+export const bfq: ElevatorType<BfqState> = {
+  name: 'bfq',
+  title: 'bfq (Linux 6.x) — budget fair queueing: B-WF2Q+ over per-process queues, weight raising',
+  tunables: BFQ_TUNABLES,
+  dispatchInsert: 'append',
+
+  // bfq_limit_depth: sync reads take any tag; writes get async_depths[raised busy][sync]
+  limitDepth: (s, bio: Bio) =>
+    bio.write ? s.asyncDepths[s.wrBusyQueues > 0 ? 1 : 0][bio.sync ? 1 : 0] : Infinity,
+  // bfq_depth_updated (6.18): 50% / 75% of nr_requests for async / sync writes, 3/16 and
+  // 6/16 while raised queues are busy; the min shallow depth is 1
+  depthUpdated(s, nr) {
+    s.asyncDepths = [
+      [Math.max(nr >> 1, 1), Math.max((nr * 3) >> 2, 1)],
+      [Math.max((nr * 3) >> 4, 1), Math.max((nr * 6) >> 4, 1)],
+    ];
+    return 1;
+  },
+
+  init,
+
+  // bfq_init_rq: the request's queue, created on first use
+  setRequest(s, rq, bio, ctx) {
+    rq.sched = queueFor(s, bio.pid, rq.sync, bio.ioprioClass, bio.ioprioLevel, ctx);
+  },
+
+  add,
+  dispatch,
+
+  // bfq_allow_bio_merge: only into a request of the bio's own queue
+  allowMerge(s, rq, bio) {
+    const sync = !bio.write || bio.sync;
+    return queueFor(s, bio.pid, sync, bio.ioprioClass, bio.ioprioLevel, null) === rq.sched;
+  },
+  // bfq_request_merge: a request of the bio's queue starting where the bio ends
+  frontMergeCandidate(s, bio, end, ctx) {
+    const sync = !bio.write || bio.sync;
+    const id = queueFor(s, bio.pid, sync, bio.ioprioClass, bio.ioprioLevel, null);
+    return id < 0 ? -1 : findBySector(s.queues[id]!.sortList, end, ctx);
+  },
+  // bfq_request_merged: a front merge moved the start — re-sort, next_rq may change
+  merged(s, rq, front, ctx) {
+    if (!front) return;
+    const q = queueOf(s, rq);
+    const prevSlot = predecessor(q.sortList, rq.slot);
+    if (prevSlot < 0 || rq.sector >= ctx.rq(prevSlot).sector) return;
+    sortRemove(q.sortList, rq.slot);
+    sortInsert(q.sortList, rq.slot, ctx);
+    const prev = q.nextRq;
+    q.nextRq = chooseReq(s, q.nextRq, rq.slot, s.lastPosition, ctx);
+    if (prev !== q.nextRq) updatedNextReq(s, q, ctx);
+  },
+  // bfq_requests_merged: the survivor takes the earlier FIFO time and place
+  requestsMerged(s, survivor, absorbed, ctx) {
+    const q = queueOf(s, absorbed);
+    const fifo = q.fifo;
+    const a = fifo.indexOf(absorbed.slot);
+    const b = fifo.indexOf(survivor.slot);
+    if (a >= 0 && b >= 0 && absorbed.fifoNs < survivor.fifoNs) {
+      fifo.splice(b, 1);
+      fifo[fifo.indexOf(absorbed.slot)] = survivor.slot;
+      fifo.push(absorbed.slot); // removed just below
+      survivor.fifoNs = absorbed.fifoNs;
+    }
+    if (q.nextRq === absorbed.slot) q.nextRq = survivor.slot;
+    removeRequest(s, q, absorbed, ctx);
+  },
+  formerRequest: (s, rq) => predecessor(queueOf(s, rq).sortList, rq.slot),
+  latterRequest: (s, rq) => successor(queueOf(s, rq).sortList, rq.slot),
+
+  completed,
+  timer,
+  queued: (s) => s.queuedTotal,
+  inspect: (s, ctx) => bfqView(s, ctx),
+};

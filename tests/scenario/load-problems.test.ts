@@ -109,8 +109,8 @@ describe('problems name the file and the key path', () => {
     ],
     [
       'an iosched Spindle does not have',
-      (s) => (s.iosched = { name: 'bfq' }),
-      `${FILE}: iosched.name: must be one of ${AVAILABLE} (got "bfq")`,
+      (s) => (s.iosched = { name: 'sio' }), // Android's simple I/O scheduler
+      `${FILE}: iosched.name: must be one of ${AVAILABLE} (got "sio")`,
     ],
     [
       'a tunable the iosched lacks',

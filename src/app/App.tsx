@@ -11,6 +11,7 @@ import { DecisionLog } from '../components/DecisionLog';
 import { DiskView } from '../components/disk/DiskView';
 import { HelpOverlay } from '../components/HelpOverlay';
 import { describeOverrides, LessonPanel } from '../components/LessonPanel';
+import { PresenterView } from '../components/present/PresenterView';
 import { QuizPanel } from '../components/quiz/QuizPanel';
 import { QueuesView } from '../components/QueuesView';
 import { RunSummary } from '../components/RunSummary';
@@ -185,6 +186,15 @@ export function App() {
   for (const h of hidden) classes.push(`hide-${h}`);
   const plainLink = serializeUrlState({ ...config, embed: false, present: false, atNs: undefined });
   const lessonReady = lessonJson !== null && lessonJson.file === config.lesson;
+  const quiz = quizList && replay && (
+    <QuizPanel
+      key={runCount}
+      replay={replay}
+      store={store}
+      decisions={quizList}
+      askTotal={lessonReady && isFixedList(lessonJson.json) && replay.log.fromNs === 0}
+    />
+  );
 
   return (
     <div className={classes.join(' ')}>
@@ -261,10 +271,11 @@ export function App() {
           {loading && <span className="muted">running…</span>}
         </header>
       )}
-      {config.present && (
+      {config.present && (comparing || !replay) && (
         <header className="present-bar">
-          <span>Spindle · Space plays and pauses, ← → step, d the next decision, ? all keys</span>
-          <a href={plainLink}>leave presenter mode</a>
+          <h1>Spindle</h1>
+          <span>Space plays and pauses, ← → step, d the next decision, ? all keys</span>
+          <a href={plainLink}>Leave presenter mode</a>
         </header>
       )}
       <LinkProblems problems={lab.problems} onDismiss={lab.dismissProblems} />
@@ -324,7 +335,19 @@ export function App() {
           />
         </>
       )}
-      {!comparing && replay && (
+      {!comparing && replay && config.present && (
+        <PresenterView
+          replay={replay}
+          store={store}
+          sim={handle}
+          clock={clock}
+          hidden={hidden}
+          plainLink={plainLink}
+          changes={describeOverrides(config.run, config.seed)}
+          quiz={quiz}
+        />
+      )}
+      {!comparing && replay && !config.present && (
         <main className="lab">
           <div className="stage">
             <DiskView replay={replay} store={store} />
@@ -343,15 +366,7 @@ export function App() {
             />
           </div>
           <div className="side">
-            {quizList && (
-              <QuizPanel
-                key={runCount}
-                replay={replay}
-                store={store}
-                decisions={quizList}
-                askTotal={lessonReady && isFixedList(lessonJson.json) && replay.log.fromNs === 0}
-              />
-            )}
+            {quiz}
             <QueuesView replay={replay} store={store} sim={handle} />
             <DecisionLog replay={replay} store={store} />
           </div>

@@ -118,10 +118,25 @@ function DecisionLine({
     <li className={latest ? 'latest' : undefined}>
       <button type="button" onClick={onJump}>
         <span className="visually-hidden">Go to </span>
+        {/* plain words first (who chose what, and why), the rule's own name beside */}
         <span className="when">{formatNs(d.tNs)}</span>
-        <span className={`layer ${d.layer}`}>{d.layer === 'disk' ? 'drive' : 'iosched'}</span>
-        <b>{d.rule}</b> {d.chosen >= 0 ? `→ #${d.chosen}` : '(none chosen)'}
-        {others > 0 && <span className="muted"> (over {others})</span>}
+        <span className={`layer ${d.layer}`}>{d.layer === 'disk' ? 'drive' : 'I/O scheduler'}</span>
+        {d.chosen >= 0 ? (
+          <>
+            chose <b>#{d.chosen}</b>
+          </>
+        ) : (
+          'chose none'
+        )}
+        {others > 0 && (
+          <span className="muted">
+            {' '}
+            over {others} other{others === 1 ? '' : 's'}
+          </span>
+        )}{' '}
+        <span className="rule">
+          rule <code>{d.rule}</code>
+        </span>
         {d.text && <span className="text">{d.text}</span>}
       </button>
       {latest && d.ranges && d.ranges.length > 0 && <RangeNote d={d} />}
@@ -137,8 +152,8 @@ function Candidates({ d }: { d: DecisionRecord }) {
     <ul className="candidates" aria-label="Candidates of the latest decision">
       {d.candidates.slice(0, 12).map((c) => (
         <li key={c.rq} className={c.rq === d.chosen ? 'chosen' : 'loser'}>
-          {c.rq === d.chosen ? '✔' : '·'} #{c.rq}
-          {c.estimateNs !== null && ` ${formatNs(c.estimateNs)}`}
+          {c.rq === d.chosen ? '✔ chosen' : '✗ lost'} #{c.rq}
+          {c.estimateNs !== null && ` · positioning ${formatNs(c.estimateNs)}`}
           {c.note && ` — ${c.note}`}
           {!c.note &&
             c.estimateNs === null &&

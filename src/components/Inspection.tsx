@@ -47,7 +47,9 @@ function render(v: unknown, requests: ReadonlyMap<number, RequestLife>, depth: n
       <dl className="insp">
         {Object.entries(v as Record<string, unknown>).map(([k, x]) => (
           <div key={k}>
-            <dt>{k}</dt>
+            <dt>
+              <Key name={k} />
+            </dt>
             <dd>{render(x, requests, depth + 1)}</dd>
           </div>
         ))}
@@ -55,6 +57,26 @@ function render(v: unknown, requests: ReadonlyMap<number, RequestLife>, depth: n
     );
   }
   return String(v);
+}
+
+/** "dispatchQueue" → "dispatch queue"; "" when the name is already plain words. */
+export function plainWords(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/_/g, ' ')
+    .toLowerCase();
+  return words === name ? '' : words;
+}
+
+/** A field of the scheduler's view: plain words first, the code's name beside them. */
+function Key({ name }: { name: string }) {
+  const words = plainWords(name);
+  if (!words) return name;
+  return (
+    <>
+      {words} <code className="key-name">{name}</code>
+    </>
+  );
 }
 
 export function Inspection(props: { value: unknown; requests: ReadonlyMap<number, RequestLife> }) {

@@ -13,9 +13,12 @@ interface Props {
   replay: Replay;
   store: Store;
   sim: SimHandle;
+  /** presenter view: fewer chips per row and slots, no scheduler internals */
+  compact?: boolean;
 }
 
-export function QueuesView({ replay, store, sim }: Props) {
+export function QueuesView({ replay, store, sim, compact = false }: Props) {
+  const most = compact ? 16 : 40;
   // Re-render on each step of the log, not on each animation frame.
   const cursor = useStore(store, (s) => lastAtOrBefore(replay.stops, s.tNs));
   const tNs = cursor >= 0 ? replay.stops[cursor]! : replay.log.fromNs;
@@ -50,57 +53,103 @@ export function QueuesView({ replay, store, sim }: Props) {
   return (
     <section className="queues" aria-label="Queues">
       <h2>
-        Queues <small>at t = {formatNs(tNs)}</small>
+        Queues <Now store={store} />
       </h2>
       <div className="queue-row">
-        <h3>not yet in the scheduler</h3>
-        <Chips list={waiting.map((q) => q.rq)} replay={replay} served={served} />
-      </div>
-      <div className="queue-row">
         <h3>
-          I/O scheduler <code>{replay.log.summary.iosched}</code>
+          issued, not yet in the I/O scheduler <small>(queued Q, before insert I)</small>
         </h3>
-        <Chips list={inScheduler.map((q) => q.rq)} replay={replay} served={served} />
+        <Chips
+          list={waiting.map((q) => q.rq)}
+          replay={replay}
+          served={served}
+          most={most}
+          brief={compact}
+        />
       </div>
       <div className="queue-row">
         <h3>
-          drive tagged queue{' '}
+          waiting in the I/O scheduler <code>{replay.log.summary.iosched}</code>{' '}
+          <small>(inserted I, before dispatch D)</small>
+        </h3>
+        <Chips
+          list={inScheduler.map((q) => q.rq)}
+          replay={replay}
+          served={served}
+          most={most}
+          brief={compact}
+        />
+      </div>
+      <div className="queue-row">
+        <h3>
+          in the drive{' '}
           <small>
-            ({inDrive.length} of {qd} tags)
+            (its tagged command queue: {inDrive.length} of {qd} tags)
           </small>
         </h3>
         <div className="slots" data-testid="slots">
-          {Array.from({ length: Math.min(qd, 32) }, (_, i) => {
+          {Array.from({ length: Math.min(qd, compact ? 8 : 32) }, (_, i) => {
             const q = inDrive[i];
             return (
               <span key={i} className="slot">
-                {q ? <RequestChip id={q.rq} q={q} highlight={q.rq === served} /> : '·'}
+                {q ? (
+                  <RequestChip id={q.rq} q={q} highlight={q.rq === served} brief={compact} />
+                ) : (
+                  '·'
+                )}
               </span>
             );
           })}
-          {qd > 32 && <span className="muted">+{qd - 32} slots</span>}
+          {qd > (compact ? 8 : 32) && (
+            <span className="muted">+{qd - (compact ? 8 : 32)} slots</span>
+          )}
         </div>
       </div>
-      <details className="internals" open>
-        <summary>scheduler internals{view ? ` at ${formatNs(view.tNs)}` : ''} (inspect())</summary>
-        {view ? (
-          <Inspection value={view.host} requests={replay.requests} />
-        ) : (
-          <p className="muted">…</p>
-        )}
-      </details>
+      {!compact && (
+        <details className="internals" open>
+          <summary>
+            inside the I/O scheduler <small>(its own lists and flags: inspect())</small>
+            {view && view.tNs !== tNs && <small> · reading…</small>}
+          </summary>
+          {view ? (
+            <Inspection value={view.host} requests={replay.requests} />
+          ) : (
+            <p className="muted">…</p>
+          )}
+        </details>
+      )}
     </section>
   );
 }
 
-function Chips({ list, replay, served }: { list: number[]; replay: Replay; served: number }) {
+/** The playback clock, as the controls show it: the queues are as they are at this instant
+ * (nothing changes between two events), so the heading tells the same time as the clock. */
+function Now({ store }: { store: Store }) {
+  const tNs = useStore(store, (s) => s.tNs);
+  return <small data-testid="queues-time">at t = {formatNs(tNs)}</small>;
+}
+
+function Chips(props: {
+  list: number[];
+  replay: Replay;
+  served: number;
+  most: number;
+  brief: boolean;
+}) {
+  const { list, replay, served, most, brief } = props;
   if (list.length === 0) return <p className="muted">empty</p>;
   return (
     <p className="chips">
-      {list.slice(0, 40).map((id) => (
-        <RequestChip key={id} id={id} q={replay.requests.get(id)} highlight={id === served} />
+      {list.slice(0, most).map((id) => (
+        <RequestChip
+          key={id}
+          id={id}
+          q={replay.requests.get(id)}
+          highlight={id === served}
+          brief={brief}
+        />
       ))}
-      {list.length > 40 && <span className="muted"> +{list.length - 40} more</span>}
+      {list.length > most && <span className="muted"> +{list.length - most} more</span>}
     </p>
   );
 }

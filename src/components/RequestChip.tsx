@@ -9,10 +9,13 @@ export function RequestChip({
   q,
   id,
   highlight,
+  brief = false,
 }: {
   q?: RequestLife;
   id: number;
   highlight?: boolean;
+  /** only the id (presenter view: the sectors are on the platter and in the title) */
+  brief?: boolean;
 }) {
   if (!q) return <span className="chip unknown">#{id}</span>;
   const colour = processColour(q.proc);
@@ -30,13 +33,16 @@ export function RequestChip({
           : `request ${q.rq}: ${q.write ? (q.sync ? 'sync write' : 'write') : 'read'}, sector ${q.sector}, ${q.nSectors} sectors, cylinder ${q.cylinder} head ${q.head}, process ${q.proc}`
       }
     >
-      #{q.rq}{' '}
-      <small>
+      #{q.rq}
+      {!brief && ' '}
+      <small hidden={brief}>
         {q.ranges
           ? q.ranges.length === 1
             ? `s${q.ranges[0]!.begin}…${q.ranges[0]!.end}`
             : `${q.ranges.length} ranges`
-          : `s${q.sector}+${q.nSectors}`}
+          : q.nSectors === 1
+            ? `sector ${q.sector}`
+            : `sectors ${q.sector}–${q.sector + q.nSectors - 1}`}
       </small>
     </span>
   );

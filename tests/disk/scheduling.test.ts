@@ -1,5 +1,6 @@
 // The drive's own schedulers and queue depth on hp-c2247a (DISK-MODEL.md §1.6, §6 row 15).
 import { describe, expect, it } from 'vitest';
+import type { DecisionRecord } from '../../src/engine';
 import { runScenario } from '../../src/engine/run';
 import type { DiskSchedulerName } from '../../src/engine/disk/disk-scheduler';
 import { proc, scenario } from '../helpers/scenario';
@@ -178,5 +179,66 @@ describe('the drive explains its choices', () => {
         /^drive: SPTF: the shortest seek \+ rotation → R \d+\+8 reachable in \d+\.\d\d ms; next best R \d+\+8 in \d+\.\d\d ms \(\d ready\)$/,
       );
     }
+  });
+});
+
+describe('the drive says why each candidate lost (the decision record’s notes)', () => {
+  /** every disk decision with more than one candidate, under `scheduler` */
+  function decisions(scheduler: DiskSchedulerName) {
+    const out: DecisionRecord[] = [];
+    runScenario(
+      scenario({
+        scheduler,
+        queueDepth: 8,
+        processes: [proc({ count: 8 })],
+        stopRequests: 60,
+      }),
+      {
+        sink: {
+          trace() {},
+          service() {},
+          decision: (d) => {
+            if (d.layer === 'disk' && d.candidates.length > 1) out.push(d);
+          },
+        },
+      },
+    );
+    expect(out.length).toBeGreaterThan(10);
+    return out;
+  }
+  const losers = (d: DecisionRecord) => d.candidates.filter((c) => c.rq !== d.chosen);
+
+  it('FCFS: every loser reached the drive after the chosen one; the chosen has no note', () => {
+    for (const d of decisions('fcfs')) {
+      expect(d.candidates.find((c) => c.rq === d.chosen)!.note).toBeUndefined();
+      for (const c of losers(d)) expect(c.note).toBe(`reached the drive after #${d.chosen}`);
+    }
+  });
+
+  it('SSTF: each loser’s cylinder is at least as far from the arm as the chosen one’s', () => {
+    for (const d of decisions('sstf'))
+      for (const c of losers(d)) {
+        const m = /^cylinder \d+: (\d+) from the arm's \d+, #\d+'s (\d+)$/.exec(c.note ?? '');
+        if (m) expect(Number(m[1])).toBeGreaterThan(Number(m[2]));
+        else expect(c.note).toMatch(/^cylinder \d+: as near as #\d+'s, which came first$/);
+      }
+  });
+
+  it('C-LOOK: each loser is behind the sweep or further up', () => {
+    for (const d of decisions('clook'))
+      for (const c of losers(d))
+        expect(c.note).toMatch(
+          /^sector \d+: (behind the head, waits for the next sweep|further up than \d+|above \d+, where the new sweep starts)$/,
+        );
+  });
+
+  it('SPTF: no note — each loser’s estimate beside the chosen one’s says it', () => {
+    for (const d of decisions('sptf'))
+      for (const c of losers(d)) {
+        expect(c.note).toBeUndefined();
+        expect(c.estimateNs).toBeGreaterThanOrEqual(
+          d.candidates.find((x) => x.rq === d.chosen)!.estimateNs!,
+        );
+      }
   });
 });

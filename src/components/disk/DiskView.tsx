@@ -18,7 +18,6 @@ import {
   CX,
   CY,
   PIVOT,
-  R_OUTER,
   VIEW_H,
   VIEW_W,
   bandPath,
@@ -56,6 +55,7 @@ export function DiskView({ replay, store }: Props) {
 
   return (
     <figure className="disk-view">
+      <DiskFacts g={g} active={mech.head} />
       <svg
         viewBox={`0 0 ${VIEW_W} ${VIEW_H}`}
         role="img"
@@ -154,10 +154,6 @@ export function DiskView({ replay, store }: Props) {
           strokeWidth={1.5}
           data-testid="head"
         />
-        <SurfaceStrip surfaces={g.surfaces} active={mech.head} />
-        <text x={CX} y={CY - R_OUTER - 14} textAnchor="middle" className="svg-label">
-          cylinder 0 outermost · {g.cylinders} cylinders · {Number(g.rpm.toFixed(1))} RPM
-        </text>
       </svg>
       {focus && (
         <RangeStrip
@@ -238,42 +234,31 @@ function RequestMark(props: {
   );
 }
 
-function SurfaceStrip({ surfaces, active }: { surfaces: number; active: number }) {
-  const shown = Math.min(surfaces, 16);
-  const step = surfaces > 12 ? 22 : 26;
-  const x = VIEW_W - 86;
+/**
+ * The drive in words above the platter — its speed, cylinders and the surface being read —
+ * as page text (it stays readable at any size, where SVG text shrinks with the drawing).
+ * The surfaces are a plain picture of platters seen edge-on, the active one marked: nothing
+ * here is a control, and nothing looks like one.
+ */
+function DiskFacts({ g, active }: { g: Replay['log']['geometry']; active: number }) {
+  const shown = Math.min(g.surfaces, 16);
   return (
-    <g className="surface-strip" aria-label={`Active surface: head ${active} of ${surfaces}`}>
-      <text x={x} y={24} className="svg-label">
-        surfaces
-      </text>
-      {Array.from({ length: shown }, (_, h) => (
-        <g key={h}>
-          <rect
-            x={x}
-            y={34 + h * step}
-            width={76}
-            height={step - 5}
-            rx={4}
-            fill={h === active ? '#343a40' : '#f1f3f5'}
-            stroke="#adb5bd"
-          />
-          <text
-            x={x + 38}
-            y={34 + h * step + 15}
-            textAnchor="middle"
-            className="svg-small"
-            fill={h === active ? '#fff' : '#495057'}
-          >
-            head {h}
-          </text>
-        </g>
-      ))}
-      {surfaces > shown && (
-        <text x={x} y={34 + shown * step + 14} className="svg-small">
-          {active >= shown ? `now head ${active}` : `… ${surfaces} in all`}
-        </text>
-      )}
-    </g>
+    <p className="disk-facts">
+      <span>
+        {Number(g.rpm.toFixed(1))} RPM · {g.cylinders} cylinders (0 outermost)
+      </span>
+      <span
+        className="surface-strip"
+        data-testid="surface-strip"
+        aria-label={`Active surface: head ${active} of ${g.surfaces}`}
+      >
+        surface: head {active} of {g.surfaces}{' '}
+        <span className="surface-edges" aria-hidden="true">
+          {Array.from({ length: shown }, (_, h) => (
+            <span key={h} className={h === active ? 'edge active' : 'edge'} />
+          ))}
+        </span>
+      </span>
+    </p>
   );
 }

@@ -24,7 +24,7 @@ import {
   writeStopsReadAhead,
 } from './cache';
 import { ssdSubmit } from './ssd';
-import { explainDiskPick } from './explain';
+import { diskLoserNote, explainDiskPick } from './explain';
 import { pickNext, type DiskPick } from './disk-scheduler';
 import { noteDestaged, noteServiced } from '../metrics/collector';
 import { releaseToUsed, takeRangeWrite } from './range';
@@ -223,9 +223,11 @@ function pickAndStart(sim: Simulation, now: number): void {
         layer: 'disk',
         rule: pick.rule,
         chosen: candidates[index]!.id,
-        candidates: candidates
-          .slice(0, n)
-          .map((c, i) => ({ rq: c.id, estimateNs: pick.estimatesNs[i] ?? null })),
+        candidates: candidates.slice(0, n).map((c, i) => {
+          const note = i === index ? undefined : diskLoserNote(pick, candidates, i, drive.arm);
+          const estimateNs = pick.estimatesNs[i] ?? null;
+          return note === undefined ? { rq: c.id, estimateNs } : { rq: c.id, estimateNs, note };
+        }),
         text: explainDiskPick(pick, candidates, n),
       });
     }

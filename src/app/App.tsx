@@ -10,6 +10,7 @@ import { Controls } from '../components/Controls';
 import { DecisionLog } from '../components/DecisionLog';
 import { DiskView } from '../components/disk/DiskView';
 import { HelpOverlay } from '../components/HelpOverlay';
+import { Intro } from '../components/Intro';
 import { describeOverrides, LessonPanel } from '../components/LessonPanel';
 import { PresenterView } from '../components/present/PresenterView';
 import { QuizPanel } from '../components/quiz/QuizPanel';
@@ -279,6 +280,7 @@ export function App() {
         </header>
       )}
       <LinkProblems problems={lab.problems} onDismiss={lab.dismissProblems} />
+      {!config.embed && !config.present && <Intro store={store} />}
       {(error ?? lab.error) && (
         <div role="alert" className="error">
           {error && !comparing && !isEmptyOverrides(config.run) && (
@@ -405,7 +407,12 @@ export function App() {
           </a>
         </p>
       )}
-      {helpOpen && <HelpOverlay onClose={() => store.set({ helpOpen: false })} />}
+      {helpOpen && (
+        <HelpOverlay
+          onClose={() => store.set({ helpOpen: false })}
+          onIntro={() => store.set({ helpOpen: false, introOpen: true })}
+        />
+      )}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // Every user intent as a registered action (STYLE.md habit 10): buttons and the keyboard both
 // go through executeAction, so a shortcut and its button can never disagree.
-import { nextAfter, prevBefore, type Replay } from './replay';
+import { lastAtOrBefore, nextAfter, prevBefore, type Replay } from './replay';
 import { clampSlowdown, type PlaybackState, type Store } from './store';
 import { spanOf } from './window';
 
@@ -14,6 +14,16 @@ export interface Clock {
   stops: readonly number[];
   /** ascending */
   decisionTimes: readonly number[];
+  /** the first decision of this rule after t (any run), or null */
+  nextOfRule: (rule: string, tNs: number) => number | null;
+}
+
+/** The first decision of `rule` after t in one run (its decisions are in time order). */
+function nextOfRuleIn(replay: Replay, rule: string, tNs: number): number | null {
+  const ds = replay.log.decisions;
+  for (let i = lastAtOrBefore(replay.decisionTimes, tNs) + 1; i < ds.length; i++)
+    if (ds[i]!.rule === rule) return ds[i]!.tNs;
+  return null;
 }
 
 export function clockOf(replay: Replay): Clock {
@@ -22,6 +32,7 @@ export function clockOf(replay: Replay): Clock {
     endNs: replay.log.endNs,
     stops: replay.stops,
     decisionTimes: replay.decisionTimes,
+    nextOfRule: (rule, tNs) => nextOfRuleIn(replay, rule, tNs),
   };
 }
 
@@ -39,6 +50,10 @@ export function mergeClocks(replays: readonly Replay[]): Clock | null {
     endNs,
     stops: mergeSorted(replays.map((r) => r.stops)),
     decisionTimes: mergeSorted(replays.map((r) => r.decisionTimes)),
+    nextOfRule: (rule, tNs) => {
+      const ts = replays.map((r) => nextOfRuleIn(r, rule, tNs)).filter((t) => t !== null);
+      return ts.length > 0 ? Math.min(...ts) : null;
+    },
   };
 }
 
@@ -101,6 +116,26 @@ export const actions: Action[] = [
       const t = clock && nextAfter(clock.decisionTimes, state.tNs);
       return t === null || t === undefined ? { playing: false } : { tNs: t, playing: false };
     },
+  },
+  {
+    name: 'stepRule',
+    label: 'Step to the next decision of the rule chosen in the decision log',
+    keys: ['r'],
+    keyTest: (e) => e.key === 'r',
+    perform: ({ state, clock }) => {
+      if (!clock) return null;
+      const t = state.rule
+        ? clock.nextOfRule(state.rule, state.tNs)
+        : nextAfter(clock.decisionTimes, state.tNs);
+      return t === null ? { playing: false } : { tNs: t, playing: false };
+    },
+  },
+  {
+    name: 'end',
+    label: 'Jump to the end',
+    keys: ['End'],
+    keyTest: (e) => e.key === 'End',
+    perform: ({ clock }) => (clock ? { tNs: clock.endNs, playing: false } : null),
   },
   {
     name: 'faster',

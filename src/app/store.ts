@@ -8,12 +8,15 @@ export interface PlaybackState {
   /** the replay clock, simulated ns */
   tNs: number;
   playing: boolean;
-  /** screen time per disk time: 1 = real time, 1e6 = a million times slower */
+  /** screen time per disk time: 1 = real time, 1e6 = a million times slower, 0.001 = a
+   * thousand times faster (a 30 s run in 30 ms of screen time) */
   slowdown: number;
   helpOpen: boolean;
   layer: LayerFilter;
   /** the decision log shows only this rule's decisions ('' or absent: every rule) */
   rule?: string;
+  /** the first-visit introduction asked for again (help overlay) */
+  introOpen?: boolean;
   /** quiz mode's progress (quiz.ts); absent or null when not quizzing */
   quiz?: QuizState | null;
 }
@@ -37,7 +40,7 @@ export interface Store {
   subscribe(listener: () => void): () => void;
 }
 
-export const MIN_SLOWDOWN = 1;
+export const MIN_SLOWDOWN = 1e-3;
 export const MAX_SLOWDOWN = 1e6;
 
 export function clampSlowdown(s: number): number {

@@ -1,5 +1,6 @@
 // Playback controls: every button is an action (src/app/actions.ts), labelled for screen
-// readers and reachable by Tab; the speed spans real time to a million times slower.
+// readers and reachable by Tab; the speed spans a million times slower than real time to a
+// thousand times faster.
 import { useState, type FormEvent } from 'react';
 import { executeAction, type Clock } from '../app/actions';
 import type { Hideable } from '../app/config';
@@ -24,6 +25,7 @@ export function Controls({ clock, store, seed, onSeed, onFrom, hidden = [] }: Pr
   const tNs = useStore(store, (s) => s.tNs);
   const playing = useStore(store, (s) => s.playing);
   const slowdown = useStore(store, (s) => s.slowdown);
+  const rule = useStore(store, (s) => s.rule ?? '');
   const run = (name: string) => () => executeAction(name, store, clock);
   const startNs = clock?.startNs ?? 0;
   const endNs = clock?.endNs ?? 0;
@@ -77,6 +79,24 @@ export function Controls({ clock, store, seed, onSeed, onFrom, hidden = [] }: Pr
             >
               ▶▶
             </button>
+            {rule && (
+              <button
+                type="button"
+                onClick={run('stepRule')}
+                aria-label={`Step to the next ${rule} decision`}
+                title="Next decision of the rule chosen in the decision log (r)"
+              >
+                ▶▶ <code>{rule}</code>
+              </button>
+            )}
+            <button
+              type="button"
+              onClick={run('end')}
+              aria-label="Jump to the end"
+              title="The end of the run (End)"
+            >
+              End
+            </button>
           </>
         )}
         <label className="speed" hidden={!show('speed')}>
@@ -84,7 +104,7 @@ export function Controls({ clock, store, seed, onSeed, onFrom, hidden = [] }: Pr
           <input
             type="range"
             min={0}
-            max={6}
+            max={9}
             step={0.05}
             value={-Math.log10(slowdown) + 6}
             aria-label="Speed"
@@ -93,7 +113,7 @@ export function Controls({ clock, store, seed, onSeed, onFrom, hidden = [] }: Pr
               store.set({ slowdown: clampSlowdown(10 ** (6 - Number(e.target.value))) })
             }
           />
-          <span>real time</span>
+          <span>1000× faster</span>
         </label>
         <output className="rate" data-testid="rate">
           {formatRate(slowdown)}

@@ -3,7 +3,8 @@
 import { actions } from '../app/actions';
 import { HIDEABLE } from '../app/config';
 
-export function HelpOverlay({ onClose }: { onClose: () => void }) {
+export function HelpOverlay(props: { onClose: () => void; onIntro?: () => void }) {
+  const { onClose, onIntro } = props;
   return (
     <div className="overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts">
       <div className="overlay-box">
@@ -30,6 +31,13 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
           (disk and controls), <code>quiz=1</code> for quiz mode, and <code>_hide=</code> with any
           of <code>{HIDEABLE.join(',')}</code> to hide controls.
         </p>
+        {onIntro && (
+          <p>
+            <button type="button" onClick={onIntro}>
+              Show the introduction
+            </button>
+          </p>
+        )}
         <button type="button" onClick={onClose} autoFocus aria-label="Close help">
           Close
         </button>

@@ -18,7 +18,7 @@ interface Props {
 }
 
 export function QueuesView({ replay, store, sim, compact = false }: Props) {
-  const most = compact ? 16 : 40;
+  const most = compact ? 12 : 40;
   // Re-render on each step of the log, not on each animation frame.
   const cursor = useStore(store, (s) => lastAtOrBefore(replay.stops, s.tNs));
   const tNs = cursor >= 0 ? replay.stops[cursor]! : replay.log.fromNs;

@@ -7,8 +7,11 @@ export function formatNs(ns: number): string {
   return `${ns.toFixed(0)} ns`;
 }
 
-/** "1 ms of disk time = 20 ms on screen" for a slowdown of 20. */
+/** "1 ms of disk time = 20 ms on screen" for a slowdown of 20; "100× real time (1 s of disk
+ * time = 10 ms on screen)" for 0.01. */
 export function formatRate(slowdown: number): string {
+  if (slowdown < 1 / 1.5)
+    return `${trim(1 / slowdown)}× real time (1 s of disk time = ${trim(slowdown * 1000)} ms on screen)`;
   if (slowdown < 1.5) return 'real time';
   const screenPerDiskMs = slowdown; // ms on screen per ms of disk time
   if (screenPerDiskMs >= 1000)

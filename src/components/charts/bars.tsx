@@ -14,23 +14,28 @@ export function rowAt(rows: number, lay: Layout, px: number, py: number | null):
 
 export function RowLabels({ rows, lay }: { rows: readonly BarRow[]; lay: Layout }) {
   const h = lay.height / Math.max(1, rows.length);
-  const size = Math.min(12, Math.max(8, h * 0.7));
+  // labels stay 12 px (a phone shows the chart at its own size); rows thinner than that
+  // label every k-th so they do not overlap
+  const size = 12;
+  const every = Math.ceil(14 / h);
   return (
     <g transform={`translate(${lay.left},${lay.top})`} className="chart-axis">
       <line y1={0} y2={lay.height} stroke="#868e96" />
-      {rows.map((r, i) => (
-        <text
-          key={r.key}
-          x={-8}
-          y={(i + 0.5) * h}
-          dy="0.32em"
-          textAnchor="end"
-          fontSize={size}
-          fill="#495057"
-        >
-          {r.label.length > 10 ? r.label.slice(0, 9) + '…' : r.label}
-        </text>
-      ))}
+      {rows.map((r, i) =>
+        i % every !== 0 ? null : (
+          <text
+            key={r.key}
+            x={-8}
+            y={(i + 0.5) * h}
+            dy="0.32em"
+            textAnchor="end"
+            fontSize={size}
+            fill="#495057"
+          >
+            {r.label.length > 10 ? r.label.slice(0, 9) + '…' : r.label}
+          </text>
+        ),
+      )}
     </g>
   );
 }

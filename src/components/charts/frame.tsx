@@ -35,7 +35,7 @@ function legendPlaces(legend: readonly LegendItem[]): Array<{ x: number; row: nu
   let row = 0;
   let x = 0;
   return legend.map((item) => {
-    const w = 30 + item.label.length * 6.6;
+    const w = 30 + item.label.length * 7.2;
     if (x + w > W - LEFT - RIGHT && x > 0) {
       row++;
       x = 0;
@@ -91,7 +91,7 @@ function Legend({ items }: { items: readonly LegendItem[] }) {
                 strokeDasharray={item.dash ? '5 3' : undefined}
               />
             )}
-            <text x={22} y={11} fontSize={11} fill="#343a40">
+            <text x={22} y={11} fontSize={12} fill="#343a40">
               {item.label}
             </text>
           </g>
@@ -120,7 +120,7 @@ export function AxisBottom(props: {
       {scale.ticks(props.ticks ?? 8).map((t) => (
         <g key={t} transform={`translate(${scale(t)},0)`}>
           <line y2={5} stroke="#868e96" />
-          <text y={17} textAnchor="middle" fontSize={11} fill="#495057">
+          <text y={17} textAnchor="middle" fontSize={12} fill="#495057">
             {format(t)}
           </text>
         </g>
@@ -147,7 +147,7 @@ export function AxisLeft(props: {
         <g key={t} transform={`translate(0,${scale(t)})`}>
           <line x2={lay.width} stroke="#e9ecef" />
           <line x1={-5} stroke="#868e96" />
-          <text x={-8} dy="0.32em" textAnchor="end" fontSize={11} fill="#495057">
+          <text x={-8} dy="0.32em" textAnchor="end" fontSize={12} fill="#495057">
             {format(t)}
           </text>
         </g>
@@ -282,7 +282,7 @@ export function ChartFrame(props: ChartFrameProps) {
     }
   }
 
-  const boxW = at ? Math.max(...at.lines.map((l) => l.length)) * 6.4 + 14 : 0;
+  const boxW = at ? Math.max(...at.lines.map((l) => l.length)) * 6.7 + 14 : 0;
   const boxH = at ? at.lines.length * 15 + 8 : 0;
   const boxX = at ? (at.px + 12 + boxW > lay.width ? at.px - 12 - boxW : at.px + 12) : 0;
 
@@ -360,7 +360,7 @@ export function ChartFrame(props: ChartFrameProps) {
                   stroke="#adb5bd"
                 />
                 {at.lines.map((line, i) => (
-                  <text key={i} x={boxX + 7} y={19 + i * 15} fontSize={11.5} fill="#212529">
+                  <text key={i} x={boxX + 7} y={19 + i * 15} fontSize={12} fill="#212529">
                     {line}
                   </text>
                 ))}

@@ -10,6 +10,7 @@ import {
   isSlow,
   betterToIdle,
   asymmetric,
+  idlingBoostsThr,
 } from '../../src/engine/iosched/bfq-expire';
 import {
   ioprioOf,
@@ -294,6 +295,25 @@ describe('bfq: per-queue statistics and idling (bfq_better_to_idle)', () => {
     expect(betterToIdle(s, q)).toBe(false);
     s.t.strictGuarantees = true;
     expect(betterToIdle(s, a)).toBe(true);
+  });
+
+  it('idling_boosts_thr_without_issues: hw_tag starts unknown (−1), and `!hw_tag` holds only once it is 0', () => {
+    const { s, ctx } = fresh();
+    const q = s.queues[queueFor(s, 1, true, 2, 4, ctx)]!;
+    q.seekHistory = 0; // sequential, I/O-bound, short think time
+    s.rot = false; // an SSD
+    expect(s.hwTag).toBe(-1);
+    expect(idlingBoostsThr(s, q)).toBe(false);
+    s.hwTag = 0; // learnt: no command queueing
+    expect(idlingBoostsThr(s, q)).toBe(true);
+    s.rot = true;
+    s.hwTag = 1; // a queueing disk: still for a sequential queue
+    expect(idlingBoostsThr(s, q)).toBe(true);
+    q.seekHistory = -1;
+    expect(idlingBoostsThr(s, q)).toBe(false);
+    s.wrBusyQueues = 1;
+    s.hwTag = 0; // a raised queue busy: never
+    expect(idlingBoostsThr(s, q)).toBe(false);
   });
 
   it('bfq_asymmetric_scenario: different weights (not for the lightest queue), or several classes busy', () => {

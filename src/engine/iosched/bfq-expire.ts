@@ -54,10 +54,11 @@ export function idlingNeededForGuarantees(s: BfqState, q: BfqQueue): boolean {
  * I/O-bound queue with a short think time (not on a queueing SSD); never while raised
  * queues are busy. */
 export function idlingBoostsThr(s: BfqState, q: BfqQueue): boolean {
-  const hwTag = s.hwTag === 1;
-  const rotWithoutQueueing = s.rot && s.hwTag === 0;
+  // hw_tag starts at −1 (unknown): `!bfqd->hw_tag` holds only once it is known to be 0
+  const noQueueing = s.hwTag === 0;
+  const rotWithoutQueueing = s.rot && noQueueing;
   const seqIoBound = !seeky(q) && q.ioBound && q.hasShortTtime;
-  const boosts = rotWithoutQueueing || ((s.rot || !hwTag) && seqIoBound);
+  const boosts = rotWithoutQueueing || ((s.rot || noQueueing) && seqIoBound);
   return boosts && s.wrBusyQueues === 0;
 }
 

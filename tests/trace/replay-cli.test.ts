@@ -9,8 +9,8 @@ import type { ParseReport } from '../../src/engine/trace/parse';
 
 const TRACES = [
   ['none_randread_4k', 'none', 'none'],
-  ['bfq_randrw7030_jobs4', 'bfq', 'cfq'],
-  ['kyber_seqread_1m_split', 'kyber', 'noop'],
+  ['bfq_randrw7030_jobs4', 'bfq', 'bfq'],
+  ['kyber_seqread_1m_split', 'kyber', 'kyber'],
   ['mq-deadline_ext4_smallfiles_fsync', 'mq-deadline', 'mq-deadline'],
 ] as const;
 
@@ -29,11 +29,8 @@ describe.each(TRACES)('spindle replay %s', (name, traced, simulated) => {
     expect(r.mode).toBe('open');
     expect(r.schedulerMapping).toMatchObject({ traced, tracedFrom: 'meta.json', simulated });
     expect(r.schedulerMapping.note.length).toBeGreaterThan(20);
-    // the block layer follows the simulated scheduler: kernel 6.18's per-task plugging under
-    // mq-deadline and none, the 2.6 block layer under the 2.6 schedulers standing in
-    expect(r.kernel.value).toBe(
-      simulated === 'mq-deadline' || simulated === 'none' ? '6.18' : '2.6.32',
-    );
+    // a trace of a blk-mq scheduler replays under itself on kernel 6.18's block layer
+    expect(r.kernel.value).toBe('6.18');
     expect(r.simulated.iosched).toBe(simulated);
     expect(r.disk.preset).toBe('sata-7200-500g');
     expect(r.disk.source).toMatch(/rotating/);
@@ -118,15 +115,14 @@ describe('spindle replay --mode trace-timed', () => {
     const a = r.dispatchAgreement;
     expect(r.simulated.dispatched).toBe(a.kernelDispatches); // 384 Qs → 3072 pieces
     expect(a.matched).toBe(a.kernelDispatches);
-    // kyber is replayed as noop (FIFO), and noop on the 2.6.32 block layer, as the replay
-    // states: two fio threads' pieces compete for its request pool (nr_requests 128), where
-    // the thread that filled it goes on as a batcher past nr_requests while the other sleeps,
-    // and a sleeper is no longer served strictly before every later arrival (get_request as
-    // 2.6.32 has it). 6.18 hands out blk-mq tags instead, so the pieces reach the FIFO in
-    // another order: about two thirds of the choices are the kernel's (2092 of 3072, 0.68;
-    // over 0.99 while the model made every process wait behind the sleepers).
-    expect(r.kernel.value).toBe('2.6.32');
-    expect(a.fraction).toBeGreaterThan(0.6);
+    // kyber is replayed under Spindle's kyber on kernel 6.18, as the trace was taken: the
+    // pieces of two fio threads take blk-mq tags and reach kyber's READ domain in submission
+    // order; its batches and tokens are the kernel's, but the kernel's per-CPU software
+    // queues (flushed in CPU order) are one queue here, so a bit over half of the choices
+    // are the kernel's (1776 of 3072, 0.58)
+    expect(r.kernel.value).toBe('6.18');
+    expect(r.schedulerMapping.simulated).toBe('kyber');
+    expect(a.fraction).toBeGreaterThan(0.5);
   }, 120_000);
 
   it('replays the kernel’s requests (merged as traced): mq-deadline agrees, CFQ does not', async () => {
@@ -154,9 +150,41 @@ describe('spindle replay --mode trace-timed', () => {
     expect(cfq!.dispatchAgreement.fraction).toBeLessThan(0.1);
   }, 120_000);
 
+  // Does not hold: on this trace (four fio jobs, 70% random reads, a fast virtio disk) the
+  // kernel's BFQ dispatched nearly in arrival order (mq-deadline's FIFO agrees with 0.97 of
+  // its choices). Spindle's BFQ idles for the empty in-service sync queue whenever raised
+  // and non-raised queues are busy together (idling_needed_for_service_guarantees), and it
+  // has no I/O injection (bfq_choose_bfqq_for_injection), with which the kernel fills those
+  // idle windows with the other queues' I/O: 0.55 of the choices agree.
+  it.fails(
+    'a bfq trace under Spindle’s bfq: its dispatches are the kernel’s (over 0.9)',
+    async () => {
+      const path = dataPath('linux-6.18', 'bfq_randrw7030_jobs4', 'trace.txt.gz');
+      const r = await spindleJson<ReplayReport>([
+        'replay',
+        path,
+        '--mode',
+        'trace-timed',
+        '--json',
+      ]);
+      expect(r.schedulerMapping.simulated).toBe('bfq');
+      expect(r.kernel.value).toBe('6.18');
+      expect(r.dispatchAgreement.fraction).toBeGreaterThan(0.9);
+    },
+    120_000,
+  );
+
   it('with another scheduler the agreement drops, and says what it compared', async () => {
     const path = dataPath('linux-6.18', 'bfq_randrw7030_jobs4', 'trace.txt.gz');
-    const r = await spindleJson<ReplayReport>(['replay', path, '--mode', 'trace-timed', '--json']);
+    const r = await spindleJson<ReplayReport>([
+      'replay',
+      path,
+      '--mode',
+      'trace-timed',
+      '--scheduler',
+      'cfq',
+      '--json',
+    ]);
     expect(r.schedulerMapping.simulated).toBe('cfq');
     expect(r.dispatchAgreement.fraction).toBeGreaterThan(0);
     expect(r.dispatchAgreement.fraction).toBeLessThan(1);

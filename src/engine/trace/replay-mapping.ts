@@ -1,6 +1,7 @@
 // Trace replay: which Spindle scheduler stands in for the traced one (SCHEDULER_MAP, the
 // trace's meta.json or message lines), and which block layer it runs on (kernel 6.18's
 // per-task plugging for a blk-mq scheduler, else 2.6's).
+import { BLK_MQ_ONLY } from '../iosched/blk-mq-only';
 import { KERNELS, type Kernel } from '../iosched/queue-settings';
 import { mqTagDepth } from '../iosched/tags-mq';
 import type { TraceMeta } from './replay-scenario';
@@ -14,12 +15,12 @@ export const SCHEDULER_MAP: Record<string, { simulated: string; note: string }> 
     note: "Spindle's mq-deadline follows Linux 6.10-6.18 (per-class lists, prio aging, jiffies >= deadline expiry), over kernel 6.18's per-task plugging and blk-mq's one tag pool (async_depth, the tags writes and async requests may hold, is nr_requests unless set)",
   },
   bfq: {
-    simulated: 'cfq',
-    note: "BFQ shares CFQ's per-process queues, sync idling and FIFO expiry, but schedules by sector budgets with B-WF2Q+ weights and weight-raising; Spindle's CFQ uses time slices and round robin",
+    simulated: 'bfq',
+    note: "Spindle's BFQ follows Linux 6.18 (B-WF2Q+ over per-process queues with sector budgets, budget feedback and time charging, idling, weight raising) over kernel 6.18's per-task plugging and blk-mq tag pool; not modelled: cgroups, I/O injection, queue merging, burst detection and the peak-rate estimator",
   },
   kyber: {
-    simulated: 'noop',
-    note: 'kyber throttles dispatch with per-domain tokens against latency targets and does not reorder; noop (FIFO with merging) is the nearest Spindle scheduler, its token throttling is not modelled',
+    simulated: 'kyber',
+    note: "Spindle's Kyber follows Linux 6.18 (per-domain tokens taken at dispatch, latency histograms, the 100 ms depth scaling against read_lat_nsec and write_lat_nsec) over kernel 6.18's per-task plugging and blk-mq tag pool; one software queue stands for the kernel's per-CPU ones",
   },
   none: {
     simulated: 'none',
@@ -47,12 +48,21 @@ export interface KernelChoice {
 /** the schedulers that exist only in blk-mq kernels (LINUX-SCHEDULERS.md §9) */
 const BLK_MQ_SCHEDULERS = new Set(['mq-deadline', 'bfq', 'kyber', 'none']);
 /** the Spindle schedulers that blk-mq kernels have: the others are 2.6's (their block layer) */
-const BLK_MQ_SIMULATED = new Set(['mq-deadline', 'none']);
+const BLK_MQ_SIMULATED = new Set([...BLK_MQ_ONLY, 'none']);
 
 /** The simulated block layer: kernel 6.18's (per-task plugging) when a blk-mq trace is
  * replayed under a blk-mq scheduler; a 2.6 scheduler runs on the 2.6 block layer. */
 export function chooseKernel(mapping: SchedulerMapping, given: Kernel | undefined): KernelChoice {
   if (given !== undefined) return { value: given, source: '--kernel' };
+  // mq-deadline, bfq and kyber exist only on blk-mq kernels: any trace replays on 6.18
+  if (
+    BLK_MQ_ONLY.has(mapping.simulated) &&
+    !(mapping.traced !== null && BLK_MQ_SCHEDULERS.has(mapping.traced))
+  )
+    return {
+      value: '6.18',
+      source: `${mapping.simulated} exists only in blk-mq kernels: kernel 6.18's block layer (each process plugs its own submissions)`,
+    };
   const blkMq = mapping.traced !== null && BLK_MQ_SCHEDULERS.has(mapping.traced);
   if (blkMq && BLK_MQ_SIMULATED.has(mapping.simulated))
     return {

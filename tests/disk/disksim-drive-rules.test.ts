@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { readAheadLimit } from '../../src/engine/disk/cache';
 import { compileDisk } from '../../src/engine/disk/compile';
+import { streamingWriteLbn } from '../../src/engine/disk/drive-state';
 import { lbnBounds } from '../../src/engine/disk/geometry';
 import { commandOverheadNs } from '../../src/engine/disk/overheads';
 import type { DiskParams } from '../../src/engine/disk/params';
@@ -81,5 +82,19 @@ describe('where read-ahead stops', () => {
     expect(readAheadLimit(withStop('next-track'), 90, 100, 1000)).toBe(192 + 96);
     // and never past the count
     expect(readAheadLimit(withStop('next-track'), 90, 100, 50)).toBe(150);
+  });
+});
+
+describe("DiskSim's minimum seek delay for writes (disk_check_hda)", () => {
+  const drive = {
+    lastMediaWrite: true,
+    armKnownNs: 5e6,
+    writeSegment: { lo: 100, hi: 108, lastUse: 0 },
+  } as unknown as Parameters<typeof streamingWriteLbn>[0];
+  it('is waived only for a write appending to the last one at the instant its transfer ended', () => {
+    expect(streamingWriteLbn(drive, 5e6)).toBe(108);
+    // later (the host reissued after the completion): the delay applies, append or not
+    expect(streamingWriteLbn(drive, 5e6 + 1)).toBe(-1);
+    expect(streamingWriteLbn({ ...drive, lastMediaWrite: false }, 5e6)).toBe(-1);
   });
 });

@@ -63,9 +63,7 @@ describe("issue 17's criteria on each development drive", () => {
 
   it('cheetah9LP: mean within 2%, demerit within 2× DiskSim', () => meetsCriteria('cheetah9LP'));
 
-  it.fails('hp_c2247a: mean within 2%, demerit within 2× DiskSim', () =>
-    meetsCriteria('hp_c2247a'),
-  );
+  it('hp_c2247a: mean within 2%, demerit within 2× DiskSim', () => meetsCriteria('hp_c2247a'));
 
   it.fails('dec_rz26: mean within 2%, demerit within 2× DiskSim', () => meetsCriteria('dec_rz26'));
 });

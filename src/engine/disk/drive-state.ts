@@ -56,6 +56,8 @@ export interface DriveState {
   awaitingCompletion: boolean;
   /** when the arm's angle was last known: the end of its last media transfer, ns */
   armKnownNs: number;
+  /** that transfer was a write */
+  lastMediaWrite: boolean;
 }
 
 export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
@@ -87,5 +89,15 @@ export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
     driverQueue: [],
     awaitingCompletion: false,
     armKnownNs: 0,
+    lastMediaWrite: false,
   };
+}
+
+/**
+ * The LBN a write may start at without DiskSim's minimum seek delay: the end of the last
+ * write, if the arm has been writing up to `t` — a sequential stream (disk_check_hda waives
+ * the delay only for an append initiated at the instant the last write ended); else −1.
+ */
+export function streamingWriteLbn(drive: DriveState, t: number): number {
+  return drive.lastMediaWrite && drive.armKnownNs === t ? drive.writeSegment.hi : -1;
 }

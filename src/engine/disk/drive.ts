@@ -35,6 +35,7 @@ import { commandOverheadNs } from './overheads';
 import { driverEnqueue, driverSend } from './driver-queue';
 
 export { createDriveState, type DriveState } from './drive-state';
+import { streamingWriteLbn } from './drive-state';
 
 export function driveHasFreeTag(sim: Simulation): boolean {
   return sim.state.drive.tagsInUse < sim.model.queueDepth;
@@ -209,7 +210,7 @@ function pickAndStart(sim: Simulation, now: number): void {
       candidates,
       n,
       drive.arm,
-      drive.writeSegment.hi,
+      streamingWriteLbn(drive, now),
       now,
       m.agingWeight,
       pickOut,
@@ -251,7 +252,7 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
   const arm = drive.arm;
   const fromCyl = arm.cylinder;
   rq.startNs = start;
-  positionFor(d, start, arm, rq, drive.writeSegment.hi, pos);
+  positionFor(d, start, arm, rq, streamingWriteLbn(drive, start), pos);
 
   const mediaStart = start + pos.seekNs + pos.rotationNs;
   let data: WriteData | null = null;
@@ -283,6 +284,7 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
   rq.rotationNs = pos.rotationNs;
   rq.transferNs = xfer.endNs - mediaStart;
   drive.armKnownNs = xfer.endNs;
+  drive.lastMediaWrite = rq.write;
   rq.media = true;
   arm.cylinder = xfer.cylinder;
   arm.head = xfer.head;

@@ -41,6 +41,9 @@ export function driverSend(sim: Simulation, now: number): void {
     candidates,
     n,
     drive.arm,
+    // DiskSim's estimate floors a write's whole positioning at the minimum seek delay
+    // (disk_buffer_estimate_servtime), so an append looks a mere 0.6 ms away and is chosen;
+    // exempting appends from the delay in the estimate makes the same choice
     drive.writeSegment.hi,
     armKnownNs(sim, now),
     m.agingWeight,

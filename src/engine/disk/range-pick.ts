@@ -4,6 +4,7 @@
 // under FCFS/SSTF/C-LOOK the request is chosen as usual (by its first range's start)
 // and then placed. The chosen write takes its address; the blocks are reserved.
 import type { IoRequest } from '../request';
+import { streamingWriteLbn } from './drive-state';
 import { bioAt } from '../request';
 import type { Simulation } from '../sim/simulation';
 import type { RangeDecisionRecord, RangePieceRecord } from '../events';
@@ -101,7 +102,7 @@ export function pickWithRanges(
           rec.unvisited = unvisited(sim, rs, rq, rec);
         }
       } else {
-        positionFor(m.disk, now, drive.arm, rq, drive.writeSegment.hi, pos);
+        positionFor(m.disk, now, drive.arm, rq, streamingWriteLbn(drive, now), pos);
         work++;
         tpos = pos.seekNs + pos.rotationNs;
       }
@@ -127,7 +128,7 @@ export function pickWithRanges(
       candidates,
       n,
       drive.arm,
-      drive.writeSegment.hi,
+      streamingWriteLbn(drive, now),
       now,
       m.agingWeight,
       pickOut,

@@ -121,6 +121,8 @@ export function bracketComm(
 ): string | null {
   const close = bracketEnd(b, i, n);
   if (close < 0) return error ? 'no [error] at the end of a completion' : 'no [command] at the end';
+  const after = skipWs(b, close + 1, n);
+  if (after < trimEnd(b, after, n)) return afterBracket(s, after, n);
   if (error) {
     let k = i + 1;
     const neg = code(b, k, n) === 45;
@@ -149,6 +151,13 @@ export function elapsedThenBracket(
     i = skipWs(b, close + 1, n);
   }
   return bracketComm(s, b, i, n, ev, error);
+}
+
+/** Text after the line's last `]`: blkparse prints nothing there (a U's count is read
+ * apart), so it is a damaged line, not a field to drop. */
+export function afterBracket(s: string, i: number, n: number): string {
+  const t = s.slice(i, Math.min(n, i + 24)).trimEnd();
+  return `text after the closing "]": "${t}${n - i > 24 ? '…' : ''}"`;
 }
 
 /** the end of s[from, n) without trailing blanks */

@@ -9,6 +9,7 @@ import {
   parseEventLine,
   parseLine,
   type Codes,
+  type LineFormat,
   type ParsedEvent,
   type SummaryLine,
 } from './parse-line';
@@ -67,6 +68,8 @@ export class TraceFeeder {
   /** characters of the current line dropped because it is too long */
   private overlong = 0;
   private started = false;
+  /** blkparse's layout or ftrace's blk_classic, from the first such event line (layoutClash) */
+  private layout: LineFormat | null = null;
   /** the character codes of the text being scanned (parse-line.ts), reused chunk to chunk */
   private codes: Codes = new Uint8Array(0);
 
@@ -143,10 +146,13 @@ export class TraceFeeder {
    * runs (on-stack replacement), and code after it that had never run would bail out of the
    * compiled loop at every chunk. */
   private lines(chunk: string, codes: Codes, from: number, nl: number): number {
+    let nul = chunk.indexOf('\u0000', from); // -1 in any text file: one search per chunk
     while (nl >= 0) {
       if (nl - from > this.maxLineLength) this.tooLong(chunk.slice(from, from + QUOTE), nl - from);
+      else if (nul >= 0 && nul < nl) this.nulLine(chunk.slice(from, nl), nul - from);
       else this.line(chunk, codes, from, nl);
       from = nl + 1;
+      if (nul >= 0 && nul < from) nul = chunk.indexOf('\u0000', from);
       nl = chunk.indexOf('\n', from); // a native search: several times faster than a loop here
     }
     return from;
@@ -188,7 +194,34 @@ export class TraceFeeder {
       const len = this.overlong;
       this.overlong = 0;
       this.tooLong(text, len);
-    } else this.line(text, this.codesOf(text), 0, text.length);
+    } else {
+      const nul = text.indexOf('\u0000');
+      if (nul >= 0) this.nulLine(text, nul);
+      else this.line(text, this.codesOf(text), 0, text.length);
+    }
+  }
+
+  /** A line with a NUL byte in it: binary data where text was, counted wherever it is (the
+   * whole input is refused only when its start is mostly binary: sniff). */
+  private nulLine(text: string, at: number): void {
+    this.stats.lines++;
+    this.bad(
+      text.replaceAll('\u0000', '\u2400'),
+      `a NUL byte at column ${at + 1}: binary data inside a line of text`,
+    );
+  }
+
+  /** The layout the file's first blkparse-style event line had: blkparse's (with a sequence
+   * number after the CPU) or ftrace's blk_classic (without). A later line of the other one
+   * lost or gained a column — one tool wrote the file — and is not read as the other
+   * layout, which would make the sequence number a CPU. */
+  private layoutClash(format: LineFormat): string | null {
+    if (format !== 'blkparse' && format !== 'ftrace-classic') return null;
+    if (this.layout === null) this.layout = format;
+    if (format === this.layout) return null;
+    return format === 'ftrace-classic'
+      ? "a column is missing: this file's lines are blkparse's (CPU, then a sequence number, then the time); this one has a single number between the device and the time"
+      : "a column too many: this file's lines are ftrace's blk_classic (CPU, then the time); this one has two numbers between the device and the time";
   }
 
   /** the codes of `text`, in the reused buffer (grown to the largest window or line held) */
@@ -214,6 +247,8 @@ export class TraceFeeder {
     const ev = parseEventLine(buf, codes, from, to, line, this.scratch);
     if (ev === null) this.otherLine(buf.slice(from, to), line);
     else if (typeof ev === 'string') this.bad(buf.slice(from, to), ev);
+    else if (ev.format !== this.layout && this.layoutClash(ev.format) !== null)
+      this.bad(buf.slice(from, to), this.layoutClash(ev.format)!);
     else {
       this.stats.events++;
       const spare = this.sink.event(ev);
@@ -224,10 +259,16 @@ export class TraceFeeder {
   private otherLine(text: string, line: number): void {
     const r = parseLine(text, line);
     switch (r.kind) {
-      case 'event':
+      case 'event': {
+        const clash = this.layoutClash(r.event.format);
+        if (clash !== null) {
+          this.bad(text, clash);
+          break;
+        }
         this.stats.events++;
         this.sink.event(r.event);
         break;
+      }
       case 'summary':
         this.stats.summaryLines++;
         this.sink.summary(r.summary, line);
@@ -253,34 +294,51 @@ export class TraceFeeder {
   }
 }
 
-/** Reasons the whole input is not blkparse text, from its first chunk. */
+/** Reasons the whole input is not blkparse text, from its first chunk: decided on the whole
+ * sample (its first 4,096 characters) by what most of it is, never by one byte — a stray NUL
+ * in a line is that line's problem (nulLine), wherever the line is. */
 export function sniff(chunk: string): string | null {
   const head = chunk.slice(0, 4096);
   // blktrace's binary records start with the magic 0x65617407 (either byte order)
   if (head.startsWith('\u0007tae') || head.startsWith('eat\u0007')) {
     return 'this is a binary blktrace file (per-CPU *.blktrace.N): run blkparse on it first, e.g. `blkparse -i <device> > trace.txt`, and parse the text';
   }
-  if (head.startsWith('\uFEFF') && head.length > 1 && head.charCodeAt(1) === 0) {
-    return 'the input is UTF-16 text: convert it to UTF-8 or ASCII first (e.g. `iconv -f UTF-16 -t UTF-8`)';
-  }
-  const bom16 =
-    head.startsWith('\uFFFD\uFFFD') || head.startsWith('\uFFFE') || head.startsWith('\uFEFF\u0000');
-  let nul = 0;
+  const n = head.length;
+  // NULs at even and at odd places, other control characters, undecodable bytes
+  let nulEven = 0;
+  let nulOdd = 0;
+  let control = 0;
   let bad = 0;
-  for (let i = 0; i < head.length; i++) {
+  for (let i = 0; i < n; i++) {
     const c = head.charCodeAt(i);
-    if (c === 0) nul++;
-    else if (c === 0xfffd) bad++;
+    if (c === 0) {
+      if (i & 1) nulOdd++;
+      else nulEven++;
+    } else if (c === 0xfffd) bad++;
+    else if (c < 32 && c !== 9 && c !== 10 && c !== 13) control++;
   }
-  if (nul > 0 && nul * 3 >= head.length && (bom16 || nul * 2 >= head.length - 2)) {
-    return 'the input looks like UTF-16 text (every other byte is 0): convert it to UTF-8 or ASCII first (e.g. `iconv -f UTF-16 -t UTF-8`)';
+  const nul = nulEven + nulOdd;
+  if (nul === n) {
+    return `the input is nothing but zero bytes (NUL): the file was never written, or was zero-filled${n === 4096 ? ' (at least its first 4,096 bytes)' : ''}`;
   }
-  if (nul > 0) {
+  const utf16 =
+    (head.startsWith('\uFEFF') && n > 1 && head.charCodeAt(1) === 0) ||
+    head.startsWith('\uFFFE') ||
+    head.startsWith('\uFFFD\uFFFD') ||
+    // ASCII text as UTF-16: every other character a NUL, the ones between not
+    (n >= 8 &&
+      Math.max(nulEven, nulOdd) >= 0.9 * (n / 2) &&
+      Math.min(nulEven, nulOdd) <= 0.1 * (n / 2));
+  if (utf16 && nul > 0) {
+    return 'the input is UTF-16 text (every other byte is 0): convert it to UTF-8 or ASCII first (e.g. `iconv -f UTF-16 -t UTF-8`)';
+  }
+  // binary: a tenth of the sample is NULs and control characters that text never has
+  if ((nul + control) * 10 >= n) {
     if (head.includes('# tracer: blk'))
       return 'this is ftrace binary output (trace_options bin): read it with blkparse (after converting to blktrace files) or capture the text output (trace_options nobin)';
-    return 'the input is binary, not blkparse text (a binary blktrace file needs `blkparse -i <device>` first; a compressed file needs a .gz name)';
+    return `the input is binary, not blkparse text (${Math.round((100 * (nul + control)) / n)}% of its first ${n} bytes are NULs and control characters; a binary blktrace file needs \`blkparse -i <device>\` first; a compressed file needs a .gz name)`;
   }
-  if (bad > 16 && bad * 20 > head.length) {
+  if (bad > 16 && bad * 20 > n) {
     return 'the input is not UTF-8 or ASCII text (many undecodable bytes): is it compressed or in another encoding?';
   }
   if (head.charCodeAt(0) === 0x1f && head.charCodeAt(1) === 0xfffd) {

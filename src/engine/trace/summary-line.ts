@@ -4,7 +4,7 @@
 // `Events (7,0): … entries` and `Skips:` — and the `Input file … added` notes before the
 // events.
 
-import type { Codes } from './codes';
+import { isDigit, type Codes } from './codes';
 
 /** One line of blkparse's end-of-run summary block (§6.6). */
 export type SummaryLine =
@@ -59,8 +59,6 @@ export function summaryLine(s: string, b: Codes, i: number): SummaryLine | 'skip
 
 const num = (t: string): number => Number(t.replace(/,/g, ''));
 
-const FIELD =
-  /([A-Z][A-Za-z.]*(?: [A-Za-z.]+)*):\s+(\d+(?:,\d{3})*)(?:,\s+(\d+(?:,\d{3})*)([KMGP])iB)?/g;
 const SUMMARY_NAMES = new Set([
   'Reads Queued',
   'Writes Queued',
@@ -88,23 +86,75 @@ const SUMMARY_NAMES = new Set([
   'Dispatch wait',
   'Completion wait',
 ]);
+/** the longest name in SUMMARY_NAMES ("PC Writes Compl.", "Write Dispatches"): a longer run
+ * of name characters before a ':' is no field of blkparse's */
+const MAX_NAME = 16;
 const STEP: Record<string, number> = { K: 1, M: 1e3, G: 1e6, P: 1e9 };
 
-/** ` Reads Queued:   1463,  5852KiB\t Writes Queued: …` → its fields, or null. */
+/**
+ * ` Reads Queued:   1463,  5852KiB\t Writes Queued: …` → its fields, or null. One pass over
+ * the line, no regular expression: a line is fields `Name: count` or `Name: count, sizeXiB`
+ * separated by blanks, every name one of blkparse's; anything else is not a summary row.
+ * (A backtracking pattern took minutes on a 64 KB line of letters — issue 20 item 1.)
+ */
 function summaryFields(s: string): SummaryField[] | null {
   if (s.indexOf(':') < 0) return null;
   const out: SummaryField[] = [];
-  FIELD.lastIndex = 0;
-  for (let m = FIELD.exec(s); m; m = FIELD.exec(s)) {
-    const name = m[1]!;
+  const n = s.length;
+  let i = blanks(s, 0);
+  while (i < n) {
+    const start = i;
+    while (i < n && i - start <= MAX_NAME && isNameChar(s.charCodeAt(i))) i++;
+    if (s.charCodeAt(i) !== 58 /* : */) return null;
+    const name = s.slice(start, i);
     if (!SUMMARY_NAMES.has(name)) return null;
-    const f: SummaryField = { name, count: num(m[2]!) };
-    if (m[3] !== undefined) {
-      const unit = m[4]!;
-      f.kib = num(m[3]) * STEP[unit]!;
-      if (unit !== 'K') f.printed = `${m[3]}${unit}iB`;
+    i = blanks(s, i + 1);
+    const count = grouped(s, i);
+    if (count === null || i === start + name.length + 1) return null;
+    const f: SummaryField = { name, count: num(s.slice(i, count)) };
+    i = count;
+    // `, sizeXiB`
+    if (s.charCodeAt(i) === 44 /* , */) {
+      const at = blanks(s, i + 1);
+      const end = grouped(s, at);
+      const unit = end === null ? '' : s[end]!;
+      if (end === null || at === i + 1 || !(unit in STEP) || !s.startsWith('iB', end + 1))
+        return null;
+      f.kib = num(s.slice(at, end)) * STEP[unit]!;
+      if (unit !== 'K') f.printed = `${s.slice(at, end)}${unit}iB`;
+      i = end + 3;
     }
     out.push(f);
+    const next = blanks(s, i);
+    if (next === i && i < n) return null; // no blank before the next field
+    i = next;
   }
   return out.length > 0 ? out : null;
+}
+
+/** letters, '.', and the spaces between a name's words */
+const isNameChar = (c: number): boolean =>
+  (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 46 || c === 32;
+
+/** past the blanks (spaces, tabs, CR) at i */
+function blanks(s: string, i: number): number {
+  for (let c = s.charCodeAt(i); c === 32 || c === 9 || c === 13; c = s.charCodeAt(++i));
+  return i;
+}
+
+/** the end of a number with thousands separators (`1463`, `8,763`) at i, or null */
+function grouped(s: string, i: number): number | null {
+  let k = i;
+  while (isDigit(s.charCodeAt(k))) k++;
+  if (k === i) return null;
+  // `,ddd` groups: a comma followed by exactly three digits and no fourth
+  while (
+    s.charCodeAt(k) === 44 &&
+    isDigit(s.charCodeAt(k + 1)) &&
+    isDigit(s.charCodeAt(k + 2)) &&
+    isDigit(s.charCodeAt(k + 3)) &&
+    !isDigit(s.charCodeAt(k + 4))
+  )
+    k += 4;
+  return k;
 }

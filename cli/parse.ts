@@ -144,6 +144,7 @@ function text(r: ParseReport, path: string): string {
   out.push(
     `devices: ${r.devices.join(' ')}${r.device === 'all' ? '' : ` (summarising ${r.device})`}`,
   );
+  if (r.otherDevices !== null) out.push(r.otherDevices.note);
   const dir = (name: string, d: ParseReport['reads']): string =>
     `${name}: queued ${d.queued.count} (${d.queued.kib} KiB), dispatched ${d.dispatched.count} (${d.dispatched.kib} KiB), completed ${d.completed.count} (${d.completed.kib} KiB), merges ${d.merges}`;
   out.push(dir('reads ', r.reads), dir('writes', r.writes));

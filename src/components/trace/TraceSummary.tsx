@@ -50,7 +50,15 @@ export function TraceSummary({ overview, device }: { overview: TraceOverview; de
       <dl className="trace-facts" data-testid="trace-facts">
         <div>
           <dt>Devices</dt>
-          <dd>{r.devices.length > 0 ? r.devices.join(', ') : 'none'}</dd>
+          <dd>
+            {r.devices.length > 0 ? r.devices.join(', ') : 'none'}
+            {r.otherDevices !== null ? (
+              <span className="muted" data-testid="other-devices">
+                {' '}
+                — and {r.otherDevices.note}
+              </span>
+            ) : null}
+          </dd>
         </div>
         <div>
           <dt>Events</dt>

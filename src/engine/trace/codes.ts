@@ -8,6 +8,10 @@
 /** Sectors beyond 2^53 cannot be held exactly (the kernel's are u64). */
 export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 
+/** The largest CPU number read: a trace's per-CPU figures are kept per number, and Linux's
+ * NR_CPUS is far below this (a larger one is a damaged line, not 100,000 CPUs' tables). */
+export const MAX_CPU = 65_535;
+
 /** A sector count beyond a 32-bit byte count cannot come from the kernel (bytes is u32). */
 export const MAX_SECTORS = 0xffffffff / 512;
 

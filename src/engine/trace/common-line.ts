@@ -1,6 +1,14 @@
 // The reader for the line as blkparse prints nearly all of them (event-line.ts's fast path).
 import { ACTION_OF } from './actions';
-import { MAX_EXACT, MAX_SECTORS, RWBS_LETTER, RWBS_MAX, intern, type Codes } from './codes';
+import {
+  MAX_CPU,
+  MAX_EXACT,
+  MAX_SECTORS,
+  RWBS_LETTER,
+  RWBS_MAX,
+  intern,
+  type Codes,
+} from './codes';
 import type { ParsedEvent } from './parsed-event';
 
 /**
@@ -99,7 +107,7 @@ export function commonLine(
     c = b[++i]!;
   } while (c >= 48 && c <= 57);
   if (c !== 32) return false;
-  if (cpu > MAX_EXACT || seq > MAX_EXACT || sec > MAX_EXACT || tNs > MAX_EXACT || pid > MAX_EXACT)
+  if (cpu > MAX_CPU || seq > MAX_EXACT || sec > MAX_EXACT || tNs > MAX_EXACT || pid > MAX_EXACT)
     return false;
   // the action: one letter, or UT
   do c = b[++i]!;

@@ -6,6 +6,7 @@
 import { actionAndPayload } from './action-payload';
 import { commonLine } from './common-line';
 import {
+  MAX_CPU,
   MAX_EXACT,
   hasComma,
   intern,
@@ -68,8 +69,8 @@ function eventLine(
   let k = i;
   let cpu = 0;
   for (let c = b[k]!; isDigit(c); c = b[++k]!) cpu = cpu * 10 + (c - 48);
-  if (k === i || (k < n && !isSpace(b[k]!)) || cpu > MAX_EXACT)
-    return 'no CPU column after the device';
+  if (k === i || (k < n && !isSpace(b[k]!))) return 'no CPU column after the device';
+  if (cpu > MAX_CPU) return CPU_TOO_LARGE;
   // blkparse prints a sequence number (all digits), then the time; ftrace's blk_classic only
   // the time ("sec.frac")
   i = skipWs(b, k, n);
@@ -112,4 +113,5 @@ function eventLine(
   return actionAndPayload(s, b, i, j, n, ev);
 }
 
+export const CPU_TOO_LARGE = `CPU number over ${MAX_CPU} (Linux's NR_CPUS is far smaller)`;
 const NOT_A_DEVICE = 'does not start with a device "major,minor"';

@@ -4,7 +4,8 @@
 // prints them (action-payload.ts).
 
 import { actionAndPayload } from './action-payload';
-import { hasComma, skipWs, time, tokenEnd, type Codes } from './codes';
+import { MAX_CPU, hasComma, skipWs, time, tokenEnd, type Codes } from './codes';
+import { CPU_TOO_LARGE } from './event-line';
 import { newEvent, type ParsedEvent } from './parsed-event';
 import { setLineStart } from './payload-fields';
 
@@ -30,6 +31,8 @@ export function ftraceLine(s: string, b: Codes, line: number): ParsedEvent | str
     j = tokenEnd(b, i, n);
   }
   setLineStart(0);
-  const ev = newEvent(line, 'ftrace', m[5]!, Number(m[3]), -1, tNs, Number(m[2]), cgroup);
+  const cpu = Number(m[3]);
+  if (cpu > MAX_CPU) return CPU_TOO_LARGE;
+  const ev = newEvent(line, 'ftrace', m[5]!, cpu, -1, tNs, Number(m[2]), cgroup);
   return actionAndPayload(s, b, i, j, n, ev);
 }

@@ -3,7 +3,8 @@
 // (gunzipped by Node's zlib), the browser's worker feeds it a DecompressionStream's text.
 import { TraceFeeder, type FeedStats } from './stream';
 import { TraceSummary, type ParseReport, type SummaryOptions } from './summary';
-import { TimeOrder } from './time-order';
+import { DeviceTable, MAX_DEVICES } from './device-table';
+import { DEFAULT_HOLD, TimeOrder } from './time-order';
 
 export type { ParseReport } from './summary';
 export type { ParsedEvent } from './parse-line';
@@ -14,10 +15,11 @@ export class TraceParser {
   private readonly feeder: TraceFeeder;
 
   constructor(opts: SummaryOptions & { maxLineLength?: number } = {}) {
-    this.summary = new TraceSummary(opts);
+    const table = new DeviceTable(MAX_DEVICES, opts.device);
+    this.summary = new TraceSummary(opts, table);
     // the summary keeps nothing of an event and the time-order window trades the one it
     // keeps for a spare: a handful of event objects serve every line
-    this.order = new TimeOrder(this.summary, true);
+    this.order = new TimeOrder(this.summary, true, DEFAULT_HOLD, table);
     this.feeder = new TraceFeeder(this.order, opts.maxLineLength, true);
   }
 

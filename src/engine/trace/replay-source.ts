@@ -8,7 +8,8 @@ import { BttDevice, BttGlobal } from './btt';
 import type { ParsedEvent, SummaryLine } from './parse-line';
 import { TraceFeeder, type FeedStats, type TraceSink } from './stream';
 import { TraceSummary, type ParseReport } from './summary';
-import { TimeOrder } from './time-order';
+import { DeviceTable } from './device-table';
+import { DEFAULT_HOLD, TimeOrder } from './time-order';
 
 /** One Q of the trace as it will be replayed. */
 export interface TracedQ {
@@ -313,7 +314,9 @@ export interface TraceReading {
 
 /** The parser (feed()/end() like TraceParser) with the replay collector beside the summary. */
 export class ReplayReader {
-  private readonly summary = new TraceSummary();
+  /** the devices read in detail (device-table.ts): the summary's, the window's and ours */
+  private readonly table = new DeviceTable();
+  private readonly summary = new TraceSummary({}, this.table);
   private readonly feeder: TraceFeeder;
   /** each device's events in time order (the collector keeps the event objects: no copies) */
   private readonly order: TimeOrder;
@@ -332,6 +335,7 @@ export class ReplayReader {
         }
         let d = this.devs.get(e.dev);
         if (d === undefined) {
+          if (!this.table.admit(e.dev)) return; // counted by the summary only
           d = new DeviceCollector(e.dev);
           this.devs.set(e.dev, d);
         }
@@ -339,7 +343,7 @@ export class ReplayReader {
       },
       summary: (s: SummaryLine): void => this.summary.summary(s),
     };
-    this.order = new TimeOrder(tee, false);
+    this.order = new TimeOrder(tee, false, DEFAULT_HOLD, this.table);
     this.feeder = new TraceFeeder(this.order);
   }
 

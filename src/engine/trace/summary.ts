@@ -18,6 +18,7 @@ import {
 } from './io-stats';
 
 import { PrintedSummaries, type PrintedSummary } from './printed-summary';
+import { DeviceTable, MAX_DEVICES, type OtherDevices } from './device-table';
 
 export { IoStats, type BlockFigures, type CountKib, type DirectionFigures } from './io-stats';
 export type { PrintedSummary } from './printed-summary';
@@ -70,6 +71,8 @@ export interface ParseReport {
   timeReversals: number;
   /** events that arrived out of time order and were put back in place (time-order.ts) */
   reordered: number;
+  /** devices beyond the first MAX_DEVICES, counted in the totals only (device-table.ts) */
+  otherDevices: OtherDevices | null;
 }
 
 class DeviceState {
@@ -134,24 +137,39 @@ export class TraceSummary implements TraceSink {
   private readonly printed = new PrintedSummaries();
   private readonly only: string | undefined;
 
-  constructor(opts: SummaryOptions = {}) {
+  /** the devices beyond the table's (device-table.ts): their counts, no btt or depth */
+  private readonly rest = new DeviceState('');
+  private readonly table: DeviceTable;
+
+  /** `table`: shared with the time-order window and replay's collector, so that all three
+   * read the same devices in detail */
+  constructor(opts: SummaryOptions = {}, table?: DeviceTable) {
     this.only = opts.device;
+    this.table = table ?? new DeviceTable(MAX_DEVICES, opts.device);
   }
 
   event(e: ParsedEvent): void {
     let d = this.lastDev;
     if (d === null || d.dev !== e.dev) {
-      if (!this.seen.has(e.dev)) {
-        this.seen.add(e.dev);
+      if (!this.table.admit(e.dev)) {
+        // a device beyond the table's: counted into the totals only (device-table.ts)
         this.formats.add(e.format);
+        if (this.only !== undefined) return;
+        d = this.rest;
+        this.lastDev = null;
+      } else {
+        if (!this.seen.has(e.dev)) {
+          this.seen.add(e.dev);
+          this.formats.add(e.format);
+        }
+        if (this.only !== undefined && e.dev !== this.only) return;
+        d = this.devs.get(e.dev) ?? null;
+        if (d === null) {
+          d = new DeviceState(e.dev);
+          this.devs.set(e.dev, d);
+        }
+        this.lastDev = d;
       }
-      if (this.only !== undefined && e.dev !== this.only) return;
-      d = this.devs.get(e.dev) ?? null;
-      if (d === null) {
-        d = new DeviceState(e.dev);
-        this.devs.set(e.dev, d);
-      }
-      this.lastDev = d;
     }
     const t = e.tNs;
     if (d.first < 0) d.first = t;
@@ -235,7 +253,7 @@ export class TraceSummary implements TraceSink {
       default:
         break;
     }
-    d.btt.event(e, this.global);
+    if (d !== this.rest) d.btt.event(e, this.global);
   }
 
   /** the process's name is the command of its latest event (skipped when unchanged) */
@@ -319,6 +337,13 @@ export class TraceSummary implements TraceSink {
         timeReversals: d.reversals,
       };
     }
+    // the other devices' counts are blkparse's too: in the totals and per CPU
+    this.rest.cpus.forEach((s, n) => {
+      all.add(s);
+      (allCpus[n] ??= new IoStats()).add(s);
+    });
+    if (this.rest.first >= 0 && (first < 0 || this.rest.first < first)) first = this.rest.first;
+    if (this.rest.last > last) last = this.rest.last;
     const cpus: Record<string, BlockFigures> = {};
     allCpus.forEach((s, n) => (cpus[`CPU${n}`] = block(s)));
     const totals = block(all);
@@ -357,6 +382,7 @@ export class TraceSummary implements TraceSink {
       printedSummary: this.printed.byDevice,
       timeReversals: reversals,
       reordered,
+      otherDevices: this.table.otherDevices(this.rest.events),
     };
     if (totals.pc) report.pc = totals.pc;
     return report;

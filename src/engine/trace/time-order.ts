@@ -6,6 +6,7 @@
 // came and counted (the summary reports it as a time reversal). Events with equal times
 // keep their order of arrival. Summary lines flush every window first (see flush).
 import { newEvent, type ParsedEvent, type SummaryLine } from './parse-line';
+import type { DeviceTable } from './device-table';
 import type { TraceSink } from './stream';
 
 /** how many events of one device are held back (a power of two): far more than the few
@@ -47,17 +48,27 @@ export class TimeOrder implements TraceSink {
    * reuseEvents): this window keeps the object it is handed and gives the feeder the one
    * it released (or a new one while it fills), and `out` must keep nothing of an event
    * beyond its call. */
+  /** `table`: only the devices it reads in detail get a window; the events of the rest pass
+   * straight on (they are only counted: device-table.ts) */
   constructor(
     private readonly out: TraceSink,
     private readonly reuse: boolean,
     hold = DEFAULT_HOLD,
+    private readonly table: DeviceTable | null = null,
   ) {
     this.hold = 2 ** Math.ceil(Math.log2(Math.max(1, hold)));
   }
 
   event(e: ParsedEvent): ParsedEvent | void {
     let w = this.last;
-    if (w === null || this.lastDev !== e.dev) w = this.window(e.dev);
+    if (w === null || this.lastDev !== e.dev) {
+      if (this.table !== null && !this.table.admit(e.dev)) {
+        this.last = null;
+        this.out.event(e);
+        return undefined; // the feeder refills the same object: `out` kept nothing of it
+      }
+      w = this.window(e.dev);
+    }
     const t = e.tNs;
     // a full window releases its oldest; in reuse mode that object goes back to the feeder
     const spare = w.size === this.hold && t >= w.released ? this.release(w) : undefined;

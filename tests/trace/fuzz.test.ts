@@ -1,4 +1,4 @@
-// Fuzz (issue 4, item 7): over 100,000 generated and mutated inputs with a fixed seed, no
+// Fuzz (issue 4, item 7; long lines and many devices: issue 20): over 100,000 generated and mutated inputs with a fixed seed, no
 // exception escapes the parser and every line is accounted for — an event, a summary line,
 // a skipped line, or a counted problem (lines = events + summaryLines + skipped + malformed).
 import fc from 'fast-check';
@@ -107,4 +107,121 @@ describe('fuzz', () => {
       { seed: SEED, numRuns: 2_000 },
     );
   }, 30_000);
+});
+
+// Issue 20: long lines (up to the 65,536-character limit) and many devices. No line may take
+// over 50 ms to read, and 1 MB of any of these inputs is read in under 2 s (CPU time: the
+// machine is shared, and a line's cost is what it takes the parser, not what others take).
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+/** the fastest of three reads of one line, ms of CPU time */
+function lineCpuMs(line: string): number {
+  let best = Infinity;
+  for (let k = 0; k < 3; k++) {
+    const t0 = cpuMs();
+    parseLine(line, 1);
+    best = Math.min(best, cpuMs() - t0);
+  }
+  return best;
+}
+const FRAGMENTS = [
+  ...ALPHABET.split(''),
+  'P',
+  'Aa ',
+  'A. b ',
+  'Reads Queued: ',
+  '1,',
+  '1,463, ',
+  '[',
+  ']',
+  '(',
+  ') ',
+  '-1 ',
+  ' 7,0 ',
+  '1.5: ',
+  'fio-27608 [001] ',
+  '+ 8 ',
+  '<- (8,3) ',
+  'CPU0 (',
+  'Events (',
+];
+/** a fragment repeated to a long line, between a real line's start or end and a ':' or ']' */
+const longLine = fc
+  .tuple(
+    fc.constantFrom('', ...SEEDS.slice(0, 40)),
+    fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 3 }),
+    fc.integer({ min: 1_000, max: 65_536 }),
+    fc.constantFrom('', ':', ']', ': 1', ' [fio]', ')'),
+    fc.boolean(),
+  )
+  .map(([real, unit, length, end, before]) => {
+    const body = unit.join('').repeat(Math.ceil(length / unit.join('').length));
+    const line = before ? real + body : body + real;
+    return line.slice(0, Math.max(0, 65_536 - end.length)) + end;
+  });
+
+describe('fuzz: long lines and many devices (issue 20)', () => {
+  it('no line of up to 65,536 characters takes over 50 ms (500 generated)', () => {
+    let worst = { ms: 0, line: '' };
+    fc.assert(
+      fc.property(longLine, (line) => {
+        const ms = lineCpuMs(line);
+        if (ms > worst.ms) worst = { ms, line: line.slice(0, 60) };
+        expect(ms, JSON.stringify(line.slice(0, 80))).toBeLessThan(50);
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
+    expect(worst.ms).toBeLessThan(50);
+  }, 120_000);
+
+  const MB = 1_000_000;
+  /** lines from `gen` up to 1 MB of text */
+  const megabyte = (gen: (k: number) => string): string => {
+    const out: string[] = [];
+    let size = 0;
+    for (let k = 0; size < MB; k++) {
+      const l = gen(k);
+      out.push(l);
+      size += l.length + 1;
+    }
+    return out.join('\n').slice(0, MB);
+  };
+  const inputs: Record<string, () => string> = {
+    '16 lines of 65,000 letters then ":"': () => megabyte(() => 'P'.repeat(65_000) + ':'),
+    '"Aa " lines': () => megabyte(() => 'Aa '.repeat(21_000) + ':'),
+    'lines over the 65,536 limit': () => megabyte(() => 'Q'.repeat(300_000)),
+    'one device number a line': () =>
+      megabyte((k) => `  ${k >> 8},${k & 255}  0  ${k}  0.000000001  1  Q  R 0 + 8 [dd]`),
+    'one CPU number a line': () =>
+      megabyte((k) => `  8,0  ${k}  ${k}  0.000000001  1  Q  R 0 + 8 [dd]`),
+    'one PID a line': () =>
+      megabyte(
+        (k) => `  8,0  0  ${k}  0.${String(k).padStart(9, '0')}  ${k}  Q  R ${k} + 8 [p${k}]`,
+      ),
+    'mutated real lines': () => {
+      const lines = fc.sample(anyLine, { seed: SEED, numRuns: 20_000 });
+      return megabyte((k) => lines[k % lines.length]!);
+    },
+    'long generated lines': () => {
+      const lines = fc.sample(longLine, { seed: SEED, numRuns: 40 });
+      return megabyte((k) => lines[k % lines.length]!);
+    },
+  };
+  for (const [what, make] of Object.entries(inputs)) {
+    it(`1 MB of ${what}: read in under 2 s, every line accounted for`, () => {
+      const text = make();
+      const t0 = cpuMs();
+      const p = new TraceParser();
+      for (let i = 0; i < text.length; i += 1 << 16) p.feed(text.slice(i, i + (1 << 16)));
+      const { stats } = p.end();
+      const ms = cpuMs() - t0;
+      expect(ms).toBeLessThan(2_000);
+      if (stats.fatal === null || stats.lines > 0)
+        expect(stats.lines).toBe(
+          stats.events + stats.summaryLines + stats.skipped + stats.malformed,
+        );
+    }, 60_000);
+  }
 });

@@ -18,6 +18,7 @@ import {
   traceViewWasOpen,
   type KeepOutcome,
 } from './trace-persist';
+import { stopsInTime, stoppedText } from './cancel-reading';
 
 export interface Notice {
   kind: 'error' | 'info';
@@ -83,6 +84,8 @@ export class TraceSession {
   private held: Blob | null = null;
   /** the replay whose outcome counts */
   private replayToken = 0;
+  /** the worker's open() under way (cancel waits for it, a while) */
+  private opening: Promise<unknown> | null = null;
 
   constructor(worker: TraceHandle = createTraceHandle()) {
     this.worker = worker;
@@ -125,10 +128,12 @@ export class TraceSession {
     void rememberTraceView(true);
     let outcome;
     try {
-      outcome = await this.worker.open(blob, name, (read, total) => {
+      const opening = this.worker.open(blob, name, (read, total) => {
         if (mine === this.token && this.state.reading !== null)
           this.set({ reading: { name, read, total } });
       });
+      this.opening = opening;
+      outcome = await opening;
     } catch (e) {
       outcome = {
         kind: 'error' as const,
@@ -171,9 +176,25 @@ export class TraceSession {
     } else this.set({ keep: { kept: true } });
   }
 
+  /** Stop the reading under way. The worker sees the message between the steps of its
+   * reading (trace.worker.ts); one that has not given up within CANCEL_GRACE_MS (stuck in a
+   * step) is terminated, and the next replay reads the trace shown into a new one. */
   async cancel(): Promise<void> {
-    if (this.state.reading === null) return;
-    await this.worker.get().cancel();
+    const reading = this.state.reading;
+    const opening = this.opening;
+    if (reading === null || opening === null) return;
+    const mine = this.token;
+    const inTime = await stopsInTime(opening, () => this.worker.get().cancel());
+    if (inTime || mine !== this.token || this.state.reading === null) return;
+    this.token++;
+    this.stopWorker();
+    this.set({
+      reading: null,
+      notice: {
+        kind: 'info',
+        text: stoppedText(reading.name, this.state.overview?.name ?? null),
+      },
+    });
   }
 
   /** After a reload: offer the kept trace, and read it again if its view was open. */

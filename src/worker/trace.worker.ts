@@ -5,7 +5,9 @@
 //                                  needs to offer; the file is streamed in chunks (File.stream),
 //                                  gunzipped by DecompressionStream when it starts with gzip's
 //                                  magic bytes, decoded as UTF-8 and fed to the engine's reader
-//   cancel()                     → the open() under way stops at its next chunk
+//   cancel()                     → the open() under way stops at its next step (a slice of
+//                                  text, the end-of-file work, a device's picture); the
+//                                  page terminates a worker that does not (trace-session.ts)
 //   replay(options)              → the engine's replay of the last trace read, measured vs
 //                                  simulated
 // The reading is kept here (never sent whole to the page) until the next successful open().
@@ -97,6 +99,8 @@ let generation = 0;
 let cancelled = -1;
 
 const PROGRESS_EVERY_MS = 50;
+/** characters fed to the reader at a time (a few ms of parsing) */
+const SLICE = 1 << 18;
 
 async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<OpenOutcome> {
   const mine = ++generation;
@@ -139,18 +143,24 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
       }
       const { done, value } = await chunks.read();
       if (done) break;
-      reader.feed(decoder.decode(value, { stream: true }));
+      // A chunk (a DecompressionStream's may be megabytes of text) is fed in slices, and
+      // the worker looks at its messages between them every PROGRESS_EVERY_MS: a stream's
+      // buffered chunks resolve read() as microtasks, so without the yield a cancel()
+      // message would wait for the file's end.
+      const text = decoder.decode(value, { stream: true });
+      for (let at = 0; at < text.length && reader.fatal === null; at += SLICE) {
+        reader.feed(text.length <= SLICE ? text : text.slice(at, at + SLICE));
+        const now = performance.now();
+        if (now - lastReport >= PROGRESS_EVERY_MS) {
+          lastReport = now;
+          tell(onProgress, bytesRead, total);
+          await yieldToMessages();
+          if (cancelled === mine) break;
+        }
+      }
       if (reader.fatal !== null) {
         await chunks.cancel().catch(() => undefined);
         break;
-      }
-      const now = performance.now();
-      if (now - lastReport >= PROGRESS_EVERY_MS) {
-        lastReport = now;
-        tell(onProgress, bytesRead, total);
-        // A stream's buffered chunks resolve read() as microtasks, so without this the loop
-        // would never let the worker see a cancel() message until the file ends.
-        await yieldToMessages();
       }
     }
   } catch (e) {
@@ -169,9 +179,15 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
   }
   if (reader.fatal === null) reader.feed(decoder.decode());
   if (cancelled === mine) return { kind: 'cancelled', bytesRead };
+  // the end-of-file work (the last windows released, the summary, replay's requests, the
+  // pictures) in steps, with the messages looked at between them
   const reading = reader.end();
+  await yieldToMessages();
+  if (cancelled === mine) return { kind: 'cancelled', bytesRead };
   if (reading.fatal !== null) return { kind: 'error', message: `${name}: ${reading.fatal}` };
   tell(onProgress, total, total);
+  const drawn = summaryOnly === null ? await pictures(reading, () => cancelled === mine) : {};
+  if (drawn === null) return { kind: 'cancelled', bytesRead };
 
   // a later open() has begun: it, not this one, is the trace the page will show
   if (mine !== generation) return { kind: 'cancelled', bytesRead };
@@ -187,7 +203,7 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
       parseMs: performance.now() - started,
       report: reading.report,
       summaryOnly,
-      pictures: summaryOnly === null ? pictures(reading) : {},
+      pictures: drawn,
       replayable: [...reading.devices.values()].filter((d) => d.qs.length > 0).map((d) => d.dev),
       tracedScheduler: traced,
       suggestedScheduler: traced !== null ? (SCHEDULER_MAP[traced]?.simulated ?? null) : null,
@@ -243,8 +259,12 @@ function tell(onProgress: ProgressFn | undefined, read: number, total: number): 
   void Promise.resolve(onProgress(read, total)).catch(() => undefined);
 }
 
-/** Each Q with data at the time the kernel dispatched it (its first D), by sector. */
-function pictures(reading: TraceReading): Record<string, LbaPicture> {
+/** Each Q with data at the time the kernel dispatched it (its first D), by sector; a device
+ * at a time, the worker's messages looked at between them (null: cancelled meanwhile). */
+async function pictures(
+  reading: TraceReading,
+  stop: () => boolean,
+): Promise<Record<string, LbaPicture> | null> {
   const out: Record<string, LbaPicture> = {};
   const devs = [...reading.devices.values()];
   const draw = (list: typeof devs): LbaPicture => {
@@ -298,7 +318,11 @@ function pictures(reading: TraceReading): Record<string, LbaPicture> {
     };
   };
   out.all = draw(devs);
-  for (const d of devs) out[d.dev] = draw([d]);
+  for (const d of devs) {
+    await yieldToMessages();
+    if (stop()) return null;
+    out[d.dev] = draw([d]);
+  }
   return out;
 }
 

@@ -11,6 +11,7 @@ import {
   type ParsedArgs,
 } from './args';
 import { decisionPicker, decisionsReport } from './decisions';
+import { terminalProgress } from './progress';
 import { UsageError } from './errors';
 import { num, runReport, table } from './format';
 import { readScenarioJson, scenarioWith } from './scenario-file';
@@ -53,7 +54,12 @@ export function runCommand(
   const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a), note);
   const wanted = single(a, 'decisions');
   const pick = wanted === undefined ? null : decisionPicker(wanted);
-  const { summary } = runScenario(scenario, pick ? { sink: pick.sink } : {});
+  const shown = terminalProgress(process.stderr, scenario);
+  const { summary } = runScenario(scenario, {
+    ...(pick ? { sink: pick.sink } : {}),
+    ...(shown ? { progress: shown.progress } : {}),
+  });
+  shown?.end();
   if (flag(a, 'json'))
     print(JSON.stringify(pick ? { ...summary, decisions: pick.picked } : summary, null, 2));
   else {

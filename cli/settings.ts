@@ -97,8 +97,13 @@ export function applySetting(root: unknown, { key, value }: Setting, option = '-
       if (last) node[index] = value;
       else node = (node[index] ??= {}) as Record<string, unknown>;
     } else {
-      if (last) node[part] = value;
-      else node = (node[part] ??= {}) as Record<string, unknown>;
+      // own keys only: `__proto__` (or `constructor`) becomes a key of the scenario, which
+      // validation reports as unknown — never a walk into Object.prototype
+      if (last) own(node, part, value);
+      else {
+        if (!Object.hasOwn(node, part) || node[part] === undefined) own(node, part, {});
+        node = node[part] as Record<string, unknown>;
+      }
     }
     if (!last && (node === null || typeof node !== 'object')) {
       throw new UsageError(
@@ -106,6 +111,11 @@ export function applySetting(root: unknown, { key, value }: Setting, option = '-
       );
     }
   }
+}
+
+/** Set an own, plain data property (`o[key] = v` would call the `__proto__` setter). */
+function own(o: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** `--scheduler S`: an I/O scheduler name sets iosched.name, a drive scheduler disk.scheduler. */

@@ -2,7 +2,7 @@
 import type { TraceSink } from './events';
 import { buildModel } from './model';
 import type { Scenario } from './scenario/types';
-import { createSimulation, runToEnd, type Simulation } from './sim/simulation';
+import { createSimulation, runToEnd, step, type Simulation } from './sim/simulation';
 import { summarize, type RunSummary } from './summary';
 
 export interface RunOptions {
@@ -10,6 +10,8 @@ export interface RunOptions {
   seed?: number;
   /** receives every event, service phase and decision (slower; omit for figures only) */
   sink?: TraceSink;
+  /** called every 65,536 steps with the simulation (the CLI's progress line on a terminal) */
+  progress?: (sim: Simulation) => void;
 }
 
 export interface RunResult {
@@ -22,6 +24,11 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
     buildModel(scenario, options.seed ?? scenario.seed),
     options.sink ?? null,
   );
-  runToEnd(sim);
+  const progress = options.progress;
+  if (progress === undefined) runToEnd(sim);
+  else {
+    let k = 0;
+    while (step(sim)) if ((++k & 0xffff) === 0) progress(sim);
+  }
   return { summary: summarize(sim, scenario), simulation: sim };
 }

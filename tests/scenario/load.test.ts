@@ -110,6 +110,7 @@ describe('defaults', () => {
             sizeKiB: { min: 0.5, max: 2 },
           },
         ];
+        x.stop = { timeMs: 1000 }; // an open process's arrivals end with the run's time
       }),
     );
     expect(o.seed).toBe(42);

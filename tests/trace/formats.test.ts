@@ -119,5 +119,5 @@ describe('streaming', () => {
       expect(r.reads).toEqual(plain.reads);
       expect(r.btt).toEqual(plain.btt);
     }
-  });
+  }, 60_000); // three CLI runs on a 3 MB trace
 });

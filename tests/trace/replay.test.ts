@@ -135,7 +135,7 @@ describe('a trace without Qs (blktrace -a issue -a complete)', () => {
     // each D → its C: btt's D2C of the full trace
     expect(r.measured.d2cMsByRequest.n).toBe(fromQ.measured.d2cMs.n);
     expect(r.measured.d2cMsByRequest.mean).toBeCloseTo(fromQ.measured.d2cMs.mean, 9);
-  });
+  }, 60_000); // two replays of 8,192 requests: seconds on a loaded machine
 
   it('trace-timed mode, which replays the kernel’s requests from their G, says to use open or closed', () => {
     expect(() =>

@@ -14,7 +14,6 @@ import {
   issueProblems,
   numIn,
   oneOf,
-  positive,
   problem,
   text,
   unknownKey,
@@ -83,7 +82,9 @@ export const diskParamsSchema = obj({
   name: text(),
   title: text(),
   provenance: text(),
-  rpm: positive(1_000_000, 'must be a rotation speed in rpm, greater than 0 and at most 1000000'),
+  // a revolution of at most a second: slower is no disk (1e-9 rpm made a revolution
+  // longer than the histograms' 2^60 ns and crashed the run)
+  rpm: numIn(60, 1_000_000, 'must be a rotation speed from 60 to 1000000 rpm'),
   surfaces: intIn(1, 1000),
   cylinders: intIn(1, 1e7),
   zones: z
@@ -122,8 +123,8 @@ export const diskParamsSchema = obj({
   ssd: obj({
     readLatencyMs: ms(),
     writeLatencyMs: ms(),
-    readMBps: positive(1e6),
-    writeMBps: positive(1e6),
+    readMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
+    writeMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
     channels: intIn(1, 1024),
   }).nullable(),
 });

@@ -24,8 +24,20 @@ export function parseJsonText(text: string): JsonParse {
     const message = scan.error?.message ?? (e instanceof Error ? e.message : String(e));
     return { ok: false, problem: { ...lineColumn(text, offset), message } };
   }
-  return { ok: true, value, duplicates: scanJson(text).duplicates };
+  // JSON.parse takes any depth; what reads the value after it (this scanner, the
+  // validation, structuredClone) recurses, so a deeper value is refused here
+  const scan = scanJson(text);
+  if (scan.error !== null) {
+    return {
+      ok: false,
+      problem: { ...lineColumn(text, scan.error.offset), message: scan.error.message },
+    };
+  }
+  return { ok: true, value, duplicates: scan.duplicates };
 }
+
+/** No scenario comes near this: its deepest value (a zone's slips) is 5 levels down. */
+export const MAX_JSON_DEPTH = 64;
 
 function positionIn(e: unknown): number | undefined {
   const m = e instanceof Error ? /position (\d+)/.exec(e.message) : null;
@@ -97,9 +109,16 @@ function scanJson(text: string): Scan {
     if (!m) fail('a value');
     i += m![0].length;
   };
+  let depth = 0;
   const value = (path: string): void => {
     ws();
     const c = text[i];
+    if ((c === '{' || c === '[') && depth >= MAX_JSON_DEPTH)
+      throw new ScanError(
+        i,
+        `nested deeper than ${MAX_JSON_DEPTH} levels (at ${path === '' ? 'the top' : path})`,
+      );
+    depth++;
     if (c === '{') object(path);
     else if (c === '[') array(path);
     else if (c === '"') string();
@@ -108,6 +127,7 @@ function scanJson(text: string): Scan {
     else if (c === 'n') literal('null');
     else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) number();
     else fail('a value');
+    depth--;
   };
   const object = (path: string): void => {
     i++;

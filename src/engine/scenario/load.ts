@@ -47,6 +47,8 @@ import {
 } from './checks';
 import { checkDiskOverrides } from './disk-overrides';
 import { parseJsonText } from './json-text';
+import { rawShapeProblems } from './raw-shape';
+import { checkOpenArrivals, MAX_RUN_REQUESTS } from './run-bounds';
 import { checkProcesses, processSchema } from './process';
 import type { Scenario } from './types';
 
@@ -148,8 +150,8 @@ function scenarioSchema() {
     stop: object({
       requests: intIn(
         1,
-        1e9,
-        'must be a whole number of completed requests from 1 to 1000000000',
+        MAX_RUN_REQUESTS,
+        `must be a whole number of completed requests from 1 to ${MAX_RUN_REQUESTS} (a run's bound)`,
       ).optional(),
       timeMs: positive(1e12, 'must be a simulated time in ms greater than 0').optional(),
     }).optional(),
@@ -164,6 +166,8 @@ type RawScenario = z.infer<ReturnType<typeof scenarioSchema>>;
 
 /** Validate parsed JSON as a scenario; `source` (a file name) starts every message. */
 export function loadScenario(json: unknown, source: string): Scenario {
+  const shape = rawShapeProblems(json);
+  if (shape.length > 0) throw new ScenarioError(source, shape);
   const schema = scenarioSchema();
   const parsed = schema.safeParse(json);
   if (!parsed.success)
@@ -258,6 +262,7 @@ function build(raw: RawScenario, source: string, problems: Problem[]): Scenario 
       );
     }
   }
+  checkOpenArrivals(raw.workload.processes, stop.timeMs, problems);
   checkRangeWrites(processes, iosched, rangeScheduler, ecsTargets, problems);
   if (problems.length > 0 || !iosched || !processes) return null;
 

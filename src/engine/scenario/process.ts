@@ -9,7 +9,6 @@ import {
   numIn,
   object,
   oneOf,
-  positive,
   problem,
   text,
   type Path,
@@ -66,9 +65,10 @@ export const processSchema = object(
     mode: oneOf(['closed', 'open']).optional(),
     outstanding: intIn(1, 1024).optional(),
     thinkTimeMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
-    rateIops: positive(
-      1e9,
-      'must be an arrival rate in requests per second, greater than 0',
+    rateIops: numIn(
+      0.001,
+      1e7,
+      'must be an arrival rate from 0.001 to 10000000 requests per second',
     ).optional(),
     arrival: oneOf(['poisson', 'fixed']).optional(),
     op: oneOf(['read', 'write', 'mix']).optional(),

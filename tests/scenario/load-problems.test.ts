@@ -19,7 +19,7 @@ describe('problems name the file and the key path', () => {
     [
       'a negative rpm override',
       (s) => (s.disk = { rpm: -7200 }),
-      `${FILE}: disk.rpm: must be a rotation speed in rpm, greater than 0`,
+      `${FILE}: disk.rpm: must be a rotation speed from 60 to 1000000 rpm`,
     ],
     [
       'a nested override out of range',

@@ -1,5 +1,12 @@
 // Command-line arguments: positionals and `--name value` / `--name=value` options, each
 // command declaring which options it takes (so an unknown one is an error, not ignored).
+// Node's own util.parseArgs reads them (strict: unknown options, a missing value, a value
+// given to a flag are errors; `--` ends the options; `-` is a positional, stdin); this file
+// only maps its errors to the CLI's messages and refuses a repeat of an option that is not
+// meant to repeat (util.parseArgs would keep the last silently). What it does not do, and
+// neither does Spindle now: take a value that starts with "-" after a space (`--set -1`
+// is ambiguous to it; `--set=-1` is not).
+import { parseArgs as nodeParseArgs } from 'node:util';
 import { UsageError } from './errors';
 
 export interface OptionSpec {
@@ -20,42 +27,55 @@ export function parseArgs(
   argv: readonly string[],
   specs: Record<string, OptionSpec>,
 ): ParsedArgs {
-  const positionals: string[] = [];
-  const options = new Map<string, string[]>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith('--') || arg === '-') {
-      if (arg.startsWith('-') && arg !== '-')
-        throw new UsageError(
-          `unknown option ${arg} for "${command}" (see spindle ${command} --help)`,
-        );
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq < 0 ? undefined : eq);
-    const spec = specs[name];
-    if (!spec)
-      throw new UsageError(
-        `unknown option --${name} for "${command}" (see spindle ${command} --help)`,
-      );
-    let value = 'true';
-    if (spec.value) {
-      if (eq >= 0) value = arg.slice(eq + 1);
-      else if (i + 1 < argv.length) value = argv[++i]!;
-      else throw new UsageError(`--${name} needs a value (see spindle ${command} --help)`);
-    } else if (eq >= 0) {
-      throw new UsageError(`--${name} takes no value`);
-    }
-    const seen = options.get(name);
-    if (seen && !spec.repeat) throw new UsageError(`--${name} given more than once`);
-    options.set(name, [...(seen ?? []), value]);
+  const declared = Object.fromEntries(
+    Object.entries(specs).map(([name, s]) => [
+      name,
+      { type: s.value ? ('string' as const) : ('boolean' as const), multiple: true },
+    ]),
+  );
+  let parsed: {
+    values: Record<string, unknown>;
+    positionals: string[];
+  };
+  try {
+    parsed = nodeParseArgs({
+      args: [...argv],
+      options: declared,
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    throw new UsageError(usage(command, e));
   }
-  return { positionals, options };
+  const options = new Map<string, string[]>();
+  for (const [name, values] of Object.entries(parsed.values)) {
+    // every option is declared `multiple`: a list, so a repeat can be told
+    if (!Array.isArray(values)) continue;
+    if (values.length > 1 && specs[name]?.repeat !== true)
+      throw new UsageError(`--${name} given more than once`);
+    options.set(
+      name,
+      values.map((v: unknown) => (typeof v === 'string' ? v : 'true')),
+    );
+  }
+  return { positionals: parsed.positionals, options };
+}
+
+/** util.parseArgs's error in the CLI's words. */
+function usage(command: string, e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const code = (e as { code?: string }).code;
+  const help = `(see spindle ${command} --help)`;
+  const name = /Option '(-[-\w]+)/.exec(message)?.[1] ?? /'(-[^']*)'/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    return `unknown option ${name} for "${command}" ${help}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (/argument missing/.test(message)) return `${name} needs a value ${help}`;
+    if (/does not take an argument/.test(message)) return `${name} takes no value`;
+    if (/ambiguous/.test(message))
+      return `${name}: its value starts with "-": write it as ${name}=<value>`;
+  }
+  return `${message.split('\n')[0]} ${help}`;
 }
 
 export function flag(a: ParsedArgs, name: string): boolean {

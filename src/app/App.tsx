@@ -27,8 +27,9 @@ import {
 } from '../components/settings/ThemeToggle';
 import { createSimHandle, type RunLog } from '../worker/client';
 import { clockOf, mergeClocks } from './actions';
-import { emptyOverrides, isEmptyOverrides, startCompare, type Hideable } from './config';
+import { emptyOverrides, isEmptyOverrides, type Hideable, type LabConfig } from './config';
 import { useLabConfig } from './config-state';
+import { lessonSetup, startLessonCompare, stepContext } from './lesson-steps';
 import { errorText, fetchJson, scenarioUrl } from './lessons';
 import { isFixedList, newQuiz, quizDecisions } from './quiz';
 import { indexLog, type Replay } from './replay';
@@ -174,10 +175,15 @@ export function App() {
 
   const controls = { clock, store, onFrom: playFrom, hidden };
 
-  function toggleCompare() {
+  const toggleCompare = () =>
+    runStep((c) => (c.compare ? { ...c, compare: null } : startLessonCompare(c, lessonJson?.json)));
+
+  /** Compare on or off, a lesson's `Try:` step, or its own setup: a fresh run from the start. */
+  function runStep(change: (c: LabConfig) => LabConfig) {
+    setLoading(true);
     store.set({ tNs: 0, playing: false });
     setCompareReplays([]);
-    setConfig((c) => (c.compare ? { ...c, compare: null } : startCompare(c, lessonJson?.json)));
+    setConfig(change);
     setPanel(null);
   }
 
@@ -196,6 +202,8 @@ export function App() {
       askTotal={lessonReady && isFixedList(lessonJson.json) && replay.log.fromNs === 0}
     />
   );
+  const steps = lessonReady ? stepContext(config, lessonJson.json, runStep) : undefined;
+  const onSetup = () => runStep(lessonSetup);
 
   return (
     <div className={classes.join(' ')}>
@@ -335,6 +343,11 @@ export function App() {
             store={store}
             onReplays={onReplays}
           />
+          {compareReplays[0] && (
+            <div className="compare-lesson">
+              <LessonPanel log={compareReplays[0].log} steps={steps} onSetup={onSetup} />
+            </div>
+          )}
         </>
       )}
       {!comparing && replay && config.present && (
@@ -365,6 +378,9 @@ export function App() {
               log={replay.log}
               changes={describeOverrides(config.run, config.seed)}
               folded={quizzing}
+              steps={steps}
+              onSetup={onSetup}
+              predict
             />
           </div>
           <div className="side">

@@ -1,11 +1,15 @@
 // The lesson beside the animation: its title, the disk it runs on, and its text — and, when
 // the settings differ from the lesson's, what was changed (the text describes the lesson's
-// own settings, so the student should know when the run on screen is not that).
+// own settings, so the student should know when the run on screen is not that). The text's
+// `Try:` steps are buttons (lesson/LessonText.tsx); away from the lesson's own setup, a
+// button goes back to it.
 import type { RunOverrides } from '../app/config';
 import type { RunLog } from '../worker/client';
 import { playedPart } from '../app/window';
 import { ioprioWords } from '../app/run-extras';
-import { Markdown } from './markdown';
+import { atLessonSetup } from '../app/lesson-steps';
+import { LessonText, type StepContext } from './lesson/LessonText';
+import { PredictFirst, usePredictFirst } from './lesson/PredictFirst';
 
 /** The overrides in words, with Linux names: "I/O scheduler noop", "read_expire = 250". */
 export function describeOverrides(o: RunOverrides, seed?: number): string[] {
@@ -33,14 +37,27 @@ export function LessonPanel({
   log,
   changes = [],
   folded = false,
+  steps,
+  onSetup,
+  predict = false,
 }: {
   log: Readonly<RunLog>;
   /** what the configuration changed from the lesson (describeOverrides) */
   changes?: readonly string[];
   /** quiz mode: the text may give the answers away, so it is behind a click */
   folded?: boolean;
+  /** the steps' buttons run through this (absent: the steps are plain text) */
+  steps?: StepContext;
+  /** back to the lesson's own setup */
+  onSetup?: () => void;
+  /** offer "predict first" before a step (one run on screen, whose figure the next is held to) */
+  predict?: boolean;
 }) {
   const part = playedPart(log);
+  const away = steps !== undefined && !atLessonSetup(steps.config);
+  const guess = usePredictFirst(log, steps?.lesson);
+  const ctx = steps && predict ? { ...steps, onStep: guess.wrap(steps.onStep) } : steps;
+  const text = <LessonText source={log.lesson} ctx={ctx} />;
   return (
     <section className="lesson" aria-label="Lesson">
       <h2>{log.title}</h2>
@@ -56,17 +73,25 @@ export function LessonPanel({
           own settings.
         </p>
       )}
+      {steps && predict && <PredictFirst state={guess} log={log} run={steps.onStep} />}
+      {away && onSetup && (
+        <p className="lesson-setup">
+          <button type="button" onClick={onSetup}>
+            Back to the lesson&apos;s setup
+          </button>
+        </p>
+      )}
       {/* the text scrolls: focusable, so a keyboard can scroll it (axe: scrollable-region) */}
       {folded ? (
         <details className="lesson-fold">
           <summary>Lesson text (it may give the quiz answers away)</summary>
           <div className="lesson-text" tabIndex={0}>
-            <Markdown source={log.lesson} />
+            {text}
           </div>
         </details>
       ) : (
         <div className="lesson-text" tabIndex={0}>
-          <Markdown source={log.lesson} />
+          {text}
         </div>
       )}
     </section>

@@ -1,7 +1,8 @@
 // The compare table: one column per run, the figures UI.md asks for — throughput, latency
 // (mean / p95 / max, overall and per process), merges, the mean seek and rotation, and the
 // drive's scheduler work — from each run's RunSummary (per-process p95 from its log). Where
-// lower or higher is plainly better, the best column is marked.
+// lower or higher is plainly better, the best column is marked — but only when every run
+// completed the same work (sameWork): a run that did less can look faster (issue #16 item 5).
 import { useMemo } from 'react';
 import type { RunLog } from '../../worker/client';
 import { spanOf, windowText } from '../../app/window';
@@ -29,12 +30,37 @@ function bestIndex(n: number, value: (i: number) => number, better: 'low' | 'hig
   return allEqual ? -1 : best;
 }
 
+/** Whether the runs completed the same work: the same processes, each with as many requests
+ * completed. null when they did; else the sentence saying why no column is marked. */
+export function differentWork(logs: readonly RunLog[], names: readonly string[]): string | null {
+  const key = (l: RunLog) => JSON.stringify(l.summary.processes.map((p) => [p.name, p.completed]));
+  if (logs.every((l) => key(l) === key(logs[0]!))) return null;
+  const letter = (i: number) => names[i]?.split(' · ')[0] ?? String(i + 1);
+  const n = (x: number) => x.toLocaleString('en');
+  const totals = logs.map((l) => l.summary.requests.completed);
+  const why = totals.every((t) => t === totals[0])
+    ? (() => {
+        // the same count, not the same requests: name the process whose share differs most
+        const procs = [...new Set(logs.flatMap((l) => l.summary.processes.map((p) => p.name)))];
+        const done = (l: RunLog, name: string) =>
+          l.summary.processes.find((p) => p.name === name)?.completed ?? 0;
+        const spread = (name: string) =>
+          Math.max(...logs.map((l) => done(l, name))) - Math.min(...logs.map((l) => done(l, name)));
+        const worst = procs.reduce((a, b) => (spread(b) > spread(a) ? b : a));
+        const counts = logs.map((l, i) => `${letter(i)}: ${n(done(l, worst))}`).join(', ');
+        return `each completed ${n(totals[0]!)} requests, but not the same ones — ${worst} completed ${counts}`;
+      })()
+    : `requests completed — ${logs.map((_, i) => `${letter(i)}: ${n(totals[i]!)}`).join(', ')}`;
+  return `No column is marked best: the runs did not complete the same work (${why}), and a run that did less of it can look faster.`;
+}
+
 export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: string[] }) {
   const perProcess = useMemo(() => logs.map(processLatencies), [logs]);
   // every column's processes, in order (a page cache adds its flusher to a column)
   const processNames = [...new Set(logs.flatMap((l) => l.processes))];
   const latencyOf = (i: number, name: string) => perProcess[i]?.[logs[i]!.processes.indexOf(name)];
   const s = (i: number) => logs[i]!.summary;
+  const workNote = differentWork(logs, names);
   const rows: Row[] = [
     { label: 'I/O scheduler', text: (i) => s(i).iosched },
     {
@@ -139,7 +165,14 @@ export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: 
   return (
     <table className="compare-table" data-testid="compare-table">
       <caption>
-        The runs side by side <small className="muted">(best in bold green)</small>
+        The runs side by side{' '}
+        {workNote ? (
+          <small className="muted" data-testid="no-best">
+            {workNote}
+          </small>
+        ) : (
+          <small className="muted">(best in bold green)</small>
+        )}
         {logs.some((l) => l.fromNs > 0) ? (
           <small className="muted">
             {' '}
@@ -164,7 +197,10 @@ export function CompareTable({ logs, names }: { logs: readonly RunLog[]; names: 
       </thead>
       <tbody>
         {rows.map((row) => {
-          const best = row.value && row.better ? bestIndex(logs.length, row.value, row.better) : -1;
+          const best =
+            !workNote && row.value && row.better
+              ? bestIndex(logs.length, row.value, row.better)
+              : -1;
           return (
             <tr key={row.label}>
               <th scope="row">{row.label}</th>

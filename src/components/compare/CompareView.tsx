@@ -1,8 +1,8 @@
 // Compare mode (issue #5 item 6): one lesson's workload under 2–4 settings side by side.
 // Each column is a run in the worker (id c1…c4) with its own overrides, drawn as a small disk
 // view and its queues; all columns read one store, so one clock and one scrubber drive them
-// (the page's Controls get the columns' merged clock). Under them: the summary table; the
-// page puts the charts panel, overlaying the runs, after it.
+// (the page's Controls get the columns' merged clock), each with its own decision log. Under
+// them: the summary table; the page puts the charts panel, overlaying the runs, after it.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { errorText } from '../../app/lessons';
 import {
@@ -15,6 +15,7 @@ import {
 import { indexLog, lastAtOrBefore, pendingAt, type Replay } from '../../app/replay';
 import { useStore, type Store } from '../../app/store';
 import type { RunLog, SimHandle } from '../../worker/client';
+import { DecisionLog } from '../DecisionLog';
 import { DiskView } from '../disk/DiskView';
 import { RequestChip } from '../RequestChip';
 import { SettingsPanel } from '../settings/SettingsPanel';
@@ -165,6 +166,10 @@ export function CompareView(props: Props) {
                 <>
                   <DiskView replay={r.replay} store={store} />
                   <MiniQueues replay={r.replay} store={store} />
+                  <details className="col-decisions" open>
+                    <summary>decisions of column {columnLetter(i)}</summary>
+                    <DecisionLog replay={r.replay} store={store} />
+                  </details>
                 </>
               )}
             </section>

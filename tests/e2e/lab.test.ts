@@ -262,7 +262,7 @@ describe.skipIf(!haveChromium)('the configurable lab', () => {
         "(() => { const a = document.activeElement; return (a?.getAttribute('aria-label') || a?.labels?.[0]?.textContent || a?.textContent || '').trim(); })()",
       ) as Promise<string>;
     const tabTo = async (name: string) => {
-      for (let i = 0; i < 60; i++) {
+      for (let i = 0; i < 200; i++) {
         await page.keyboard.press('Tab');
         if ((await focused()) === name) return;
       }

@@ -1,13 +1,49 @@
 // Human-readable output: short aligned tables for `run`, `sweep` and `presets`.
 import { processColumns, type RunSummary } from '../src/engine/summary';
 
-/** A number for people: grouped thousands, a few significant decimals. */
+/** A number for people: grouped thousands, a few significant decimals — exactly what
+ * `x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d })` gives,
+ * without Intl: its first call loads ICU's number formatting, ~10 ms of a 1,000-request
+ * `spindle run` (issue 19). Intl rounds the shortest decimal that reads back as x (String(x))
+ * half away from zero — 1.005 → "1.01", where toFixed, on the exact binary value, gives
+ * "1.00" — so this rounds String(x)'s digits the same way. */
 export function num(x: number, decimals = 2): string {
   if (!Number.isFinite(x)) return String(x);
-  return x.toLocaleString('en-US', {
-    minimumFractionDigits: decimals,
-    maximumFractionDigits: decimals,
-  });
+  const digits = String(Math.abs(x));
+  if (digits.includes('e') || decimals > 20) return localeNum(x, decimals); // < 1e-6, ≥ 1e21
+  const dot = digits.indexOf('.');
+  let whole = dot < 0 ? digits : digits.slice(0, dot);
+  let frac = dot < 0 ? '' : digits.slice(dot + 1);
+  if (frac.length > decimals) {
+    const up = frac.charCodeAt(decimals) >= 53; // the first dropped digit is 5 or more
+    frac = frac.slice(0, decimals);
+    if (up) [whole, frac] = carry(whole, frac);
+  }
+  frac = frac.padEnd(decimals, '0');
+  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
+  return sign + group(whole) + (decimals > 0 ? '.' + frac : '');
+}
+
+const localeNum = (x: number, decimals: number): string =>
+  x.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+
+/** whole.frac plus one unit in frac's last place (decimal strings, any length). */
+function carry(whole: string, frac: string): [string, string] {
+  const all = (whole + frac).split('');
+  let i = all.length - 1;
+  for (; i >= 0 && all[i] === '9'; i--) all[i] = '0';
+  if (i >= 0) all[i] = String(Number(all[i]) + 1);
+  else all.unshift('1');
+  const w = all.length - frac.length;
+  return [all.slice(0, w).join(''), all.slice(w).join('')];
+}
+
+/** "1234567" → "1,234,567" */
+function group(whole: string): string {
+  let out = '';
+  for (let end = whole.length; end > 0; end -= 3)
+    out = whole.slice(Math.max(0, end - 3), end) + (out === '' ? '' : ',' + out);
+  return out;
 }
 
 /** Columns padded to their widest cell. `align` has one letter per column, l or r; by

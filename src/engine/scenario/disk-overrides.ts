@@ -144,7 +144,8 @@ export function checkDiskOverrides(
   checkKeys(diskParamsSchema, overrides, merged, ['disk'], problems, SCENARIO_DISK_KEYS);
   if (problems.length > 0) return { problems, params: null, totalLbns: 0 };
 
-  const parsed = diskParamsSchema.safeParse(merged);
+  // jitless: one parse per scenario, not worth compiling a fast path for (load.ts)
+  const parsed = diskParamsSchema.safeParse(merged, { jitless: true });
   if (!parsed.success) {
     // Paths and "got" values come from the merged params: where the schema objects, the
     // value is an override's (the presets themselves pass).

@@ -3,7 +3,7 @@
 // instant it is free — never from a stale time (§1.6 "modelling pitfall").
 import type { IoRequest } from '../request';
 import type { CompiledDisk } from './compile';
-import { positionFor, type Positioning } from './mechanics';
+import { rotationFor, seekFor } from './mechanics';
 
 export const DISK_SCHEDULERS = ['fcfs', 'sstf', 'clook', 'sptf', 'asptf'] as const;
 export type DiskSchedulerName = (typeof DISK_SCHEDULERS)[number];
@@ -34,8 +34,6 @@ export interface DiskPick {
   /** positioning estimates (SPTF family) per candidate, ns; filled only when asked for */
   estimatesNs: number[];
 }
-
-const pos: Positioning = { seekNs: 0, rotationNs: 0 };
 
 /**
  * Choose among `candidates` (in arrival order at the drive) for a mechanism free at
@@ -94,10 +92,17 @@ export function pickNext(
       let bestCost = Infinity;
       for (let i = 0; i < n; i++) {
         const rq = candidates[i]!;
-        positionFor(d, startNs, arm, rq, lastWriteEnd, pos);
-        const tpos = pos.seekNs + pos.rotationNs;
+        const seek = seekFor(d, arm, rq, lastWriteEnd);
+        const age = aged ? agingWeight * 0.001 * (startNs - rq.dispatchedNs) : 0;
+        // Pruning by a lower bound, as DiskSim passes its best so far into the estimate: the
+        // rotation is never negative, so a candidate whose seek alone costs no less than the
+        // best cannot win (a tie keeps the earlier one) — skip its rotation. Exact in floating
+        // point (a + b ≥ a for b ≥ 0; x − age is monotone in x): the same pick, bit for bit.
+        // Decision records (wantEstimates) show every candidate's estimate, so none is skipped.
+        if (!wantEstimates && (aged ? seek - age : seek) >= bestCost) continue;
+        const tpos = seek + rotationFor(d, startNs, rq, seek);
         if (wantEstimates) out.estimatesNs.push(tpos);
-        const cost = aged ? tpos - agingWeight * 0.001 * (startNs - rq.dispatchedNs) : tpos;
+        const cost = aged ? tpos - age : tpos;
         if (cost < bestCost) {
           bestCost = cost;
           out.index = i;

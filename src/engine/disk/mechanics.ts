@@ -70,12 +70,25 @@ export function positionToAddr(
 ): Positioning {
   let seek = seekTimeNs(d, cyl, head, toCyl, toHead, write);
   if (seek < minSeekNs) seek = minSeekNs;
-  const arrive = startNs + seek;
+  out.seekNs = seek;
+  out.rotationNs = rotationAfterSeek(d, startNs, seek, angle, notBeforeNs);
+  return out;
+}
+
+/** The rotational part of positionToAddr: after a seek of `seekNs` from `startNs`, the wait
+ * for the sector at `angle`, not before `notBeforeNs`. Never negative, in floating point
+ * too (from ≥ arrive and wait ≥ 0), so a positioning is never less than its seek. */
+export function rotationAfterSeek(
+  d: CompiledDisk,
+  startNs: number,
+  seekNs: number,
+  angle: number,
+  notBeforeNs: number,
+): number {
+  const arrive = startNs + seekNs;
   const from = arrive > notBeforeNs ? arrive : notBeforeNs;
   const wait = rotationalWaitNs(d, from, angle);
-  out.seekNs = seek;
-  out.rotationNs = from + wait - arrive;
-  return out;
+  return from + wait - arrive;
 }
 
 /** Positioning to `lbn` (see positionToAddr). */
@@ -252,19 +265,30 @@ export function positionFor(
   lastWriteEnd: number,
   out: Positioning,
 ): Positioning {
+  out.seekNs = seekFor(d, arm, rq, lastWriteEnd);
+  out.rotationNs = rotationFor(d, startNs, rq, out.seekNs);
+  return out;
+}
+
+/** positionFor's seek alone: a lower bound on the whole positioning, which a scheduler
+ * can compare with its best so far before it works out the rotation (pickNext). */
+export function seekFor(
+  d: CompiledDisk,
+  arm: { cylinder: number; head: number },
+  rq: IoRequest,
+  lastWriteEnd: number,
+): number {
   const minSeek = rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
-  const dataAt = rq.write ? rq.dataReadyNs : 0;
-  return positionToAddr(
-    d,
-    startNs,
-    arm.cylinder,
-    arm.head,
-    rq.cylinder,
-    rq.head,
-    rq.angle,
-    rq.write,
-    dataAt,
-    minSeek,
-    out,
-  );
+  const seek = seekTimeNs(d, arm.cylinder, arm.head, rq.cylinder, rq.head, rq.write);
+  return seek < minSeek ? minSeek : seek;
+}
+
+/** positionFor's rotation after that seek. */
+export function rotationFor(
+  d: CompiledDisk,
+  startNs: number,
+  rq: IoRequest,
+  seekNs: number,
+): number {
+  return rotationAfterSeek(d, startNs, seekNs, rq.angle, rq.write ? rq.dataReadyNs : 0);
 }

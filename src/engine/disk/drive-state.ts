@@ -39,7 +39,8 @@ export interface DriveState {
   bufferFullNs: number;
   /** when the current "buffer full" spell began, −1 if none */
   bufferFullSinceNs: number;
-  /** positioning-time estimates made by the drive's scheduler (SPTF family, HRS, ECS) */
+  /** positioning-time estimates made by the drive's scheduler (SPTF family, HRS, ECS): the
+   * candidates it weighs, counting those SPTF prunes by their seek (disk-scheduler.ts) */
   positioningEstimates: number;
   /** choices of the next command the drive made (each may make several estimates) */
   decisions: number;

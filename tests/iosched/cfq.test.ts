@@ -38,6 +38,7 @@ function run(o: {
   tunables?: Record<string, number>;
   queueDepth?: number;
   hz?: number;
+  preset?: string;
 }): Run {
   const events: TraceEvent[] = [];
   const decisions: DecisionRecord[] = [];
@@ -53,7 +54,7 @@ function run(o: {
       iosched: 'cfq',
       tunables: o.tunables ?? {},
       queueDepth: o.queueDepth ?? 1,
-      preset: 'hp-c2247a',
+      preset: o.preset ?? 'hp-c2247a',
       stopMs: o.stopMs ?? null,
       hz: o.hz,
       processes: o.processes,
@@ -275,6 +276,44 @@ describe('§5.3 slice length and request budget', () => {
       'cfq1000 set_slice=40',
     );
   });
+
+  test.each([
+    [{}, 18, 4],
+    [{ slice_async: 100 }, 45, 10],
+  ])(
+    'async slice = slice_async + slice_async/5 × (4 − level), and an async queue holds the disk that long (%j: %i jiffies at level 0, %i at level 7)',
+    (tunables, slice0, slice7) => {
+      // two async writers, levels 0 and 7, always busy; a request budget (slice_async_rq)
+      // too large to bind, so each turn ends when its slice is used (cfq_slice_used)
+      const r = run({
+        stopMs: 10000,
+        tunables: { ...tunables, slice_async_rq: 64 },
+        processes: [
+          proc({ name: 'w0', op: 'write', outstanding: 8, ioprio: { class: 'be', level: 0 } }),
+          proc({ name: 'w7', op: 'write', outstanding: 8, ioprio: { class: 'be', level: 7 } }),
+        ],
+      });
+      expect(r.rules['async-slice-limit']).toBeUndefined();
+      const JIFFY_MS = 4; // HZ 250
+      const maxD2cMs = r.summary.latencyMs.d2c.max;
+      let turns = 0;
+      r.events.forEach((e, i) => {
+        const m = e.action === 'm' ? /^cfq(\d+) set_slice=(\d+)$/.exec(e.message ?? '') : null;
+        if (!m) return;
+        const [pid, len] = [Number(m[1]), Number(m[2])];
+        expect(len).toBe(pid === 1000 ? slice0 : slice7);
+        // the other queue's next dispatch: not before the slice is used (it began within
+        // the jiffy of e), and no later than the request in flight then takes to complete
+        const next = r.events.slice(i).find((x) => x.action === 'D' && x.pid !== pid);
+        if (!next) return;
+        const heldMs = (next.tNs - e.tNs) / MS;
+        expect(heldMs).toBeGreaterThanOrEqual((len - 1) * JIFFY_MS);
+        expect(heldMs).toBeLessThanOrEqual((len + 1) * JIFFY_MS + maxD2cMs);
+        turns++;
+      });
+      expect(turns).toBeGreaterThan(30);
+    },
+  );
 
   test('the slice clock starts at the first completion of the slice, not at set_active', () => {
     const r = run({ stopMs: 800, processes: [proc({ name: 'a' }), proc({ name: 'b' })] });
@@ -735,6 +774,31 @@ describe('§5.8 idling', () => {
       new Set(['cfq1001 arm_idle: 8']),
     ]);
   });
+
+  test('no idling on a non-rotational device that queues commands (hw_tag): an SSD does not idle', () => {
+    // cfq_arm_slice_timer returns at once when the device is non-rotational (the ssd
+    // preset) and hw_tag is set; idle-arm counts the queues that did idle
+    const idles = (preset: string, processes: ProcessSpec[]) => {
+      const r = run({ stopMs: 1000, queueDepth: 8, preset, processes });
+      return { arms: r.rules['idle-arm'] ?? 0, hwTag: r.state.hwTag };
+    };
+    // two sync random readers and a deep sequential one: hw_tag stays 1 on both drives;
+    // the rotating one idles for the readers, the SSD never does
+    const withTag = [
+      proc({ name: 'r', count: 2 }),
+      proc({ name: 'd', outstanding: 8, pattern: 'sequential' }),
+    ];
+    const rotating = idles('hp-c2247a', withTag);
+    expect(rotating.hwTag).toBe(1);
+    expect(rotating.arms).toBeGreaterThan(10);
+    expect(idles('ssd', withTag)).toEqual({ arms: 0, hwTag: 1 });
+    // a deep random reader instead: the driver never holds 5 (CFQ's own limits), hw_tag
+    // drops to 0 after 50 loaded samples (cfq_update_hw_tag), and the SSD idles too
+    const noTag = [proc({ name: 'r', count: 2 }), proc({ name: 'd', outstanding: 8 })];
+    const withoutTag = idles('ssd', noTag);
+    expect(withoutTag.hwTag).toBe(0);
+    expect(withoutTag.arms).toBeGreaterThan(10);
+  }, 60_000);
 
   test('hw_tag: 1 at start; after 50 loaded samples, 1 only if the driver held 5 requests', () => {
     const shallow = run({ stopMs: 1500, processes: [proc({ outstanding: 8 })] });

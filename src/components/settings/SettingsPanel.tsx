@@ -199,6 +199,7 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
           label="kernel era"
           value={kernel}
           options={catalog.kernels}
+          labels={{ '2.6.32': '2.6.32 (CFQ as in 2.6.32.71)' }}
           lessonValue={kernelBase}
           onChange={(v) => set('kernel', v)}
         />

@@ -168,6 +168,28 @@ describe('level series', () => {
     for (const p of points) expect(p.value).toBeLessThanOrEqual(p.max);
   });
 
+  it('a change a hair before a boundary lands in the window the divide says (issue 19)', () => {
+    // setLevel knows "same window as the last change" by a multiply, with a margin; a time
+    // within rounding of the next boundary must still go where Math.floor(t / w) puts it
+    const rand = mulberry32(19);
+    for (const w of [10e6, 3.7, 1e-3, 40e6, 0.1]) {
+      const s = createLevelSeries(w, 64);
+      let t = 0;
+      for (let i = 0; i < 20_000; i++) {
+        const k = Math.floor(t / s.windowNs) + 1 + Math.floor(rand() * 2);
+        const boundary = k * s.windowNs;
+        // just below the boundary by 1 ulp to 2^-36 of it, on it, or anywhere in between
+        const hair = [2 ** -53, 2 ** -52, 2 ** -50, 2 ** -41, 2 ** -40, 2 ** -39, 2 ** -36, 0];
+        const next =
+          rand() < 0.8 ? boundary * (1 - hair[Math.floor(rand() * hair.length)]!) : t + rand() * w;
+        if (next < t) continue;
+        t = next;
+        setLevel(s, t, Math.floor(rand() * 8));
+        expect(s.lastWindow).toBe(Math.floor(t / s.windowNs));
+      }
+    }
+  });
+
   it('rejects a change that goes back in time', () => {
     const s = createLevelSeries(10, 4);
     setLevel(s, 20, 1);

@@ -24,7 +24,7 @@ function traceText(name: string): string {
 }
 
 /** The four traces' event lines (no summary block), repeated to about `mb` MB. */
-function buildText(mb: number): string {
+export function buildText(mb: number): string {
   const one = TRACES.map((t) => {
     const text = traceText(t);
     const cut = text.indexOf('\nCPU0 (');

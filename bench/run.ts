@@ -32,12 +32,13 @@ const loadAtStart = loadavg()
   .map((x) => x.toFixed(1))
   .join(', ');
 console.log(`load average (1, 5, 15 min): ${loadAtStart}`);
+// whole processes first: nothing of this process's own runs (heap, JIT) is around yet
 const figures = [
+  ...wholeProcessCases(),
   ...engineCases(),
   ...ioschedCases(),
   ...parseCases(),
   ...rangeCases(),
-  ...wholeProcessCases(),
 ];
 const rows = figures.map(format);
 for (const r of rows) console.log(r);

@@ -163,15 +163,6 @@ export function countAt(s: CounterSeries, tNs: number, amount = 1): void {
   if (tNs > s.lastNs) s.lastNs = tNs;
 }
 
-/**
- * setLevel's test that tNs lies in window ia without dividing: tNs < (ia + 1)·w·(1 − 2⁻⁴⁰).
- * Below that bound the quotient tNs / w, even rounded, is under ia + 1 (the margin dwarfs
- * the few ulps of rounding in the bound and the quotient), and it is at least ia (tNs ≥
- * lastNs, in window ia, and division rounds monotonically): so Math.floor(tNs / w) === ia,
- * exactly as the divide would say. A time in the last 2⁻⁴⁰ of a window takes the divide.
- */
-const SAME_WINDOW = 1 - 2 ** -40;
-
 /** The level changes to `level` at tNs (tNs ≥ the previous change). */
 export function setLevel(s: LevelSeries, tNs: number, level: number): void {
   if (tNs === s.lastNs) {
@@ -182,22 +173,12 @@ export function setLevel(s: LevelSeries, tNs: number, level: number): void {
     return;
   }
   if (!(tNs >= s.lastNs && tNs <= MAX_TIME)) badLevelTime(s, tNs);
-  const last = s.lastWindow;
-  if (tNs < (last + 1) * s.windowNs * SAME_WINDOW) {
-    // Still in the last change's window, known with a multiply (no divide): the old level
-    // held over [lastNs, tNs) there, and the window's max already has it.
-    s.area[last]! += s.level * (tNs - s.lastNs);
-    if (level > s.max[last]!) s.max[last] = level;
-    s.level = level;
-    s.lastNs = tNs;
-    return;
-  }
   let ib = Math.floor(tNs / s.windowNs);
   if (ib >= s.maxPoints) {
     while (Math.floor(tNs / s.windowNs) >= s.maxPoints) coarsenLevel(s);
     ib = Math.floor(tNs / s.windowNs);
   }
-  const ia = s.lastWindow; // after any coarsening
+  const ia = s.lastWindow;
   const max = s.max;
   // Integrate the old level over [lastNs, tNs); window ia's max already holds it (set when
   // it began). The common case stays in one window.

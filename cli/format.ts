@@ -95,6 +95,7 @@ export function runReport(s: RunSummary, title: string): string {
     `disk ${s.disk} · drive scheduler ${s.diskScheduler} · queue depth ${s.queueDepth} · I/O scheduler ${s.iosched} · ${s.writePolicy} · seed ${s.seed}`,
     `simulated ${num(s.simulatedTimeMs, 1)} ms · ${num(s.requests.completed, 0)} requests completed` +
       ` (${num(s.requests.cacheHits, 0)} cache hits) · ${num(s.throughput.iops, 1)} IOPS · ${num(s.throughput.mbps, 3)} MB/s`,
+    ...(s.budget ? [`note: ${s.budget.note}`] : []),
     '',
     table([
       ['latency (ms)', 'mean', 'p50', 'p95', 'p99', 'max'],

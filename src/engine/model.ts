@@ -1,4 +1,5 @@
 // Scenario → Model: the preset with its overrides applied, compiled for the run.
+import { MAX_RUN_EVENTS, MAX_RUN_REQUESTS } from './scenario/run-bounds';
 import { compileDisk } from './disk/compile';
 import type { DiskParams } from './disk/params';
 import { getPreset } from './disk/presets';
@@ -78,6 +79,7 @@ export function buildModel(s: Scenario, seed = s.seed): Model {
     seed,
     stopRequests: s.stop.requests,
     stopNs: s.stop.timeMs === null ? null : s.stop.timeMs * 1e6,
+    budget: { requests: MAX_RUN_REQUESTS, events: MAX_RUN_EVENTS },
   };
 }
 

@@ -79,6 +79,8 @@ export interface RunSummary {
   };
   /** time the write-back buffer was full, with host writes waiting for room */
   drive: { bufferFullMs: number; queueFullRefusals: number };
+  /** present only when the run ended at the engine's bound, not at its own stop condition */
+  budget?: { completed: number; events: number; note: string };
   /** with a page cache (workload.pageCache) */
   pageCache?: PageCacheCounters;
   /** with a page cache, each jbd journal (workload/journal.ts): transactions committed,
@@ -175,6 +177,15 @@ export function summarize(sim: Simulation, scenario: Scenario): RunSummary {
       bufferFullMs: bufferFullNs(sim) / NS_PER_MS,
       queueFullRefusals: sim.state.drive.queueFullRefusals,
     },
+    ...(sim.state.budgetReached
+      ? {
+          budget: {
+            completed: m.iosCompleted,
+            events: sim.state.steps,
+            note: `the run was ended at the engine's bound (${model.budget.requests.toLocaleString('en-US')} completed requests or ${model.budget.events.toLocaleString('en-US')} events), before its stop condition: give stop.requests or a shorter stop.timeMs`,
+          },
+        }
+      : {}),
     ...(pc ? { pageCache: pageCacheCounters(pc) } : {}),
     ...(sim.state.workload.journals.length > 0 || sim.state.workload.reiserfs
       ? {

@@ -9,6 +9,9 @@ import { applySetting, parseSetting } from '../../cli/settings';
 import { UsageError } from '../../cli/errors';
 import { progressLine, terminalProgress } from '../../cli/progress';
 import { runScenario } from '../../src/engine/run';
+import { buildModel } from '../../src/engine/model';
+import { createSimulation, runToEnd } from '../../src/engine/sim/simulation';
+import { summarize } from '../../src/engine/summary';
 import {
   loadScenario,
   parseScenarioJson,
@@ -132,6 +135,29 @@ describe('item 7: runs have an end', () => {
       'f.json: stop.timeMs: missing: workload.processes.0 is open (its arrivals do not wait for the disk), so the run needs a simulated time to end',
     );
     expect(open({ timeMs: 1000 }, 1e6)).toBe('(accepted)');
+  });
+
+  it("a closed loop stopped by time alone ends at the engine's bound and says so", () => {
+    const raw = base();
+    raw.stop = { timeMs: 1e12 };
+    const scenario = loadScenario(raw, 'f.json');
+    const model = buildModel(scenario, scenario.seed);
+    // the default bound is the schema's: 10,000,000 completions (or 20 events a request)
+    expect(model.budget).toEqual({ requests: MAX_RUN_REQUESTS, events: 20 * MAX_RUN_REQUESTS });
+    // a smaller bound so the test runs in milliseconds; the rule is the same
+    model.budget = { requests: 500, events: 1e9 };
+    const sim = createSimulation(model);
+    runToEnd(sim);
+    const s = summarize(sim, scenario);
+    expect(s.requests.iosCompleted).toBe(500);
+    expect(s.budget?.note).toMatch(/^the run was ended at the engine's bound \(500 completed/);
+    model.budget = { requests: 1e9, events: 2000 };
+    const byEvents = createSimulation(model);
+    runToEnd(byEvents);
+    expect(summarize(byEvents, scenario).budget?.events).toBe(2000);
+    // a run that ends at its own stop has no budget note
+    raw.stop = { requests: 100 };
+    expect(runScenario(loadScenario(raw, 'f.json')).summary.budget).toBeUndefined();
   });
 
   it('a progress line on a terminal only: stderr, rewritten in place, erased at the end', () => {

@@ -7,6 +7,11 @@ import { problem, type Problem } from './checks';
  * seconds of the engine's time, not hours. */
 export const MAX_RUN_REQUESTS = 10_000_000;
 
+/** The most simulation events a run may take: a run stopped by time alone (a closed loop
+ * with no think time until stop.timeMs = 1e12) cannot know its request count in advance, so
+ * the engine ends it here and says so (RunSummary.budget). About 20 events a request. */
+export const MAX_RUN_EVENTS = 20 * MAX_RUN_REQUESTS;
+
 /** the fields of a raw process this check reads */
 interface OpenFields {
   mode?: string | undefined;

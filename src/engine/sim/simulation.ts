@@ -61,6 +61,8 @@ export interface Model {
   seed: number;
   stopRequests: number | null;
   stopNs: number | null;
+  /** the engine's own end for a run whose stop condition lies too far (run-bounds.ts) */
+  budget: { requests: number; events: number };
 }
 
 export interface SimState {
@@ -77,6 +79,9 @@ export interface SimState {
   /** events processed so far */
   steps: number;
   done: boolean;
+  /** the run ended at the engine's bound (MAX_RUN_REQUESTS completions or MAX_RUN_EVENTS
+   * events) before its own stop condition */
+  budgetReached: boolean;
 }
 
 export interface Simulation {
@@ -108,6 +113,7 @@ export function createSimulation(model: Model, sink: TraceSink | null = null): S
     metrics: createCollector(model),
     steps: 0,
     done: false,
+    budgetReached: false,
   };
   sim.state.host.elevator = elevator.init(model.iosched.tunables, sim.ctx);
   if (model.iosched.queue.taskPlug) initMqTags(sim);
@@ -189,6 +195,14 @@ export function step(sim: Simulation): boolean {
   }
   if (sim.model.stopRequests !== null && st.metrics.iosCompleted >= sim.model.stopRequests)
     st.done = true;
+  else if (
+    st.metrics.iosCompleted >= sim.model.budget.requests ||
+    st.steps >= sim.model.budget.events
+  ) {
+    // a run stopped by time alone that would go on for hours (issue 20 item 7)
+    st.done = true;
+    st.budgetReached = true;
+  }
   return !st.done;
 }
 

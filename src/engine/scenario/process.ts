@@ -2,7 +2,8 @@
 // and the checks that involve several fields or the disk's size (spans and fixed requests
 // must lie on the disk). See load.ts for the whole list of defaults.
 import { z } from 'zod';
-import type { FixedRequest, ProcessSpec } from './types';
+import type { ProcessSpec } from './types';
+import { checkFixed, fixedRequest, kib } from './fixed-requests';
 import {
   bool,
   intIn,
@@ -34,29 +35,7 @@ export const PROCESS_DEFAULTS = {
   requests: null,
 } as const;
 
-const MAX_KIB = 65536;
-const SIZE_PHRASE = `must be a size in KiB greater than 0 and at most ${MAX_KIB}, a multiple of 0.5 (one sector)`;
-const kib = () =>
-  z
-    .number({ error: SIZE_PHRASE })
-    .gt(0, { error: SIZE_PHRASE })
-    .max(MAX_KIB, { error: SIZE_PHRASE })
-    .multipleOf(0.5, { error: SIZE_PHRASE });
-
 const PROC_NAME_PHRASE = 'must be a name of 1 to 32 letters, digits, "_", ".", "+" or "-"';
-
-const fixedRequest = object(
-  {
-    sector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
-    sizeKiB: kib(),
-    op: oneOf(['read', 'write']),
-    atMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
-    thinkTimeMs: numIn(0, 1e9, 'must be null or a time in ms from 0').nullable().optional(),
-    serviceMs: numIn(0, 1e9, 'must be null or a service time in ms from 0').nullable().optional(),
-    sync: z.boolean({ error: 'must be true, false or null' }).nullable().optional(),
-  },
-  'an object {"sector", "sizeKiB", "op", "atMs" or "thinkTimeMs", optionally "serviceMs", "sync"}',
-);
 
 export const processSchema = object(
   {
@@ -320,52 +299,6 @@ function checkRange(
     problems.push(
       problem(at('range', 'alignSectors'), `must be at most sizeSectors ${rg.sizeSectors}`),
     );
-}
-
-function checkFixed(
-  list: NonNullable<RawProcess['requests']>,
-  totalLbns: number,
-  diskName: string,
-  at: (...keys: Array<string | number>) => Path,
-  problems: Problem[],
-): FixedRequest[] {
-  let lastMs = 0;
-  return list.map((q, j) => {
-    const r: FixedRequest = {
-      sector: q.sector,
-      sizeKiB: q.sizeKiB,
-      op: q.op,
-      atMs: q.atMs ?? 0,
-      thinkTimeMs: q.thinkTimeMs ?? null,
-      ...(q.serviceMs != null ? { serviceMs: q.serviceMs } : {}),
-      ...(q.sync != null ? { sync: q.sync } : {}),
-    };
-    const n = r.sizeKiB * 2;
-    if (totalLbns > 0 && r.sector + n > totalLbns) {
-      problems.push(
-        problem(
-          at('requests', j, 'sector'),
-          `${r.sector} + ${n} sectors runs past the disk's end (${diskName} has ${totalLbns} sectors: 0 to ${totalLbns - 1})`,
-        ),
-      );
-    }
-    if (q.atMs !== undefined && r.thinkTimeMs !== null) {
-      problems.push(
-        problem(at('requests', j, 'thinkTimeMs'), 'give "atMs" or "thinkTimeMs", not both'),
-      );
-    }
-    if (r.thinkTimeMs !== null) return r; // issued after a completion: no clock time to order
-    if (r.atMs < lastMs) {
-      problems.push(
-        problem(
-          at('requests', j, 'atMs'),
-          `must not be earlier than the timed request before it (${lastMs}) (got ${r.atMs})`,
-        ),
-      );
-    }
-    lastMs = r.atMs;
-    return r;
-  });
 }
 
 function withoutUndefined<T extends object>(o: T): Partial<T> {

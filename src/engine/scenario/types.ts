@@ -19,8 +19,16 @@ export interface FixedRequest {
   /** issued at this time (ms from the start), unless thinkTimeMs is set */
   atMs: number;
   /** issued this long after the previous request of the list completes (a closed-loop
-   * list, as DiskSim replays its validation traces); null = use atMs */
+   * list, as DiskSim replays its validation traces); null = use atMs (or gapMs). With
+   * afterDone: this long after that entry completes instead */
   thinkTimeMs: number | null;
+  /** the index in the list of an earlier request whose completion this one waits for:
+   * issued thinkTimeMs after it completes, and not before the previous entry is issued
+   * (a replayed trace's dependent request) */
+  afterDone?: number;
+  /** issued this long after the previous entry of the list was issued, whatever has
+   * completed (a replayed trace's independent request: bursts stay bursts) */
+  gapMs?: number;
   /** a trace-timed device: complete this long after dispatch (the traced D2C) instead of
    * simulating the disk; absent or null = the disk model serves it */
   serviceMs?: number | null;

@@ -25,6 +25,7 @@ import {
   type TracedRequest,
 } from './replay-source';
 import { mapSector, packAddresses, type AddressMap } from './replay-addresses';
+import { closedLoopTiming } from './replay-loop';
 
 export type ReplayMode = 'open' | 'closed' | 'trace-timed';
 
@@ -64,6 +65,9 @@ export interface ReplayProcess {
   writes: number;
   /** the process's sync flag in the simulation (null: reads sync, writes async) */
   sync: boolean | null;
+  /** closed mode: its requests issued after its own completions (dependent) or on the clock
+   * (independent), and the sums of their think times and gaps, ms; null in the other modes */
+  loop: { dependent: number; independent: number; thinkMs: number; gapMs: number } | null;
 }
 
 export interface DiskChoice {
@@ -127,6 +131,9 @@ interface BuiltWorkload {
   units: 'Qs' | 'requests';
   /** how many were replayed */
   replayed: number;
+  /** issued after a completion of their own process (closed mode), and on the clock */
+  dependent: number;
+  independent: number;
 }
 
 /**
@@ -177,6 +184,7 @@ function buildTimedWorkload(dev: DeviceTrace): BuiltWorkload {
         reads: rqs.length - writes,
         writes,
         sync: null,
+        loop: null,
       },
     });
   }
@@ -184,7 +192,15 @@ function buildTimedWorkload(dev: DeviceTrace): BuiltWorkload {
     throw new ReplayError(
       "trace-timed mode replays the kernel's requests (G, then D and C), and this trace has no dispatched G: use --mode open or closed",
     );
-  return { processes, syncMismatched: 0, untimed, units: 'requests', replayed };
+  return {
+    processes,
+    syncMismatched: 0,
+    untimed,
+    units: 'requests',
+    replayed,
+    dependent: 0,
+    independent: replayed,
+  };
 }
 
 /** The device's replayable Qs (trace-timed: its requests) as one process per pid. */
@@ -198,6 +214,7 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
     list.push(q);
   }
   let syncMismatched = 0;
+  let dependent = 0;
   const processes: BuiltWorkload['processes'] = [];
   for (const [pid, qs] of byPid) {
     // a pid's Qs can come from several CPUs: issue them in time order (the sort is stable)
@@ -211,11 +228,11 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
       const simSync = q.write ? sync === true : true;
       if (simSync !== isSyncRwbs(q.rwbs, q.write)) syncMismatched++;
     }
+    const loop = mode === 'closed' ? closedLoopTiming(qs, t0) : null;
+    if (loop) dependent += loop.dependent;
     const requests = qs.map((q, i) => {
-      const atMs = (q.tNs - t0) / 1e6;
       const base = { sector: q.sector, sizeKiB: q.nSectors / 2, op: q.write ? 'write' : 'read' };
-      if (mode === 'open' || i === 0) return { ...base, atMs };
-      return { ...base, thinkTimeMs: thinkTimeMs(qs, i) };
+      return { ...base, ...(loop ? loop.entries[i] : { atMs: (q.tNs - t0) / 1e6 }) };
     });
     const name = processName(comm, pid);
     processes.push({
@@ -228,29 +245,32 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
         reads: qs.length - writes.length,
         writes: writes.length,
         sync,
+        loop: loop
+          ? {
+              dependent: loop.dependent,
+              independent: loop.independent,
+              thinkMs: loop.thinkMs,
+              gapMs: loop.gapMs,
+            }
+          : null,
       },
     });
   }
-  return { processes, syncMismatched, untimed: 0, units: 'Qs', replayed: dev.qs.length };
+  return {
+    processes,
+    syncMismatched,
+    untimed: 0,
+    units: 'Qs',
+    replayed: dev.qs.length,
+    dependent,
+    independent: dev.qs.length - dependent,
+  };
 }
 
 export function firstQNs(dev: DeviceTrace): number {
   let t = Infinity;
   for (const q of dev.qs) if (q.tNs < t) t = q.tNs;
   return t;
-}
-
-/** this Q − the latest completion of the same process's requests at or before it (≥ 0) */
-function thinkTimeMs(qs: DeviceTrace['qs'], i: number): number {
-  const t = qs[i]!.tNs;
-  let last = -1;
-  for (let k = i - 1; k >= 0; k--) {
-    const d = qs[k]!.doneNs;
-    if (d >= 0 && d <= t && d > last) last = d;
-    // a request issued long before cannot complete later than the scan needs: stop after 1024
-    if (i - k > 1024) break;
-  }
-  return last < 0 ? 0 : (t - last) / 1e6;
 }
 
 export function buildScenario(

@@ -6,11 +6,11 @@
 //
 // Modes (LINUX-SCHEDULERS.md §10 "Replay"):
 //  - open:   every request is issued at its traced Q time (atMs = Q − the device's first Q);
-//  - closed: a process's first request at its traced time, every later one `thinkTimeMs`
-//            after a completion of that process, where thinkTimeMs = this Q − the latest
-//            completion of that process's requests at or before this Q in the trace (0 when
-//            none had completed yet). The engine issues a closed list's next request after
-//            each completion, so each process then has one request outstanding at a time.
+//  - closed: a process's first request at its traced time; each later one dependent —
+//            issued `thinkTimeMs` after the completion of the process's own request that
+//            last completed between the previous Q and this one in the trace — or, when none
+//            did, independent: issued `gapMs` after the previous Q (replay-loop.ts). Each
+//            process keeps its own outstanding count; bursts stay bursts.
 //  - trace-timed: issued at the traced Q times, and the device completes each request after
 //            its traced D2C (the first D covering the Q's sectors to its last C), each with its
 //            own sync flag from RWBS: the disk model is out of the way, so what differs is the
@@ -86,6 +86,11 @@ export interface ReplayReport {
     syncMismatched: number;
     /** trace-timed mode: Qs with no traced D and C, served by the disk model instead */
     untimed: number;
+    /** closed mode: issued after a completion of their own process (replay-loop.ts) */
+    dependent: number;
+    /** issued on the clock: after the previous request of their process (closed mode), at
+     * their traced time (open and trace-timed modes: all of them) */
+    independent: number;
   };
   processes: ReplayProcess[];
   measured: {
@@ -235,6 +240,8 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
       kib: sectors / 2,
       syncMismatched: mode === 'trace-timed' ? 0 : workload.syncMismatched,
       untimed: workload.untimed,
+      dependent: workload.dependent,
+      independent: workload.independent,
     },
     processes: workload.processes.map((p) => p.info),
     measured: {

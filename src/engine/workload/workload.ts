@@ -10,6 +10,13 @@ import { EventKind, EventPriority } from '../sim/events';
 import { createRng, nextExponential, nextFloat, nextInt, type Rng } from '../sim/rng';
 import type { Model, Simulation } from '../sim/simulation';
 import type { ProcessSpec, RangeSpec } from '../scenario/types';
+import {
+  createListWaits,
+  listBio,
+  listBioDone,
+  scheduleAfterIssue,
+  type ListWaits,
+} from './fixed-list';
 import type { RangeWrite } from '../disk/range';
 import { attachRangeWrite } from '../disk/range-pick';
 import {
@@ -62,6 +69,8 @@ export interface ProcInstance {
   cursor: number;
   /** next entry of a fixed request list */
   listIndex: number;
+  /** a fixed list with afterDone entries: which entries have completed, and when */
+  listWaits: ListWaits | null;
   inFlight: number;
   issued: number;
   /** a named generator's thread state (generators/runtime.ts), null for other processes */
@@ -104,6 +113,7 @@ export function createWorkloadState(model: Model): WorkloadState {
         rng,
         cursor: span.startSector + offset,
         listIndex: 0,
+        listWaits: createListWaits(p),
         inFlight: 0,
         issued: 0,
         gen: p.generator ? createGenInstance(p.generator, span, k, p.count, rng) : null,
@@ -209,16 +219,7 @@ export function onIssue(sim: Simulation, instIndex: number, now: number): void {
   inst.issued++;
   if (p.requests) {
     const next = p.requests[inst.listIndex];
-    // A timed entry goes on the clock now; a think-time entry waits for this completion.
-    if (next && next.thinkTimeMs === null) {
-      pushEvent(
-        sim.state.heap,
-        Math.max(now, next.atMs * MS),
-        EventPriority.Issue,
-        EventKind.Issue,
-        instIndex,
-      );
-    }
+    if (next) scheduleAfterIssue(sim, inst, instIndex, next, now);
   } else if (p.mode === 'open') {
     pushEvent(
       sim.state.heap,
@@ -229,25 +230,6 @@ export function onIssue(sim: Simulation, instIndex: number, now: number): void {
     );
   }
   submitBio(sim, bio, now);
-}
-
-function listBio(sim: Simulation, inst: ProcInstance, i: number, p: ProcessSpec, now: number): Bio {
-  const r = p.requests![inst.listIndex++]!;
-  const write = r.op === 'write';
-  const sync = r.sync ?? p.sync ?? !write;
-  const bio = allocBio(
-    sim.state.bios,
-    sim.state.nextBioId++,
-    i,
-    inst.pid,
-    write,
-    sync,
-    r.sector,
-    Math.round(r.sizeKiB * 2),
-    now,
-  );
-  if (r.serviceMs != null) bio.serviceNs = r.serviceMs * MS;
-  return bio;
 }
 
 function patternBio(
@@ -358,16 +340,7 @@ export function noteBioDone(sim: Simulation, bio: Bio, now: number): void {
   } else if (p.generator) {
     generatorDone(sim, inst, bio.proc, p, bio, now);
   } else if (p.requests) {
-    const next = p.requests[inst.listIndex];
-    if (next && next.thinkTimeMs !== null) {
-      pushEvent(
-        sim.state.heap,
-        now + next.thinkTimeMs * MS,
-        EventPriority.Issue,
-        EventKind.Issue,
-        bio.proc,
-      );
-    }
+    listBioDone(sim, inst, bio, now);
   } else if (p.mode === 'closed') {
     pushEvent(
       sim.state.heap,

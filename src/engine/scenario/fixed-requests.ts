@@ -1,0 +1,115 @@
+// A process's fixed request list: its entries' schema and the checks across entries (times
+// in order, one way of timing each, afterDone pointing back, sectors on the disk).
+import { z } from 'zod';
+import type { FixedRequest } from './types';
+import { intIn, numIn, object, oneOf, problem, type Path, type Problem } from './checks';
+
+const MAX_KIB = 65536;
+const SIZE_PHRASE = `must be a size in KiB greater than 0 and at most ${MAX_KIB}, a multiple of 0.5 (one sector)`;
+/** a request size in KiB (a process's sizeKiB too) */
+export const kib = () =>
+  z
+    .number({ error: SIZE_PHRASE })
+    .gt(0, { error: SIZE_PHRASE })
+    .max(MAX_KIB, { error: SIZE_PHRASE })
+    .multipleOf(0.5, { error: SIZE_PHRASE });
+
+export const fixedRequest = object(
+  {
+    sector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
+    sizeKiB: kib(),
+    op: oneOf(['read', 'write']),
+    atMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
+    thinkTimeMs: numIn(0, 1e9, 'must be null or a time in ms from 0').nullable().optional(),
+    afterDone: intIn(0, 1e9, 'must be the index of an earlier request of the list').optional(),
+    gapMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
+    serviceMs: numIn(0, 1e9, 'must be null or a service time in ms from 0').nullable().optional(),
+    sync: z.boolean({ error: 'must be true, false or null' }).nullable().optional(),
+  },
+  'an object {"sector", "sizeKiB", "op", "atMs", "thinkTimeMs" (optionally with "afterDone") or "gapMs", optionally "serviceMs", "sync"}',
+);
+
+type RawFixed = z.infer<typeof fixedRequest>;
+
+export function checkFixed(
+  list: readonly RawFixed[],
+  totalLbns: number,
+  diskName: string,
+  at: (...keys: Array<string | number>) => Path,
+  problems: Problem[],
+): FixedRequest[] {
+  let lastMs = 0;
+  return list.map((q, j) => {
+    const r: FixedRequest = {
+      sector: q.sector,
+      sizeKiB: q.sizeKiB,
+      op: q.op,
+      atMs: q.atMs ?? 0,
+      thinkTimeMs: q.thinkTimeMs ?? null,
+      ...(q.afterDone !== undefined ? { afterDone: q.afterDone } : {}),
+      ...(q.gapMs !== undefined ? { gapMs: q.gapMs } : {}),
+      ...(q.serviceMs != null ? { serviceMs: q.serviceMs } : {}),
+      ...(q.sync != null ? { sync: q.sync } : {}),
+    };
+    const n = r.sizeKiB * 2;
+    if (totalLbns > 0 && r.sector + n > totalLbns) {
+      problems.push(
+        problem(
+          at('requests', j, 'sector'),
+          `${r.sector} + ${n} sectors runs past the disk's end (${diskName} has ${totalLbns} sectors: 0 to ${totalLbns - 1})`,
+        ),
+      );
+    }
+    if (q.atMs !== undefined && r.thinkTimeMs !== null) {
+      problems.push(
+        problem(at('requests', j, 'thinkTimeMs'), 'give "atMs" or "thinkTimeMs", not both'),
+      );
+    }
+    if (r.gapMs !== undefined) {
+      if (q.atMs !== undefined || r.thinkTimeMs !== null)
+        problems.push(
+          problem(
+            at('requests', j, 'gapMs'),
+            'give one of "atMs", "thinkTimeMs" and "gapMs", not several',
+          ),
+        );
+      if (j === 0)
+        problems.push(
+          problem(
+            at('requests', j, 'gapMs'),
+            'is the time after the previous request was issued, and the first request has none: give "atMs"',
+          ),
+        );
+    }
+    if (r.afterDone !== undefined) {
+      if (r.thinkTimeMs === null)
+        problems.push(
+          problem(
+            at('requests', j, 'afterDone'),
+            'needs "thinkTimeMs" (how long after that request completes this one is issued)',
+          ),
+        );
+      if (r.afterDone >= j)
+        problems.push(
+          problem(
+            at('requests', j, 'afterDone'),
+            j === 0
+              ? 'must point to an earlier request of the list, and the first request has none'
+              : `must point to an earlier request of the list (0 to ${j - 1}) (got ${r.afterDone})`,
+          ),
+        );
+    }
+    // issued after a completion or after the previous issue: no clock time to order
+    if (r.thinkTimeMs !== null || r.gapMs !== undefined) return r;
+    if (r.atMs < lastMs) {
+      problems.push(
+        problem(
+          at('requests', j, 'atMs'),
+          `must not be earlier than the timed request before it (${lastMs}) (got ${r.atMs})`,
+        ),
+      );
+    }
+    lastMs = r.atMs;
+    return r;
+  });
+}

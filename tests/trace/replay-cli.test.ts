@@ -146,8 +146,11 @@ describe('spindle replay --mode trace-timed', () => {
     expect(mq!.dispatchAgreement.kernelDispatches).toBe(3963);
     expect(mq!.dispatchAgreement.matched).toBe(3963);
     expect(mq!.dispatchAgreement.fraction).toBeGreaterThan(0.75);
-    // CFQ idles and reorders: it seldom picks what mq-deadline picked
-    expect(cfq!.dispatchAgreement.fraction).toBeLessThan(0.1);
+    // CFQ idles and reorders: it picks what the kernel picked far less often (0.34). With no
+    // merging at all (nomerges 2) each of its dispatches is a kernel request; the one-hit
+    // cache used to join 821 of them, and the figure stopped at the first (0.001)
+    expect(cfq!.dispatchAgreement.matched).toBe(3963);
+    expect(cfq!.dispatchAgreement.fraction).toBeLessThan(0.5);
   }, 120_000);
 
   // Does not hold: on this trace (four fio jobs, 70% random reads, a fast virtio disk) the

@@ -117,14 +117,18 @@ export function submitBio(sim: Simulation, bio: Bio, now: number): void {
 function submitPiece(sim: Simulation, bio: Bio, now: number): void {
   const e = sim.elevator;
   const q = sim.model.iosched.queue;
-  if (q.taskPlug && !q.nomerges && plugMerge(sim, bio, now)) return;
+  // blk_mq_attempt_bio_merge: nomerges 2 alone stops the plug's and the scheduler's bio merges
+  if (q.taskPlug && q.nomerges !== 2 && plugMerge(sim, bio, now)) return;
   if (e.passthrough) {
     getRequest(sim, bio, now);
     return;
   }
   // a bio_merge hook over a list (Kyber): blk_bio_list_merge instead of elv_merge
   if (e.bioMergeList) {
-    if (q.nomerges || !tryListMerge(sim, bio, e.bioMergeList(sim.state.host.elevator, bio), now))
+    if (
+      q.nomerges === 2 ||
+      !tryListMerge(sim, bio, e.bioMergeList(sim.state.host.elevator, bio), now)
+    )
       getRequest(sim, bio, now);
     return;
   }

@@ -55,6 +55,7 @@ function findMerge(sim: Simulation, bio: Bio): Found {
   const settings = sim.model.iosched.queue;
   const table = sim.state.requests;
   const end = bio.sector + bio.nSectors;
+  if (settings.nomerges === 2) return null; // blk_queue_nomerges: no merge at all
   if (h.lastMerge >= 0) {
     const rq = requestAt(table, h.lastMerge);
     if (mergeOk(sim, rq, bio)) {
@@ -62,7 +63,7 @@ function findMerge(sim: Simulation, bio: Bio): Found {
       if (rq.sector === end) return { rq, front: true };
     }
   }
-  if (settings.nomerges) return null;
+  if (settings.nomerges === 1) return null; // blk_queue_noxmerges: the one-hit cache only
   if (settings.backMergeHash || !sim.elevator.legacyOneHitOnly) {
     const bucket = bucketOf(h.hash, bio.sector);
     for (let i = bucket.length - 1; i >= 0; i--) {

@@ -6,8 +6,9 @@
 // when the process's submission ends (U with the number of requests) or when the process
 // sleeps (UT): its requests enter the scheduler in order (I each; `none` issues them
 // directly) and the queue runs. A plug holding 32 requests, or whose newest request has
-// 128 KiB, is flushed before the next one joins. In Spindle a submission is what one
-// process issues at one instant: the flush is an event at that instant after every issue.
+// 128 KiB (while merging is on: nomerges < 2), is flushed before the next one joins. In
+// Spindle a submission is what one process issues at one instant: the flush is an event at
+// that instant after every issue.
 import { requestAt, type IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
@@ -48,8 +49,9 @@ export function addToPlug(sim: Simulation, rq: IoRequest, bio: Bio, now: number)
   const n = plug.rqs.length;
   if (n > 0) {
     const last = requestAt(sim.state.requests, plug.rqs[n - 1]!);
-    if (n >= PLUG_MAX_REQUESTS || last.nSectors * 512 >= PLUG_FLUSH_BYTES)
-      flushTaskPlug(sim, bio.pid, now, false);
+    // the size rule is for merging: with nomerges 2 only the count flushes the plug
+    const big = sim.model.iosched.queue.nomerges !== 2 && last.nSectors * 512 >= PLUG_FLUSH_BYTES;
+    if (n >= PLUG_MAX_REQUESTS || big) flushTaskPlug(sim, bio.pid, now, false);
   }
   if (plug.rqs.length === 0 && sim.sink) emitPlug(sim, 'P', now, 0, bio);
   plug.rqs.push(rq.slot);

@@ -22,10 +22,10 @@ export const QUEUE_SETTINGS: readonly TunableSpec[] = [
   {
     name: 'nomerges',
     default: 0,
-    unit: 'bool',
+    unit: 'count',
     min: 0,
-    max: 1,
-    doc: '1: merge only through the one-hit cache (no back-merge hash, no scheduler front merges).',
+    max: 2,
+    doc: '0: every merge is tried. 1 (noxmerges): only the one-hit cache of the scheduler’s merges (no back-merge hash, no front merges); 6.18’s plug merge and Kyber’s list merge go on. 2: no merging at all, not even the one-hit cache.',
   },
   {
     name: 'unplug_thresh',
@@ -57,7 +57,9 @@ export interface QueueSettings {
   /** nr_requests was given: kernel 6.18 otherwise derives it from the queue depth (tags-mq.ts) */
   nrRequestsSet: boolean;
   maxSectors: number;
-  nomerges: boolean;
+  /** the sysfs value: 0 all merges, 1 the scheduler's merges only through the one-hit
+   * cache (QUEUE_FLAG_NOXMERGES), 2 none at all (QUEUE_FLAG_NOMERGES) */
+  nomerges: 0 | 1 | 2;
   unplugThresh: number;
   unplugDelayNs: number;
   kernel: Kernel;
@@ -77,7 +79,7 @@ export function queueSettings(values: Record<string, number>, kernel: Kernel): Q
     nrRequests: v('nr_requests'),
     nrRequestsSet: values.nr_requests !== undefined,
     maxSectors: v('max_sectors_kb') * 2,
-    nomerges: v('nomerges') === 1,
+    nomerges: v('nomerges') as 0 | 1 | 2,
     unplugThresh: v('unplug_thresh'),
     unplugDelayNs: v('unplug_delay') * 1e6,
     kernel,

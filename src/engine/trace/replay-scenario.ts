@@ -332,8 +332,9 @@ export function buildScenario(
   );
   if (nrRequests !== null) queue.nr_requests = Math.min(8192, Math.max(4, nrRequests.value));
   if (mode === 'trace-timed') {
-    // the requests arrive merged as the kernel merged them, and go to the scheduler at once
-    queue.nomerges = 1;
+    // the requests arrive merged as the kernel merged them: no merging at all (nomerges 2,
+    // not even the one-hit cache), and they go to the scheduler at once
+    queue.nomerges = 2;
     queue.unplug_thresh = 1;
   }
   const json = {

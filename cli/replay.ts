@@ -12,9 +12,12 @@ import { ScenarioError } from '../src/engine/scenario/load';
 import {
   replayTrace,
   ReplayError,
+  type LatencyMs,
   type ReplayReport,
   type TraceMeta,
+  type UnitFigures,
 } from '../src/engine/trace/replay';
+import type { BttRow } from '../src/engine/trace/btt';
 import { ReplayReader } from '../src/engine/trace/replay-source';
 import { flag, onePositional, parseArgs, single } from './args';
 import { UsageError } from './errors';
@@ -139,24 +142,44 @@ async function isGzip(path: string): Promise<boolean> {
   return false;
 }
 
-function lat(l: ReplayReport['measured']['q2cMs']): string {
+function lat(l: LatencyMs | null): string {
+  if (l === null) return 'none';
   return `mean ${num(l.mean, 3)}  p50 ${num(l.p50, 3)}  p95 ${num(l.p95, 3)}  p99 ${num(l.p99, 3)}  max ${num(l.max, 3)}  (n ${l.n})`;
+}
+
+/** one side's figures in one unit: the count and rates, then Q2C and D2C */
+function unitLines(side: string, u: UnitFigures | null, noun: string, spanMs: number): string[] {
+  if (u === null)
+    return [`  ${side.padEnd(10)} none (the trace has no Q: its bios were not traced)`];
+  return [
+    `  ${side.padEnd(10)} ${num(u.count, 0)} ${noun} completed, ${num(u.iops, 1)} ${noun}/s, ${num(u.mbps, 3)} MB/s over ${num(spanMs, 1)} ms`,
+    `    Q2C ms  ${lat(u.q2cMs)}`,
+    `    D2C ms  ${lat(u.d2cMs)}`,
+  ];
+}
+
+function bttRow(name: string, b: BttRow | null): string {
+  return b === null ? `${name} none` : `${name} avg ${num(b.avg, 6)} s (n ${b.n})`;
 }
 
 function text(r: ReplayReport, path: string): string {
   const m = r.schedulerMapping;
   const ag = r.dispatchAgreement;
+  const me = r.measured;
+  const si = r.simulated;
   return [
     `${path}: device ${r.device}, ${r.mode} replay of ${r.requests.replayed} ${r.requests.arrivals === 'D' ? 'Ds (the trace has no Q: its dispatches are the arrivals)' : 'Qs'} (${r.requests.skipped.total} skipped: ${r.requests.skipped.flush} flush, ${r.requests.skipped.discard} discard, ${r.requests.skipped.zeroSize} zero-size) from ${r.processes.length} processes`,
     `issued: ${r.requests.dependent} dependent (after a completion of their own process), ${r.requests.independent} independent (on the clock)`,
     `scheduler: traced ${m.traced ?? 'unknown'} (${m.tracedFrom}) → simulated ${m.simulated}: ${m.note}`,
     `disk: ${r.disk.preset} (${r.disk.source}); queue depth ${r.queueDepth.value} (${r.queueDepth.source})`,
     `block layer: kernel ${r.kernel.value} (${r.kernel.source})${r.nrRequests ? `; nr_requests ${r.nrRequests.value} (${r.nrRequests.source})` : ''}`,
-    `Q2C ms  measured   ${lat(r.measured.q2cMs)}`,
-    `        simulated  ${lat(r.simulated.q2cMs)}`,
-    `D2C ms  measured   ${lat(r.measured.d2cMs)}`,
-    `        simulated  ${lat(r.simulated.d2cMs)}`,
-    `throughput  measured ${num(r.measured.throughput.iops, 1)} IOPS, ${num(r.measured.throughput.mbps, 3)} MB/s over ${num(r.measured.throughput.spanMs, 1)} ms; simulated ${num(r.simulated.throughput.iops, 1)} IOPS, ${num(r.simulated.throughput.mbps, 3)} MB/s over ${num(r.simulated.throughput.spanMs, 1)} ms`,
+    `per bio (every Q: Q → the C of its last sectors; D → C of the request that completed it):`,
+    ...unitLines('measured', me.perBio, 'bios', me.spanMs),
+    ...unitLines('simulated', si.perBio, 'bios', si.spanMs),
+    `per request (every D: its first bio's Q → its C; D → C):`,
+    ...unitLines('measured', me.perRequest, 'requests', me.spanMs),
+    ...unitLines('simulated', si.perRequest, 'requests', si.spanMs),
+    `btt (as spindle parse prints it): ${bttRow('Q2C', me.btt.q2c)}; ${bttRow('D2C', me.btt.d2c)}`,
     `dispatch agreement (${ag.method}): ${ag.agreed}/${ag.simulatedDispatches} = ${num(ag.fraction * 100, 1)}% (${ag.matched} matched a kernel dispatch of the same sector and size; ${ag.kernelDispatches} kernel dispatches)`,
   ].join('\n');
 }

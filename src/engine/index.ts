@@ -35,6 +35,7 @@ export {
   type ReplayMode,
   type ReplayOptions,
   type LatencyMs,
+  type UnitFigures,
 } from './trace/replay';
 export type { ParseReport } from './trace/summary';
 export type { BttRow } from './trace/btt';

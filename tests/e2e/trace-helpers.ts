@@ -79,3 +79,31 @@ export function generated(bytes: number): string {
   }
   return parts.join('');
 }
+
+/** what the page-side callbacks below use of a DOM element (the tests have no DOM types) */
+interface Cell {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): Cell | null;
+  querySelectorAll(selector: string): ArrayLike<Cell>;
+}
+
+/** the replay's units table: each row's name (its header's aria-label, else its text) → its
+ * cells (measured per bio, simulated per bio, measured per request, simulated per request) */
+export async function unitsTable(page: Page): Promise<Record<string, string[]>> {
+  return page
+    .getByTestId('replay-units')
+    .locator('tbody tr')
+    .evaluateAll((trs) =>
+      Object.fromEntries(
+        trs.map((el) => {
+          const tr = el as unknown as Cell;
+          const th = tr.querySelector('th')!;
+          return [
+            th.getAttribute('aria-label') ?? th.textContent ?? '',
+            Array.from(tr.querySelectorAll('td'), (td) => td.textContent ?? ''),
+          ];
+        }),
+      ),
+    );
+}

@@ -90,6 +90,6 @@ describe('packing a larger disk’s addresses', () => {
     ]);
     expect(r.addresses).toMatchObject({ packed: true, regions: 2, diskSectors: DISK });
     expect(r.addresses.tracedEndSector).toBeGreaterThan(DISK);
-    expect(r.simulated.completed).toBe(r.requests.replayed);
+    expect(r.simulated.perBio.count).toBe(r.requests.replayed);
   });
 });

@@ -72,7 +72,7 @@ describe('trace → scenario', () => {
       kib: 16,
       syncMismatched: 0,
     });
-    expect(r.simulated.completed).toBe(3);
+    expect(r.simulated.perBio.count).toBe(3);
   });
 
   it('requests far apart: the simulator dispatches as the kernel did (agreement 1)', () => {
@@ -88,11 +88,11 @@ describe('trace → scenario', () => {
       agreed: 3,
       fraction: 1,
     });
-    // measured: btt's per-request values, 1 ms, 3 ms and 3 ms Q2C
-    expect(r.measured.q2cMs).toMatchObject({ n: 3, p50: 3, max: 3 });
-    expect(r.measured.q2cMs.mean).toBeCloseTo(7 / 3, 9);
-    expect(r.measured.btt.q2c.avg).toBeCloseTo(7 / 3 / 1000, 12);
-    expect(r.measured.q2cMsByCompletion.mean).toBeCloseTo(7 / 3, 9);
+    // measured: Q2C 1 ms, 3 ms and 3 ms per bio (btt's too); here each bio is a request
+    expect(r.measured.perBio!.q2cMs).toMatchObject({ n: 3, p50: 3, max: 3 });
+    expect(r.measured.perBio!.q2cMs!.mean).toBeCloseTo(7 / 3, 9);
+    expect(r.measured.btt.q2c!.avg).toBeCloseTo(7 / 3 / 1000, 12);
+    expect(r.measured.perRequest.q2cMs!.mean).toBeCloseTo(7 / 3, 9);
   });
 
   it('an unknown traced scheduler needs --scheduler; a given one is stated', () => {
@@ -131,10 +131,13 @@ describe('a trace without Qs (blktrace -a issue -a complete)', () => {
     expect(fromQ.requests.arrivals).toBe('Q');
     expect(r.requests.arrivals).toBe('D');
     expect(r.requests.replayed).toBe(fromQ.requests.replayed); // 8,192: one D per Q here
-    expect(r.simulated.completed).toBe(r.requests.replayed);
-    // each D → its C: btt's D2C of the full trace
-    expect(r.measured.d2cMsByRequest.n).toBe(fromQ.measured.d2cMs.n);
-    expect(r.measured.d2cMsByRequest.mean).toBeCloseTo(fromQ.measured.d2cMs.mean, 9);
+    expect(r.simulated.perBio.count).toBe(r.requests.replayed);
+    // each D → its C: btt's D2C of the full trace; no Q, so no bios and no Q2C (none, not 0)
+    expect(r.measured.perRequest.d2cMs!.n).toBe(fromQ.measured.btt.d2c!.n);
+    expect(r.measured.perRequest.d2cMs!.mean).toBeCloseTo(fromQ.measured.btt.d2c!.avg * 1000, 9);
+    expect(r.measured.perBio).toBeNull();
+    expect(r.measured.perRequest.q2cMs).toBeNull();
+    expect(r.measured.btt.q2c).toBeNull();
   }, 60_000); // two replays of 8,192 requests: seconds on a loaded machine
 
   it('trace-timed mode, which replays the kernel’s requests from their G, says to use open or closed', () => {

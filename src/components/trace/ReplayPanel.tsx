@@ -2,11 +2,12 @@
 // worker (the engine's replayTrace), and what it measured set beside what the trace measured:
 // Q2C and D2C distributions, throughput (and over time), dispatch agreement.
 import { useState } from 'react';
-import type { LatencyMs, ReplayMode, ReplayReport } from '../../engine';
+import type { ReplayMode, ReplayReport } from '../../engine';
 import type { TraceSession, TraceSessionState } from '../../app/trace-session';
 import type { TraceOverview } from '../../worker/trace-client';
-import { count, fixed, ms, pct } from './format';
-import { LatencyLadder, ThroughputPlot } from './ReplayPlots';
+import { count, pct } from './format';
+import { ThroughputPlot } from './ReplayPlots';
+import { ReplayUnits } from './ReplayUnits';
 
 const MODES: Array<{ value: ReplayMode; label: string; what: string }> = [
   { value: 'open', label: 'open', what: 'every request issued at its traced time' },
@@ -185,22 +186,9 @@ function ReplayResult({ report: r }: { report: ReplayReport }) {
         </p>
       )}
 
-      <div className="replay-grid">
-        <LatencyTable
-          title="Q2C (ms) — queued to completed"
-          measured={r.measured.q2cMs}
-          simulated={r.simulated.q2cMs}
-          fallback={['measured (Q → its last C)', r.measured.q2cMsByCompletion]}
-        />
-        <LatencyTable
-          title="D2C (ms) — dispatched to completed"
-          measured={r.measured.d2cMs}
-          simulated={r.simulated.d2cMs}
-          fallback={['measured (each request)', r.measured.d2cMsByRequest]}
-        />
-      </div>
+      <ReplayUnits report={r} />
 
-      <table className="trace-table replay-table" aria-label="Throughput and dispatch agreement">
+      <table className="trace-table replay-table" aria-label="Dispatch counts">
         <thead>
           <tr>
             <th scope="col"></th>
@@ -209,22 +197,6 @@ function ReplayResult({ report: r }: { report: ReplayReport }) {
           </tr>
         </thead>
         <tbody>
-          <tr>
-            <th scope="row">Throughput</th>
-            <td>
-              {fixed(r.measured.throughput.iops, 1)} IOPS, {fixed(r.measured.throughput.mbps, 3)}{' '}
-              MB/s
-            </td>
-            <td>
-              {fixed(r.simulated.throughput.iops, 1)} IOPS, {fixed(r.simulated.throughput.mbps, 3)}{' '}
-              MB/s
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Span</th>
-            <td>{ms(r.measured.throughput.spanMs)} ms</td>
-            <td>{ms(r.simulated.throughput.spanMs)} ms</td>
-          </tr>
           <tr>
             <th scope="row">Dispatches</th>
             <td>{count(ag.kernelDispatches)}</td>
@@ -252,55 +224,4 @@ function ReplayResult({ report: r }: { report: ReplayReport }) {
 /** the engine's note speaks of the CLI's option; here the choice is the Scheduler menu */
 function pageNote(note: string): string {
   return note.replace(/chosen with --scheduler/g, 'chosen in the Scheduler menu');
-}
-
-function LatencyTable({
-  title,
-  measured,
-  simulated,
-  fallback,
-}: {
-  title: string;
-  /** btt's figures */
-  measured: LatencyMs;
-  simulated: LatencyMs;
-  /** shown when btt has none (split bios): Spindle's own pairing of the trace's events */
-  fallback: [string, LatencyMs];
-}) {
-  const rows: Array<[string, LatencyMs]> = [
-    measured.n === 0 && fallback[1].n > 0 ? fallback : ['measured', measured],
-    ['simulated', simulated],
-  ];
-  return (
-    <div className="latency-box">
-      <table className="trace-table" aria-label={title}>
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col"></th>
-            <th scope="col">mean</th>
-            <th scope="col">p50</th>
-            <th scope="col">p95</th>
-            <th scope="col">p99</th>
-            <th scope="col">max</th>
-            <th scope="col">n</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map(([name, l]) => (
-            <tr key={name}>
-              <th scope="row">{name}</th>
-              <td>{ms(l.mean)}</td>
-              <td>{ms(l.p50)}</td>
-              <td>{ms(l.p95)}</td>
-              <td>{ms(l.p99)}</td>
-              <td>{ms(l.max)}</td>
-              <td>{count(l.n)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <LatencyLadder measured={measured} simulated={simulated} label={title} />
-    </div>
-  );
 }

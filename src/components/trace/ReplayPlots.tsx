@@ -12,11 +12,11 @@ export function LatencyLadder({
   simulated,
   label,
 }: {
-  measured: LatencyMs;
-  simulated: LatencyMs;
+  measured: LatencyMs | null;
+  simulated: LatencyMs | null;
   label: string;
 }) {
-  const all = [measured, simulated].filter((l) => l.n > 0);
+  const all = [measured, simulated].filter((l): l is LatencyMs => l !== null && l.n > 0);
   if (all.length === 0) return null;
   const values = all.flatMap((l) => [l.p50, l.max, l.mean]).filter((v) => v > 0);
   if (values.length === 0) return null;
@@ -31,8 +31,8 @@ export function LatencyLadder({
       (W - left - right);
   const decades: number[] = [];
   for (let d = lo; d <= hi * 1.0001; d *= 10) decades.push(d);
-  const row = (l: LatencyMs, y: number, colour: string, name: string) =>
-    l.n === 0 ? null : (
+  const row = (l: LatencyMs | null, y: number, colour: string, name: string) =>
+    l === null || l.n === 0 ? null : (
       <g key={name}>
         <text x={4} y={y + 4} className="svg-small">
           {name}
@@ -45,23 +45,26 @@ export function LatencyLadder({
       </g>
     );
   return (
-    <svg
-      className="latency-ladder"
-      viewBox={`0 0 ${W} 74`}
-      role="img"
-      aria-label={`${label}: p50, p95, p99 and max (ticks) and the mean (circle), measured against simulated, on a log scale`}
-    >
-      {decades.map((d) => (
-        <g key={d}>
-          <line x1={x(d)} x2={x(d)} y1={6} y2={54} stroke="#dee2e6" />
-          <text x={x(d)} y={68} textAnchor="middle" className="svg-small">
-            {d >= 1 ? count(d) : String(d)} ms
-          </text>
-        </g>
-      ))}
-      {row(measured, 18, MEASURED, 'measured')}
-      {row(simulated, 42, SIMULATED, 'simulated')}
-    </svg>
+    <figure className="latency-box">
+      <figcaption className="small">{label}, ms</figcaption>
+      <svg
+        className="latency-ladder"
+        viewBox={`0 0 ${W} 74`}
+        role="img"
+        aria-label={`${label}: p50, p95, p99 and max (ticks) and the mean (circle), measured against simulated, on a log scale`}
+      >
+        {decades.map((d) => (
+          <g key={d}>
+            <line x1={x(d)} x2={x(d)} y1={6} y2={54} stroke="#dee2e6" />
+            <text x={x(d)} y={68} textAnchor="middle" className="svg-small">
+              {d >= 1 ? count(d) : String(d)} ms
+            </text>
+          </g>
+        ))}
+        {row(measured, 18, MEASURED, 'measured')}
+        {row(simulated, 42, SIMULATED, 'simulated')}
+      </svg>
+    </figure>
   );
 }
 
@@ -88,14 +91,14 @@ export function ThroughputPlot({ report }: { report: ReplayReport }) {
   return (
     <figure className="throughput-figure">
       <figcaption className="small">
-        Completions per second in {ms(t.windowMs)} ms windows:{' '}
+        Requests completed per second in {ms(t.windowMs)} ms windows:{' '}
         <span style={{ color: MEASURED }}>measured</span> and{' '}
         <span style={{ color: SIMULATED }}>simulated</span>
       </figcaption>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
-        aria-label={`throughput over time, measured against simulated, peak ${fixed(peak, 0)} IOPS over ${ms(endMs)} ms`}
+        aria-label={`requests completed per second over time, measured against simulated, peak ${fixed(peak, 0)} over ${ms(endMs)} ms`}
       >
         <line x1={left} x2={W - 8} y1={H - bottom} y2={H - bottom} stroke="#adb5bd" />
         <line x1={left} x2={left} y1={6} y2={H - bottom} stroke="#adb5bd" />

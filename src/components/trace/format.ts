@@ -28,3 +28,12 @@ export function pct(f: number): string {
 export function fixed(x: number, digits: number): string {
   return Number.isFinite(x) ? x.toFixed(digits) : '—';
 }
+
+/** fixed decimals with thousands separators (rates: 112,073.9) */
+export function grouped(x: number, digits: number): string {
+  if (!Number.isFinite(x)) return '—';
+  return x.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}

@@ -2,14 +2,14 @@
 // over the text through the parser's own feeder, teeing every event to the trace summary
 // (blkparse's and btt's figures, exactly as `spindle parse` reports them) and to a collector
 // that keeps, per device, the replayable Qs (pid, comm, time, sector, size, RWBS), the kernel's
-// dispatch order (D), the completion times that closed replay needs (C), and btt's per-request
-// Q2C and D2C values (from a BttDevice of btt.ts, so the values are btt's own).
-import { BttDevice, BttGlobal } from './btt';
+// dispatch order (D), the completion times that closed replay needs (C), and the figures per
+// bio and per request (replay-units.ts) that the simulated run's are set beside.
 import type { ParsedEvent, SummaryLine } from './parse-line';
 import { TraceFeeder, type FeedStats, type TraceSink } from './stream';
 import { TraceSummary, type ParseReport } from './summary';
 import { DeviceTable } from './device-table';
 import { DEFAULT_HOLD, TimeOrder } from './time-order';
+import { UnitCounter, type UnitFigures } from './replay-units';
 
 /** One Q of the trace as it will be replayed. */
 export interface TracedQ {
@@ -68,19 +68,18 @@ export interface DeviceTrace {
   completions: Array<{ tNs: number; nSectors: number }>;
   /** the kernel's requests with data, in G order (trace-timed replay issues these) */
   requests: TracedRequest[];
-  /** btt's per-request Q2C and D2C values, ns (their mean is btt's AVG) */
-  q2cNs: number[];
-  d2cNs: number[];
+  /** per bio and per request, counted as the simulated side is (replay-units.ts) over a
+   * span in ms; perBio is null in a trace without Qs (its bios were not traced) */
+  units(spanMs: number): { perBio: UnitFigures | null; perRequest: UnitFigures };
 }
 
 class DeviceCollector {
   readonly out: DeviceTrace;
-  readonly btt: BttDevice;
   /** requests allocated (G) and not yet dispatched; dispatched and not yet completed */
   private building: TracedRequest[] = [];
   private inFlight: TracedRequest[] = [];
-  /** Qs not yet wholly completed, sorted by start sector, with sectors still to complete */
-  private open: Array<{ q: TracedQ; left: number }> = [];
+  /** the Qs' completion (their doneNs, dispatchedNs) and the per-bio, per-request figures */
+  private readonly units = new UnitCounter<TracedQ>();
   /** until a Q is seen: each D with data as an arrival (for a trace without Qs), and those
    * not yet completed by their start sector */
   private dArrivals: TracedQ[] | null = [];
@@ -96,23 +95,14 @@ class DeviceCollector {
       dispatches: [],
       completions: [],
       requests: [],
-      q2cNs: [],
-      d2cNs: [],
+      units: (spanMs) => {
+        const f = this.units.figures(spanMs);
+        return { perBio: this.out.arrivals === 'Q' ? f.perBio : null, perRequest: f.perRequest };
+      },
     };
-    this.btt = new BttDevice(dev);
-    const record = (row: { add(ns: number): void }, into: number[]): void => {
-      const add = row.add.bind(row);
-      row.add = (ns: number): void => {
-        add(ns);
-        into.push(ns);
-      };
-    };
-    record(this.btt.q2c, this.out.q2cNs);
-    record(this.btt.d2c, this.out.d2cNs);
   }
 
-  event(e: ParsedEvent, g: BttGlobal): void {
-    this.btt.event(e, g);
+  event(e: ParsedEvent): void {
     if (e.pc !== undefined) return;
     switch (e.action) {
       case 'Q':
@@ -130,7 +120,7 @@ class DeviceCollector {
       case 'D':
         if (e.nSectors > 0 && e.sector >= 0) {
           this.out.dispatches.push({ tNs: e.tNs, sector: e.sector, nSectors: e.nSectors });
-          this.dispatched(e.sector, e.sector + e.nSectors, e.tNs);
+          if (hasData(e)) this.units.dispatched(e.tNs, e.sector, e.nSectors, e.write);
           this.requestDispatched(e);
           if (this.dArrivals !== null) this.dispatchArrival(e);
         }
@@ -138,10 +128,13 @@ class DeviceCollector {
       case 'C':
         if (e.nSectors > 0 && e.sector >= 0) {
           this.out.completions.push({ tNs: e.tNs, nSectors: e.nSectors });
-          this.completed(e.sector, e.sector + e.nSectors, e.tNs);
+          if (hasData(e)) this.units.completed(e.tNs, e.sector, e.nSectors, e.write);
           this.requestCompleted(e);
           if (this.dArrivals !== null) this.dispatchCompleted(e);
         }
+        return;
+      case 'R':
+        if (e.sector >= 0) this.units.requeued(e.sector, e.write);
         return;
       default:
         return;
@@ -162,8 +155,7 @@ class DeviceCollector {
     if (e.rwbs.includes('F')) this.out.flushFuaWithData++;
     const q: TracedQ = traced(e, -1);
     this.out.qs.push(q);
-    const k = this.firstAtOrAfter(q.sector);
-    this.open.splice(k, 0, { q, left: q.nSectors });
+    this.units.queued(q);
   }
 
   /** The device's trace is complete: without any Q, its dispatches are the arrivals. */
@@ -234,47 +226,6 @@ class DeviceCollector {
     f[i]!.doneNs = e.tNs;
     f.splice(i, 1);
   }
-
-  /** a D covering [start, end): open Qs it overlaps were dispatched then (the first D counts) */
-  private dispatched(start: number, end: number, t: number): void {
-    const open = this.open;
-    let k = this.firstAtOrAfter(start);
-    while (k > 0 && open[k - 1]!.q.sector + open[k - 1]!.q.nSectors > start) k--;
-    for (let i = k; i < open.length && open[i]!.q.sector < end; i++) {
-      const q = open[i]!.q;
-      if (q.dispatchedNs < 0 && q.sector + q.nSectors > start) q.dispatchedNs = t;
-    }
-  }
-
-  /** a C covering [start, end): every open Q it overlaps has those sectors done */
-  private completed(start: number, end: number, t: number): void {
-    const open = this.open;
-    // Qs starting before `start` may still reach into it: look back a few
-    let k = this.firstAtOrAfter(start);
-    while (k > 0 && open[k - 1]!.q.sector + open[k - 1]!.q.nSectors > start) k--;
-    for (let i = k; i < open.length && open[i]!.q.sector < end;) {
-      const o = open[i]!;
-      const qEnd = o.q.sector + o.q.nSectors;
-      const overlap = Math.min(end, qEnd) - Math.max(start, o.q.sector);
-      if (overlap > 0) o.left -= overlap;
-      if (o.left <= 0) {
-        o.q.doneNs = t;
-        open.splice(i, 1);
-      } else i++;
-    }
-  }
-
-  private firstAtOrAfter(sector: number): number {
-    const open = this.open;
-    let lo = 0;
-    let hi = open.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (open[mid]!.q.sector < sector) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
 }
 
 /** A Q, a request (at G) or a dispatch-as-arrival (at D) from its event: not yet completed. */
@@ -290,6 +241,12 @@ function traced(e: ParsedEvent, dispatchedNs: number): TracedQ & TracedRequest {
     doneNs: -1,
     dispatchedNs,
   };
+}
+
+/** a read or write (not a discard) with sectors: what replay replays and counts */
+function hasData(e: ParsedEvent): boolean {
+  const main = mainLetter(e.rwbs);
+  return main === 'R' || main === 'W';
 }
 
 /** RWBS's main letter (§6.3): after an optional leading F (preflush) */
@@ -321,7 +278,6 @@ export class ReplayReader {
   /** each device's events in time order (the collector keeps the event objects: no copies) */
   private readonly order: TimeOrder;
   private readonly devs = new Map<string, DeviceCollector>();
-  private readonly g = new BttGlobal();
   private messageScheduler: string | null = null;
 
   constructor() {
@@ -339,7 +295,7 @@ export class ReplayReader {
           d = new DeviceCollector(e.dev);
           this.devs.set(e.dev, d);
         }
-        d.event(e, this.g);
+        d.event(e);
       },
       summary: (s: SummaryLine): void => this.summary.summary(s),
     };

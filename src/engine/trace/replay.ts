@@ -34,17 +34,10 @@ import {
   type SchedulerMapping,
 } from './replay-scenario';
 import type { BttRow } from './btt';
+import { UnitCounter, type UnitFigures } from './replay-units';
 
 export * from './replay-scenario';
-
-export interface LatencyMs {
-  n: number;
-  mean: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
+export type { LatencyMs, UnitFigures } from './replay-units';
 
 export interface ThroughputWindow {
   /** the window's start, ms from the device's first Q */
@@ -93,26 +86,25 @@ export interface ReplayReport {
     independent: number;
   };
   processes: ReplayProcess[];
+  /** the trace's figures and the simulated run's, counted alike (replay-units.ts): per bio
+   * (every Q: Q → the C of its last sectors, its request's D → C, bios/s) and per request
+   * (every D: its first bio's Q → C, D → C, requests/s), over each side's span (its first Q
+   * to its last C). In trace-timed mode the replayed bios are the kernel's requests. */
   measured: {
-    /** btt's rows for the device, seconds, as `spindle parse` prints them */
-    btt: { q2c: BttRow; d2c: BttRow };
-    q2cMs: LatencyMs;
-    /** every replayed Q → the C that completed its last sectors: unlike btt, this pairs
-     * split bios too (their pieces complete separately); Qs never completed are left out */
-    q2cMsByCompletion: LatencyMs;
-    d2cMs: LatencyMs;
-    /** every kernel request's D → C (split pieces included, which btt leaves out) */
-    d2cMsByRequest: LatencyMs;
-    throughput: { iops: number; mbps: number; spanMs: number };
+    /** btt's rows for the device, seconds, as `spindle parse` prints them; null where btt
+     * printed none (btt leaves out split bios and requests it cannot pair) */
+    btt: { q2c: BttRow | null; d2c: BttRow | null };
+    /** null in a trace without Qs (blktrace -a issue -a complete): its bios were not traced */
+    perBio: UnitFigures | null;
+    perRequest: UnitFigures;
+    spanMs: number;
   };
   simulated: {
     iosched: string;
     disk: string;
-    completed: number;
-    dispatched: number;
-    q2cMs: LatencyMs;
-    d2cMs: LatencyMs;
-    throughput: { iops: number; mbps: number; spanMs: number };
+    perBio: UnitFigures;
+    perRequest: UnitFigures;
+    spanMs: number;
   };
   throughputOverTime: {
     windowMs: number;
@@ -122,23 +114,6 @@ export interface ReplayReport {
   dispatchAgreement: DispatchAgreement;
   /** the simulated run's full summary (as `spindle run --json`) */
   summary: RunSummary;
-}
-
-function latencyOf(valuesNs: readonly number[]): LatencyMs {
-  const n = valuesNs.length;
-  if (n === 0) return { n: 0, mean: 0, p50: 0, p95: 0, p99: 0, max: 0 };
-  const s = Float64Array.from(valuesNs).sort();
-  const at = (q: number): number => s[Math.max(0, Math.ceil(q * n - 1e-9) - 1)]! / 1e6;
-  let sum = 0;
-  for (const v of valuesNs) sum += v;
-  return {
-    n,
-    mean: sum / n / 1e6,
-    p50: at(0.5),
-    p95: at(0.95),
-    p99: at(0.99),
-    max: s[n - 1]! / 1e6,
-  };
 }
 
 /** a round window width giving about 40 windows over the span */
@@ -169,15 +144,33 @@ function series(
   }));
 }
 
+/** btt prints a row only where it has values */
+function printed(row: BttRow): BttRow | null {
+  return row.n > 0 ? row : null;
+}
+
 export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): ReplayReport {
   const mode = opts.mode ?? 'open';
   const { scenario, dev, mapping, workload, disk, queueDepth, addresses, kernel, nrRequests } =
     buildScenario(reading, opts);
   const simDispatches: Array<{ tNs: number; sector: number; nSectors: number; rq: number }> = [];
   const simCompletions: Array<{ tNs: number; nSectors: number }> = [];
+  // the simulated side's bios and requests, counted as the trace's are (in the disk's
+  // addresses: the pairing needs only its own side's sectors)
+  const simUnits = new UnitCounter();
   const sink: SimSink = {
     trace(e: TraceEvent): void {
-      if (e.action === 'D' && e.nSectors > 0)
+      if (e.nSectors <= 0) return;
+      if (e.action === 'Q')
+        simUnits.queued({
+          tNs: e.tNs,
+          sector: e.sector,
+          nSectors: e.nSectors,
+          dispatchedNs: -1,
+          doneNs: -1,
+        });
+      else if (e.action === 'D') {
+        simUnits.dispatched(e.tNs, e.sector, e.nSectors, e.write);
         simDispatches.push({
           tNs: e.tNs,
           // in the trace's addresses, to compare with the kernel's dispatches
@@ -185,15 +178,18 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
           nSectors: e.nSectors,
           rq: e.rq,
         });
-      else if (e.action === 'R') {
+      } else if (e.action === 'R') {
         // the drive refused it (no free tag): it is dispatched again later, count that one
+        simUnits.requeued(e.sector, e.write);
         for (let k = simDispatches.length - 1; k >= 0; k--)
           if (simDispatches[k]!.rq === e.rq) {
             simDispatches.splice(k, 1);
             break;
           }
-      } else if (e.action === 'C' && e.nSectors > 0)
+      } else if (e.action === 'C') {
+        simUnits.completed(e.tNs, e.sector, e.nSectors, e.write);
         simCompletions.push({ tNs: e.tNs, nSectors: e.nSectors });
+      }
     },
     service(): void {},
     decision(): void {},
@@ -209,7 +205,6 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     sectors += q.nSectors;
     if (!q.write) reads++;
   }
-  const per = (x: number, ms: number): number => (ms > 0 ? x / (ms / 1000) : 0);
   const bttAll = reading.report.perDevice[dev.dev]!.btt;
   const sk = dev.skipped;
 
@@ -245,36 +240,15 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     },
     processes: workload.processes.map((p) => p.info),
     measured: {
-      btt: { q2c: bttAll.q2c, d2c: bttAll.d2c },
-      q2cMs: latencyOf(dev.q2cNs),
-      q2cMsByCompletion: latencyOf(
-        dev.qs.filter((q) => q.doneNs >= 0).map((q) => q.doneNs - q.tNs),
-      ),
-      d2cMs: latencyOf(dev.d2cNs),
-      // (a trace without Qs or Gs: its dispatches are the arrivals, paired with their C)
-      d2cMsByRequest: latencyOf(
-        (dev.arrivals === 'D' ? dev.qs : dev.requests)
-          .filter((q) => q.dispatchedNs >= 0 && q.doneNs >= q.dispatchedNs)
-          .map((q) => q.doneNs - q.dispatchedNs),
-      ),
-      throughput: {
-        iops: per(dev.qs.length, measuredSpanMs),
-        mbps: per((sectors * 512) / 1e6, measuredSpanMs),
-        spanMs: measuredSpanMs,
-      },
+      btt: { q2c: printed(bttAll.q2c), d2c: printed(bttAll.d2c) },
+      ...dev.units(measuredSpanMs),
+      spanMs: measuredSpanMs,
     },
     simulated: {
       iosched: summary.iosched,
       disk: summary.disk,
-      completed: summary.requests.iosCompleted,
-      dispatched: summary.requests.dispatched,
-      q2cMs: { n: summary.requests.iosCompleted, ...summary.latencyMs.q2c },
-      d2cMs: { n: summary.requests.completed, ...summary.latencyMs.d2c },
-      throughput: {
-        iops: summary.throughput.iops,
-        mbps: summary.throughput.mbps,
-        spanMs: summary.simulatedTimeMs,
-      },
+      ...simUnits.figures(summary.simulatedTimeMs),
+      spanMs: summary.simulatedTimeMs,
     },
     throughputOverTime: {
       windowMs,

@@ -33,7 +33,8 @@ describe('trace-timed replay: no merging at all', () => {
       const kernelRequests = dev.requests.filter((q) => q.dispatchedNs >= 0).length;
       expect(kernelRequests).toBe(3072);
       expect(r.requests.replayed).toBe(kernelRequests);
-      expect(r.simulated.dispatched).toBe(kernelRequests);
+      expect(r.summary.requests.dispatched).toBe(kernelRequests);
+      expect(r.simulated.perRequest.count).toBe(kernelRequests);
       expect(r.summary.requests.backMerges + r.summary.requests.frontMerges).toBe(0);
     },
   );

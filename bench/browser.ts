@@ -46,8 +46,11 @@ export function browserSection(path = BROWSER_RESULTS): string {
 
 Measured by \`tests/e2e/perf-page.test.ts\` on the built page (\`vite build\`) served under a
 sub-path, in headless Chromium (software rendering, no GPU); recorded in
-\`bench/browser-results.json\`. These are wall-clock figures: on a loaded machine (see its
-load average) a task is stretched by the time the renderer waits for a core. A figure is
+\`bench/browser-results.json\` (page rows only: \`npx vite build && npx vitest run --project e2e
+tests/e2e/perf-page.test.ts\`). Most are wall-clock figures: on a loaded machine a task is
+stretched by the time the renderer waits for a core, so each note starts with the 1-minute
+load average when it was measured, and CPU-time rows stand beside them (a task's thread time
+from Chromium's trace; CPU per frame from Linux /proc), which load stretches far less. A figure is
 compared with its target as printed (0.1 ms). Frame times are counted in display refreshes
 (16.67 ms at 60 Hz; a frame that misses its refresh counts 33.3 ms), the raw p95 of the
 requestAnimationFrame deltas beside them.

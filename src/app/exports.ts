@@ -20,9 +20,15 @@ export function downloadText(text: string, fileName: string, type: string): void
   downloadBlob(new Blob([text], { type }), fileName);
 }
 
-/** The chart as a standalone SVG document (its colours and fonts are attributes already). */
-export function svgText(svg: SVGSVGElement): string {
+/** The chart as a standalone SVG document (its colours and fonts are attributes already);
+ * `marks`: the SVG markup of what the page draws on a canvas, put in its `[data-marks]`. */
+export function svgText(svg: SVGSVGElement, marks?: string): string {
   const clone = svg.cloneNode(true) as SVGSVGElement;
+  const slot = clone.querySelector('[data-marks]');
+  if (slot && marks) {
+    slot.innerHTML = marks;
+    slot.removeAttribute('data-marks');
+  }
   clone.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   const box = svg.viewBox.baseVal;
   clone.setAttribute('width', String(box.width));
@@ -33,13 +39,13 @@ export function svgText(svg: SVGSVGElement): string {
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(clone);
 }
 
-export function downloadSvg(svg: SVGSVGElement, fileName: string): void {
-  downloadText(svgText(svg), fileName, 'image/svg+xml');
+export function downloadSvg(svg: SVGSVGElement, fileName: string, marks?: string): void {
+  downloadText(svgText(svg, marks), fileName, 'image/svg+xml');
 }
 
 /** Render the SVG on a canvas at `scale` × its viewBox and return a PNG Blob. */
-export async function pngBlob(svg: SVGSVGElement, scale = 2): Promise<Blob> {
-  const text = svgText(svg);
+export async function pngBlob(svg: SVGSVGElement, marks?: string, scale = 2): Promise<Blob> {
+  const text = svgText(svg, marks);
   const box = svg.viewBox.baseVal;
   const img = new Image();
   img.width = box.width;
@@ -68,6 +74,10 @@ export async function pngBlob(svg: SVGSVGElement, scale = 2): Promise<Blob> {
   );
 }
 
-export async function downloadPng(svg: SVGSVGElement, fileName: string): Promise<void> {
-  downloadBlob(await pngBlob(svg), fileName);
+export async function downloadPng(
+  svg: SVGSVGElement,
+  fileName: string,
+  marks?: string,
+): Promise<void> {
+  downloadBlob(await pngBlob(svg, marks), fileName);
 }

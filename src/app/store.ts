@@ -1,6 +1,6 @@
 // The page's playback state in one small store (no module-level globals: one store per App).
 // Views subscribe to the slice they draw with useStore(store, selector).
-import { useSyncExternalStore } from 'react';
+import { useMemo, useRef, useSyncExternalStore } from 'react';
 
 export type LayerFilter = 'all' | 'disk' | 'iosched';
 
@@ -63,7 +63,18 @@ export function createStore(initial: PlaybackState): Store {
   };
 }
 
-/** Subscribe to one slice; the selector must return a primitive or a stable object. */
-export function useStore<T>(store: Store, select: (s: PlaybackState) => T): T {
-  return useSyncExternalStore(store.subscribe, () => select(store.get()));
+const NO_UPDATES = () => () => {};
+
+/**
+ * Subscribe to one slice; the selector must return a primitive or a stable object. With
+ * `live` false the view keeps the value it last drew and is not re-rendered (a view scrolled
+ * out of sight, ./in-view.ts); it reads the store afresh when live again.
+ */
+export function useStore<T>(store: Store, select: (s: PlaybackState) => T, live = true): T {
+  const held = useRef<{ value: T } | null>(null);
+  const subscribe = useMemo(() => (live ? store.subscribe : NO_UPDATES), [live, store]);
+  return useSyncExternalStore(subscribe, () => {
+    if (live || !held.current) held.current = { value: select(store.get()) };
+    return held.current.value;
+  });
 }

@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { executeAction, type Clock } from '../app/actions';
 import type { Hideable } from '../app/config';
+import { useInView } from '../app/in-view';
 import { clampSlowdown, useStore, type Store } from '../app/store';
 import { windowText, windowUnit } from '../app/window';
 import { formatNs, formatRate } from './format';
@@ -22,7 +23,9 @@ interface Props {
 }
 
 export function Controls({ clock, store, seed, onSeed, onFrom, hidden = [] }: Props) {
-  const tNs = useStore(store, (s) => s.tNs);
+  // the clock and the scrubber move every frame: not while scrolled out of sight
+  const [viewRef, shown] = useInView<HTMLElement>();
+  const tNs = useStore(store, (s) => s.tNs, shown);
   const playing = useStore(store, (s) => s.playing);
   const slowdown = useStore(store, (s) => s.slowdown);
   const rule = useStore(store, (s) => s.rule ?? '');
@@ -31,7 +34,7 @@ export function Controls({ clock, store, seed, onSeed, onFrom, hidden = [] }: Pr
   const endNs = clock?.endNs ?? 0;
   const show = (id: Hideable) => !hidden.includes(id);
   return (
-    <section className="controls" aria-label="Playback">
+    <section className="controls" aria-label="Playback" ref={viewRef}>
       <div className="buttons">
         <button
           type="button"

@@ -2,13 +2,16 @@
 // scheduler's own sentence); clicking a line moves the timeline there; filter by layer.
 import type { DecisionRecord } from '../engine';
 import { decisionsUpTo, lastAtOrBefore, type Replay } from '../app/replay';
+import { useInView } from '../app/in-view';
 import { useStore, type LayerFilter, type Store } from '../app/store';
 import { formatNs } from './format';
 
 const SHOWN = 120;
 
 export function DecisionLog({ replay, store }: { replay: Replay; store: Store }) {
-  const cursor = useStore(store, (s) => lastAtOrBefore(replay.decisionTimes, s.tNs));
+  // not while scrolled out of sight
+  const [viewRef, shown] = useInView<HTMLElement>();
+  const cursor = useStore(store, (s) => lastAtOrBefore(replay.decisionTimes, s.tNs), shown);
   const layer = useStore(store, (s) => s.layer);
   const wanted = useStore(store, (s) => s.rule ?? '');
   const rules = replay.rules.filter((r) => layer === 'all' || r.layer === layer);
@@ -25,7 +28,7 @@ export function DecisionLog({ replay, store }: { replay: Replay; store: Store })
           (d) => (layer === 'all' || d.layer === layer) && (rule === '' || d.rule === rule),
         );
   return (
-    <section className="decisions" aria-label="Decision log">
+    <section className="decisions" aria-label="Decision log" ref={viewRef}>
       <h2>
         Decisions{' '}
         <small>

@@ -3,6 +3,7 @@
 // own inspection view fetched from the worker at that instant.
 import { useEffect, useState } from 'react';
 import { lastAtOrBefore, mechanismAt, pendingAt, type Replay } from '../app/replay';
+import { useInView } from '../app/in-view';
 import { useStore, type Store } from '../app/store';
 import type { InspectView, SimHandle } from '../worker/client';
 import { formatNs } from './format';
@@ -19,8 +20,10 @@ interface Props {
 
 export function QueuesView({ replay, store, sim, compact = false }: Props) {
   const most = compact ? 12 : 40;
-  // Re-render on each step of the log, not on each animation frame.
-  const cursor = useStore(store, (s) => lastAtOrBefore(replay.stops, s.tNs));
+  // Re-render on each step of the log, not on each animation frame; not at all while
+  // scrolled out of sight.
+  const [viewRef, shown] = useInView<HTMLElement>();
+  const cursor = useStore(store, (s) => lastAtOrBefore(replay.stops, s.tNs), shown);
   const tNs = cursor >= 0 ? replay.stops[cursor]! : replay.log.fromNs;
   // The view belongs to the run it was read from: a new run (another window) shows "…" until
   // its own arrives (the worker may first run to the window's start).
@@ -51,9 +54,9 @@ export function QueuesView({ replay, store, sim, compact = false }: Props) {
   const qd = replay.log.summary.queueDepth;
   const served = mech.service?.rq ?? -1;
   return (
-    <section className="queues" aria-label="Queues">
+    <section className="queues" aria-label="Queues" ref={viewRef}>
       <h2>
-        Queues <Now store={store} />
+        Queues <Now store={store} live={shown} />
       </h2>
       <div className="queue-row">
         <h3>
@@ -124,8 +127,8 @@ export function QueuesView({ replay, store, sim, compact = false }: Props) {
 
 /** The playback clock, as the controls show it: the queues are as they are at this instant
  * (nothing changes between two events), so the heading tells the same time as the clock. */
-function Now({ store }: { store: Store }) {
-  const tNs = useStore(store, (s) => s.tNs);
+function Now({ store, live }: { store: Store; live: boolean }) {
+  const tNs = useStore(store, (s) => s.tNs, live);
   return <small data-testid="queues-time">at t = {formatNs(tNs)}</small>;
 }
 

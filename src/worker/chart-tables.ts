@@ -314,7 +314,8 @@ export function chartRun(scenario: Scenario, seed: number, bound: RunBound): Cha
   };
 }
 
-function buffersOf(t: ChartTables): ArrayBuffer[] {
+/** The tables' typed arrays' buffers, to transfer rather than copy. */
+export function buffersOf(t: ChartTables): ArrayBuffer[] {
   const cols = [
     ...Object.values(t.ios),
     ...Object.values(t.requests),

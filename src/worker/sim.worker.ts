@@ -33,6 +33,7 @@ import { hostView } from '../engine/iosched/inspect';
 import { HZ_VALUES, KERNELS, QUEUE_SETTINGS } from '../engine/iosched/queue-settings';
 import { defaultAt, type TunableSpec } from '../engine/iosched/types';
 import { GENERATOR_CHOICES } from '../engine/workload/generators';
+import { seriesMethods } from './chart-series';
 import { chartMethods } from './chart-tables';
 import type { RunLog } from './log';
 import { runLog, windowStart } from './played';
@@ -79,6 +80,8 @@ function tunableInfo(t: TunableSpec): TunableInfo {
 const api = {
   /** the charts panel's: the whole run's tables, a run as blkparse text (./chart-tables.ts) */
   ...chartMethods,
+  /** every chart's series, computed here (./chart-series.ts) */
+  ...seriesMethods,
 
   /**
    * Validate a scenario file's JSON and run it (bounded). An invalid scenario throws the

@@ -1,17 +1,17 @@
 // Where the drive's time per request went: seek, rotational wait, media transfer and
 // controller overhead (the phase colours of the platter), mean per completed request —
 // for the run and, with one run, each process.
-import { useMemo } from 'react';
+import { memo } from 'react';
 import { scaleLinear } from 'd3-scale';
-import { breakdown, PHASES } from '../../app/chart-data';
+import { PHASES } from '../../app/chart-data';
 import { PHASE_COLOURS, PHASE_LABELS } from '../colors';
 import { rowAt, RowLabels, type BarRow } from './bars';
 import { AxisBottom, ChartFrame, layout, type LegendItem } from './frame';
 import type { ChartProps } from './marks';
 import { ms } from './palette';
 
-export function BreakdownChart({ runs }: ChartProps) {
-  const data = useMemo(() => breakdown(runs), [runs]);
+export const BreakdownChart = memo(function BreakdownChart({ runs, series }: ChartProps) {
+  const data = series.breakdown;
   const n = runs.length;
   const rows: BarRow[] = data.map((b) => ({
     key: `${b.run}:${b.proc}`,
@@ -85,4 +85,4 @@ export function BreakdownChart({ runs }: ChartProps) {
       })}
     </ChartFrame>
   );
-}
+});

@@ -1,10 +1,10 @@
 // The latency CDF: the fraction of I/Os that completed within x ms of being queued, for
 // the whole run and (one run) each process; one curve per run in compare mode.
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
-import { latencyCdf } from '../../app/chart-data';
 import { AxisBottom, AxisLeft, ChartFrame, layout, type LegendItem } from './frame';
-import { linePath, type ChartProps } from './marks';
+import type { ChartProps } from './marks';
+import type { Plot } from './plot-marks';
 import { ms, pct, seriesColour, seriesName } from './palette';
 
 /** Fraction of the curve's samples ≤ v (its vertices are sampled; exact at them). */
@@ -22,8 +22,8 @@ function fractionAt(xs: readonly number[], ys: readonly number[], v: number): nu
   return ans < 0 ? 0 : ys[ans]!;
 }
 
-export function CdfChart({ runs }: ChartProps) {
-  const curves = useMemo(() => latencyCdf(runs), [runs]);
+export const CdfChart = memo(function CdfChart({ runs, series }: ChartProps) {
+  const curves = series.cdf;
   const labels = runs.map((r) => r.label);
   const names = runs.map((r) => r.log.processes);
   const n = runs.length;
@@ -33,8 +33,35 @@ export function CdfChart({ runs }: ChartProps) {
   }));
   const lay = layout(legend);
   const maxMs = Math.max(1e-3, ...curves.map((c) => c.figures.max));
-  const x = scaleLinear().domain([0, maxMs]).range([0, lay.width]).nice();
-  const y = scaleLinear().domain([0, 1]).range([lay.height, 0]);
+  const x = useMemo(
+    () => scaleLinear().domain([0, maxMs]).range([0, lay.width]).nice(),
+    [maxMs, lay.width],
+  );
+  const y = useMemo(() => scaleLinear().domain([0, 1]).range([lay.height, 0]), [lay.height]);
+  const plot = useMemo(
+    (): Plot => ({
+      x,
+      y,
+      marks: curves.map((c) => {
+        // A CDF is a step: hold each fraction until the next latency.
+        const xs = new Float64Array(2 * c.x.length + 1);
+        const ys = new Float64Array(2 * c.x.length + 1);
+        for (let i = 0; i < c.x.length; i++) {
+          xs[2 * i + 1] = xs[2 * i + 2] = c.x[i]!;
+          ys[2 * i + 1] = ys[2 * i]!;
+          ys[2 * i + 2] = c.y[i]!;
+        }
+        return {
+          kind: 'line',
+          x: xs,
+          y: ys,
+          colour: seriesColour(n, c.run, c.proc),
+          width: c.proc < 0 ? 2.2 : 1.5,
+        };
+      }),
+    }),
+    [curves, x, y, n],
+  );
 
   function readout(px: number) {
     const v = x.invert(px);
@@ -55,6 +82,7 @@ export function CdfChart({ runs }: ChartProps) {
       legend={legend}
       lay={lay}
       readout={readout}
+      plot={plot}
       axes={
         <>
           <AxisBottom scale={x} lay={lay} label="Q2C latency (ms)" format={(v) => String(v)} />
@@ -66,25 +94,6 @@ export function CdfChart({ runs }: ChartProps) {
           />
         </>
       }
-    >
-      {curves.map((c) => {
-        // A CDF is a step: hold each fraction until the next latency.
-        const xs: number[] = [0];
-        const ys: number[] = [0];
-        for (let i = 0; i < c.x.length; i++) {
-          xs.push(c.x[i]!, c.x[i]!);
-          ys.push(ys[ys.length - 1]!, c.y[i]!);
-        }
-        return (
-          <path
-            key={`${c.run}:${c.proc}`}
-            d={linePath(xs, ys, x, y)}
-            fill="none"
-            stroke={seriesColour(n, c.run, c.proc)}
-            strokeWidth={c.proc < 0 ? 2.2 : 1.5}
-          />
-        );
-      })}
-    </ChartFrame>
+    />
   );
-}
+});

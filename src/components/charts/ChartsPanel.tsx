@@ -2,15 +2,18 @@
 // run they show (the played log, or the whole run computed by a worker of the panel's own),
 // and the exports: each chart as PNG / SVG (on the chart), the data as CSV and JSON, the run
 // as blkparse text. One run normally; 2–4 overlaid in compare mode, a colour per run.
+// Every chart's series are computed in that worker (app/chart-series.ts): the page's main
+// thread only draws, dense marks on canvases, one chart per frame.
 import { useEffect, useMemo, useState, type ComponentType } from 'react';
 import type { ChartRun } from '../../app/chart-data';
+import { seriesInput, type ChartSeries } from '../../app/chart-series';
 import { chartsJson, requestsCsv } from '../../app/chart-files';
 import { downloadBlob, downloadText } from '../../app/exports';
 import type { Store } from '../../app/store';
 import { spanOf, windowText } from '../../app/window';
 import { PLAYED_BOUND, WHOLE_RUN_BOUND } from '../../worker/bounds';
 import type { ChartLog } from '../../worker/chart-tables';
-import { createSimHandle } from '../../worker/client';
+import { createSimHandle, type SimHandle } from '../../worker/client';
 import { BreakdownChart } from './BreakdownChart';
 import { CdfChart } from './CdfChart';
 import { LatencyChart } from './LatencyChart';
@@ -46,7 +49,7 @@ const TABS: ReadonlyArray<{ id: string; label: string; chart: ComponentType<Char
 type Whole =
   | { state: 'idle' }
   | { state: 'running'; for: unknown }
-  | { state: 'done'; for: unknown; runs: ChartRun[] }
+  | { state: 'done'; for: unknown; runs: ChartRun[]; series: ChartSeries }
   | { state: 'error'; for: unknown; message: string };
 
 const fileLabel = (s: string) => s.replace(/[^\w.-]+/g, '-').replace(/^-|-$/g, '') || 'run';
@@ -84,6 +87,31 @@ function useStableRuns(runs: Runs): Runs {
   return runs;
 }
 
+/** The played runs' series from the panel's worker: null until they arrive (a message if it
+ * failed). Only the chart tables are sent, not the rest of the runs' logs. */
+function usePlayedSeries(
+  handle: SimHandle,
+  runs: readonly ChartRun[],
+): ChartSeries | string | null {
+  const [got, setGot] = useState<{ for: unknown; series: ChartSeries | string } | null>(null);
+  useEffect(() => {
+    if (runs.length === 0) return;
+    let live = true;
+    handle
+      .get()
+      .series(seriesInput(runs))
+      .then(
+        (series) => live && setGot({ for: runs, series }),
+        (err: unknown) =>
+          live && setGot({ for: runs, series: err instanceof Error ? err.message : String(err) }),
+      );
+    return () => {
+      live = false;
+    };
+  }, [handle, runs]);
+  return got?.for === runs ? got.series : null;
+}
+
 export default function ChartsPanel(props: ChartsPanelProps) {
   const { store } = props;
   const runs = useStableRuns(props.runs);
@@ -97,6 +125,8 @@ export default function ChartsPanel(props: ChartsPanelProps) {
   const current = whole.state !== 'idle' && whole.for === runs ? whole : null;
   const played = useMemo(() => runs.map((r) => ({ label: r.label, log: r.log })), [runs]);
   const shown = current?.state === 'done' ? current.runs : played;
+  const playedSeries = usePlayedSeries(handle, played);
+  const series = current?.state === 'done' ? current.series : playedSeries;
   // a played window that starts later is a part of the run too
   const anyBounded = runs.some((r) => r.log.bounded || r.log.fromNs > 0);
 
@@ -104,14 +134,18 @@ export default function ChartsPanel(props: ChartsPanelProps) {
     const forRuns = runs;
     setWhole({ state: 'running', for: forRuns });
     try {
-      const sim = handle.get();
-      const logs = await Promise.all(forRuns.map((r) => sim.wholeRun(r.log.scenario, r.log.seed)));
+      const { logs, series } = await handle
+        .get()
+        .wholeRunCharts(
+          forRuns.map((r) => ({ label: r.label, scenario: r.log.scenario, seed: r.log.seed })),
+        );
       // For the responsiveness test: when the worker's answer reached the page.
       performance.mark('spindle:whole-run-arrived');
       setWhole({
         state: 'done',
         for: forRuns,
         runs: logs.map((log, i) => ({ label: forRuns[i]!.label, log })),
+        series,
       });
     } catch (err) {
       setWhole({
@@ -152,7 +186,7 @@ export default function ChartsPanel(props: ChartsPanelProps) {
         : `the whole run: ${count} requests`;
   const base = fileLabel(shown.length > 1 ? 'compare' : (shown[0]?.label ?? 'run'));
   const visible = tab === 'all' ? TABS.filter((t) => t.chart) : TABS.filter((t) => t.id === tab);
-  const drawn = useStaggered(visible.length, `${tab}`, shown);
+  const drawn = useStaggered(visible.length, `${tab}`, shown, series);
 
   /** Left / right arrows move between the tabs (and not the playback clock). */
   function onTabKey(e: React.KeyboardEvent<HTMLDivElement>) {
@@ -258,10 +292,16 @@ export default function ChartsPanel(props: ChartsPanelProps) {
         >
           {shown.length === 0 ? (
             <p className="muted">No run to chart yet.</p>
+          ) : series === null ? (
+            <p className="muted">Drawing the charts…</p>
+          ) : typeof series === 'string' ? (
+            <p role="alert" className="error">
+              The charts could not be computed: {series}
+            </p>
           ) : (
             visible.slice(0, drawn).map((t) => {
               const Chart = t.chart!;
-              return <Chart key={t.id} runs={shown} store={store} />;
+              return <Chart key={t.id} runs={shown} series={series} store={store} />;
             })
           )}
         </div>

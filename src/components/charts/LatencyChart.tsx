@@ -1,16 +1,17 @@
 // Latency over time: every completed I/O at its completion time, its Q2C up the side
 // (colour = process, or run in compare mode; reads filled, writes outlined), and the mean
 // of each time bin as a line.
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
-import { latencyOverTime, timeDomainMs } from '../../app/chart-data';
+import { timeDomainMs } from '../../app/chart-data';
 import { AxisBottom, AxisLeft, ChartFrame, layout, type LegendItem } from './frame';
-import { dotsPath, hasWrites, linePath, nearestPoint, type ChartProps } from './marks';
+import { hasWrites, nearestPoint, type ChartProps } from './marks';
+import type { Plot } from './plot-marks';
 import { ALL_COLOUR, ms, seriesColour, seriesName, timeAxis } from './palette';
 import { ordinal } from '../format';
 
-export function LatencyChart({ runs, store }: ChartProps) {
-  const data = useMemo(() => latencyOverTime(runs), [runs]);
+export const LatencyChart = memo(function LatencyChart({ runs, series, store }: ChartProps) {
+  const data = series.latency;
   const labels = runs.map((r) => r.label);
   const names = runs.map((r) => r.log.processes);
   const n = runs.length;
@@ -37,11 +38,38 @@ export function LatencyChart({ runs, store }: ChartProps) {
     () => scaleLinear().domain([startMs, endMs]).range([0, lay.width]),
     [startMs, endMs, lay.width],
   );
-  const y = scaleLinear()
-    .domain([0, Math.max(data.yMaxMs * 1.05, 1e-3)])
-    .range([lay.height, 0])
-    .nice();
+  const y = useMemo(
+    () =>
+      scaleLinear()
+        .domain([0, Math.max(data.yMaxMs * 1.05, 1e-3)])
+        .range([lay.height, 0])
+        .nice(),
+    [data, lay.height],
+  );
   const t = timeAxis(endMs);
+  const plot = useMemo(
+    (): Plot => ({
+      x,
+      y,
+      marks: [
+        ...data.points.map((set) => ({
+          kind: 'dots' as const,
+          set,
+          r: 2.3,
+          colour: seriesColour(n, set.run, set.proc),
+          opacity: n > 1 ? 0.45 : 0.8,
+        })),
+        ...data.means.map((m) => ({
+          kind: 'line' as const,
+          x: m.x,
+          y: m.y,
+          colour: n > 1 ? seriesColour(n, m.run, -1) : ALL_COLOUR,
+          width: 1.8,
+        })),
+      ],
+    }),
+    [data, x, y, n],
+  );
 
   function readout(px: number, py: number | null) {
     const hit = nearestPoint(data.points, x, y, px, py, 6);
@@ -81,31 +109,13 @@ export function LatencyChart({ runs, store }: ChartProps) {
       lay={lay}
       cursor={{ store, x }}
       readout={readout}
+      plot={plot}
       axes={
         <>
           <AxisBottom scale={x} lay={lay} label={t.label} format={t.format} />
           <AxisLeft scale={y} lay={lay} label="Q2C latency (ms)" format={(v) => String(v)} />
         </>
       }
-    >
-      {data.points.map((set) => {
-        const c = seriesColour(n, set.run, set.proc);
-        return (
-          <g key={`${set.run}:${set.proc}`} opacity={n > 1 ? 0.45 : 0.8}>
-            <path d={dotsPath(set, x, y, 2.3, 0)} fill={c} />
-            <path d={dotsPath(set, x, y, 2.3, 1)} fill="none" stroke={c} strokeWidth={1} />
-          </g>
-        );
-      })}
-      {data.means.map((m) => (
-        <path
-          key={m.run}
-          d={linePath(m.x, m.y, x, y)}
-          fill="none"
-          stroke={n > 1 ? seriesColour(n, m.run, -1) : ALL_COLOUR}
-          strokeWidth={1.8}
-        />
-      ))}
-    </ChartFrame>
+    />
   );
-}
+});

@@ -1,15 +1,16 @@
 // LBA over time, as seekwatcher draws it: each request at the time it went to the drive
 // (D), at its first sector; the head's sweeps and jumps show as lines and scatter.
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
-import { lbaOverTime, timeDomainMs } from '../../app/chart-data';
+import { timeDomainMs } from '../../app/chart-data';
 import { AxisBottom, AxisLeft, ChartFrame, layout, type LegendItem } from './frame';
-import { dotsPath, hasWrites, nearestPoint, type ChartProps } from './marks';
+import { hasWrites, nearestPoint, type ChartProps } from './marks';
+import type { Plot } from './plot-marks';
 import { ms, seriesColour, seriesName, tick, timeAxis } from './palette';
 import { ordinal } from '../format';
 
-export function LbaChart({ runs, store }: ChartProps) {
-  const data = useMemo(() => lbaOverTime(runs), [runs]);
+export const LbaChart = memo(function LbaChart({ runs, series, store }: ChartProps) {
+  const data = series.lba;
   const labels = runs.map((r) => r.label);
   const names = runs.map((r) => r.log.processes);
   const n = runs.length;
@@ -28,11 +29,29 @@ export function LbaChart({ runs, store }: ChartProps) {
     () => scaleLinear().domain([startMs, endMs]).range([0, lay.width]),
     [startMs, endMs, lay.width],
   );
-  const y = scaleLinear()
-    .domain([0, Math.max(1, data.maxSector)])
-    .range([lay.height, 0])
-    .nice();
+  const y = useMemo(
+    () =>
+      scaleLinear()
+        .domain([0, Math.max(1, data.maxSector)])
+        .range([lay.height, 0])
+        .nice(),
+    [data, lay.height],
+  );
   const t = timeAxis(endMs);
+  const plot = useMemo(
+    (): Plot => ({
+      x,
+      y,
+      marks: data.points.map((set) => ({
+        kind: 'dots',
+        set,
+        r: 2.2,
+        colour: seriesColour(n, set.run, set.proc),
+        opacity: 0.85,
+      })),
+    }),
+    [data, x, y, n],
+  );
 
   function readout(px: number, py: number | null) {
     const hit = nearestPoint(data.points, x, y, px, py, 6);
@@ -60,22 +79,13 @@ export function LbaChart({ runs, store }: ChartProps) {
       lay={lay}
       cursor={{ store, x }}
       readout={readout}
+      plot={plot}
       axes={
         <>
           <AxisBottom scale={x} lay={lay} label={t.label} format={t.format} />
           <AxisLeft scale={y} lay={lay} label="sector (LBA)" format={tick} />
         </>
       }
-    >
-      {data.points.map((set) => {
-        const c = seriesColour(n, set.run, set.proc);
-        return (
-          <g key={`${set.run}:${set.proc}`} opacity={0.85}>
-            <path d={dotsPath(set, x, y, 2.2, 0)} fill={c} />
-            <path d={dotsPath(set, x, y, 2.2, 1)} fill="none" stroke={c} strokeWidth={1} />
-          </g>
-        );
-      })}
-    </ChartFrame>
+    />
   );
-}
+});

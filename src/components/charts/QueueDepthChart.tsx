@@ -1,11 +1,12 @@
 // Queue depth over time: I/Os waiting in the block layer (queued, not yet dispatched;
 // dashed) and requests in the drive (dispatched, not completed; solid).
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
 import { timeDomainMs } from '../../app/chart-data';
-import { queueDepth, type DepthSeries } from '../../app/chart-depth';
+import type { DepthSeries } from '../../app/chart-depth';
 import { AxisBottom, AxisLeft, ChartFrame, layout, type LegendItem } from './frame';
-import { stepPath, type ChartProps } from './marks';
+import type { ChartProps } from './marks';
+import type { Plot } from './plot-marks';
 import { ms, num, seriesColour, timeAxis } from './palette';
 
 const HOST = '#868e96';
@@ -24,8 +25,9 @@ function depthAt(s: DepthSeries, tMs: number): number {
   return s.y[ans] ?? 0;
 }
 
-export function QueueDepthChart({ runs, store }: ChartProps) {
-  const series = useMemo(() => queueDepth(runs), [runs]);
+export const QueueDepthChart = memo(function QueueDepthChart(props: ChartProps) {
+  const { runs, store } = props;
+  const series = props.series.depth;
   const n = runs.length;
   const colour = (s: DepthSeries) =>
     n > 1 ? seriesColour(n, s.run, -1) : s.where === 'host' ? HOST : '#212529';
@@ -42,10 +44,30 @@ export function QueueDepthChart({ runs, store }: ChartProps) {
     [startMs, endMs, lay.width],
   );
   const top = Math.max(1, ...series.map((s) => s.max));
-  const y = scaleLinear()
-    .domain([0, top * 1.08])
-    .range([lay.height, 0])
-    .nice();
+  const y = useMemo(
+    () =>
+      scaleLinear()
+        .domain([0, top * 1.08])
+        .range([lay.height, 0])
+        .nice(),
+    [top, lay.height],
+  );
+  const plot = useMemo(
+    (): Plot => ({
+      x,
+      y,
+      marks: series.map((s) => ({
+        kind: 'steps',
+        x: s.x,
+        y: s.y,
+        endX: runs[s.run]!.log.endNs / 1e6,
+        colour: n > 1 ? seriesColour(n, s.run, -1) : s.where === 'host' ? HOST : '#212529',
+        width: s.where === 'host' ? 1.4 : 1.8,
+        dash: s.where === 'host' ? [5, 3] : undefined,
+      })),
+    }),
+    [series, runs, x, y, n],
+  );
   const t = timeAxis(endMs);
   const binned = series.some((s) => s.binned);
 
@@ -69,23 +91,13 @@ export function QueueDepthChart({ runs, store }: ChartProps) {
       lay={lay}
       cursor={{ store, x }}
       readout={readout}
+      plot={plot}
       axes={
         <>
           <AxisBottom scale={x} lay={lay} label={t.label} format={t.format} />
           <AxisLeft scale={y} lay={lay} label="requests" format={(v) => String(v)} />
         </>
       }
-    >
-      {series.map((s) => (
-        <path
-          key={`${s.run}:${s.where}`}
-          d={stepPath(s.x, s.y, x, y, runs[s.run]!.log.endNs / 1e6)}
-          fill="none"
-          stroke={colour(s)}
-          strokeWidth={s.where === 'host' ? 1.4 : 1.8}
-          strokeDasharray={s.where === 'host' ? '5 3' : undefined}
-        />
-      ))}
-    </ChartFrame>
+    />
   );
-}
+});

@@ -1,16 +1,15 @@
 // Per-process shares: each process's share of the mechanism's time (solid) and of the I/Os
 // completed (outlined), with its throughput and latency in the read-out. In compare mode a
 // pair of bars per process and run, in the run's colour.
-import { useMemo } from 'react';
+import { memo } from 'react';
 import { scaleLinear } from 'd3-scale';
-import { processShares } from '../../app/chart-shares';
 import { rowAt, RowLabels, type BarRow } from './bars';
 import { AxisBottom, ChartFrame, layout, type LegendItem } from './frame';
 import type { ChartProps } from './marks';
 import { ms, num, pct, seriesColour } from './palette';
 
-export function SharesChart({ runs }: ChartProps) {
-  const data = useMemo(() => processShares(runs), [runs]);
+export const SharesChart = memo(function SharesChart({ runs, series }: ChartProps) {
+  const data = series.shares;
   const n = runs.length;
   const rows: BarRow[] = data.map((s) => ({
     key: `${s.run}:${s.proc}`,
@@ -83,4 +82,4 @@ export function SharesChart({ runs }: ChartProps) {
       })}
     </ChartFrame>
   );
-}
+});

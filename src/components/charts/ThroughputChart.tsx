@@ -1,15 +1,16 @@
 // Throughput and IOPS over time: I/Os completed per second and MB/s completed by the
 // device, per time bin; a line per run (one run: the whole run's, processes are in Shares).
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
-import { throughput, timeDomainMs, type RateSeries } from '../../app/chart-data';
+import { timeDomainMs, type RateSeries } from '../../app/chart-data';
 import { AxisBottom, AxisLeft, ChartFrame, layout, type LegendItem } from './frame';
-import { stepPath, type ChartProps } from './marks';
+import type { ChartProps } from './marks';
+import type { Plot } from './plot-marks';
 import { ms, num, seriesColour, tick, timeAxis } from './palette';
 
 function RateChart(props: ChartProps & { metric: 'iops' | 'mbps' }) {
-  const { runs, store, metric } = props;
-  const data = useMemo(() => throughput(runs), [runs]);
+  const { runs, series, store, metric } = props;
+  const data = series.throughput;
   const n = runs.length;
   const legend: LegendItem[] = data.series.map((s) => ({
     label: `${n > 1 ? runs[s.run]!.label + ': ' : ''}${metric === 'iops' ? 'IOPS' : 'MB/s'} (run mean ${metric === 'iops' ? num(s.totalIops) : num(s.totalMbps)})`,
@@ -23,10 +24,29 @@ function RateChart(props: ChartProps & { metric: 'iops' | 'mbps' }) {
   );
   const values = (s: RateSeries) => (metric === 'iops' ? s.iops : s.mbps);
   const top = Math.max(1e-6, ...data.series.flatMap(values));
-  const y = scaleLinear()
-    .domain([0, top * 1.05])
-    .range([lay.height, 0])
-    .nice();
+  const y = useMemo(
+    () =>
+      scaleLinear()
+        .domain([0, top * 1.05])
+        .range([lay.height, 0])
+        .nice(),
+    [top, lay.height],
+  );
+  const plot = useMemo(
+    (): Plot => ({
+      x,
+      y,
+      marks: data.series.map((s) => ({
+        kind: 'steps',
+        x: s.x,
+        y: metric === 'iops' ? s.iops : s.mbps,
+        endX: Math.min(endMs, startMs + s.x.length * data.binMs),
+        colour: seriesColour(n, s.run, -1),
+        width: 1.8,
+      })),
+    }),
+    [data, x, y, n, metric, startMs, endMs],
+  );
   const t = timeAxis(endMs);
   const unit = metric === 'iops' ? 'IOPS' : 'MB/s';
 
@@ -56,31 +76,22 @@ function RateChart(props: ChartProps & { metric: 'iops' | 'mbps' }) {
       lay={lay}
       cursor={{ store, x }}
       readout={readout}
+      plot={plot}
       axes={
         <>
           <AxisBottom scale={x} lay={lay} label={t.label} format={t.format} />
           <AxisLeft scale={y} lay={lay} label={unit} format={tick} />
         </>
       }
-    >
-      {data.series.map((s) => (
-        <path
-          key={s.run}
-          d={stepPath(s.x, values(s), x, y, Math.min(endMs, startMs + s.x.length * data.binMs))}
-          fill="none"
-          stroke={seriesColour(n, s.run, -1)}
-          strokeWidth={1.8}
-        />
-      ))}
-    </ChartFrame>
+    />
   );
 }
 
-export function ThroughputChart(props: ChartProps) {
+export const ThroughputChart = memo(function ThroughputChart(props: ChartProps) {
   return (
     <div className="chart-pair">
       <RateChart {...props} metric="mbps" />
       <RateChart {...props} metric="iops" />
     </div>
   );
-}
+});

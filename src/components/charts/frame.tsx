@@ -1,10 +1,13 @@
 // The frame every chart draws in: a fixed viewBox (the SVG scales with its box), its title
 // and legend inside the SVG (so an exported file explains itself), axes from d3 scales, the
 // playback cursor, and a hover / keyboard read-out. React owns the <svg>; d3 computes.
-import { useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useContext, useId, useRef, useState, type ReactNode } from 'react';
 import type { ScaleLinear } from 'd3-scale';
 import type { Store } from '../../app/store';
 import { downloadPng, downloadSvg } from '../../app/exports';
+import { Cursor } from './cursor';
+import { PlotCanvas } from './plot-canvas';
+import { marksSvg, type Plot } from './plot-marks';
 import { PlayFromContext } from './play-from';
 
 export const W = 720;
@@ -164,44 +167,6 @@ export function AxisLeft(props: {
   );
 }
 
-/**
- * The playback clock as a vertical line over the plot. It is an HTML element on its own
- * compositor layer, moved by a transform straight from the store: a frame of playback moves
- * it without re-rendering or repainting the chart (thousands of dots in one SVG). It is not
- * part of an exported file.
- */
-function Cursor({ store, x, lay }: { store: Store; x: ScaleLinear<number, number>; lay: Layout }) {
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    let last = NaN;
-    const move = () => {
-      const px = x(store.get().tNs / 1e6);
-      const el = ref.current;
-      if (px === last || !el) return;
-      last = px;
-      const inside = px >= 0 && px <= lay.width;
-      el.style.transform = `translateX(${((px / lay.width) * 100).toFixed(3)}%)`;
-      el.style.visibility = inside ? 'visible' : 'hidden';
-    };
-    move();
-    return store.subscribe(move);
-  }, [store, x, lay.width]);
-  const pct = (v: number, of: number) => `${((v / of) * 100).toFixed(4)}%`;
-  return (
-    <div
-      className="chart-cursor-area"
-      style={{
-        left: pct(lay.left, W),
-        top: pct(lay.top, H),
-        width: pct(lay.width, W),
-        height: pct(lay.height, H),
-      }}
-    >
-      <div ref={ref} className="chart-cursor" data-testid="chart-cursor" />
-    </div>
-  );
-}
-
 export interface ChartFrameProps {
   /** used for file names and test ids: "latency-over-time" */
   id: string;
@@ -216,8 +181,10 @@ export interface ChartFrameProps {
   readout: (px: number, py: number | null) => Readout | null;
   /** axes and anything outside the plot area */
   axes: ReactNode;
-  /** the plot's marks, in plot coordinates */
-  children: ReactNode;
+  /** dense marks (dots, long lines), drawn on a canvas over the plot (./plot-canvas.tsx) */
+  plot?: Plot;
+  /** the plot's SVG marks (a few elements: bars), in plot coordinates */
+  children?: ReactNode;
 }
 
 export function ChartFrame(props: ChartFrameProps) {
@@ -270,8 +237,10 @@ export function ChartFrame(props: ChartFrameProps) {
     setBusy(true);
     setFailed(null);
     try {
-      if (kind === 'svg') downloadSvg(svgRef.current, `spindle-${id}.svg`);
-      else await downloadPng(svgRef.current, `spindle-${id}.png`);
+      // the canvas's marks go into the file as SVG paths
+      const marks = props.plot ? marksSvg(props.plot) : undefined;
+      if (kind === 'svg') downloadSvg(svgRef.current, `spindle-${id}.svg`, marks);
+      else await downloadPng(svgRef.current, `spindle-${id}.png`, marks);
     } catch (err) {
       // say so beside the buttons; the chart and the run stay as they are
       setFailed(
@@ -332,8 +301,30 @@ export function ChartFrame(props: ChartFrameProps) {
           {props.axes}
           <g transform={`translate(${lay.left},${lay.top})`}>
             <svg width={lay.width} height={lay.height} overflow="hidden">
+              {props.plot && <g data-marks="" />}
               {props.children}
             </svg>
+            <rect
+              data-export="omit"
+              width={lay.width}
+              height={lay.height}
+              fill="transparent"
+              onPointerMove={onPointer}
+              onPointerLeave={() => setAt(null)}
+              onClick={playFrom ? (e) => svgRef.current && playFrom(plotPoint(e).px) : undefined}
+              style={playFrom ? { cursor: 'pointer' } : undefined}
+            />
+          </g>
+        </svg>
+        {props.plot && <PlotCanvas plot={props.plot} lay={lay} />}
+        {/* the read-out above the canvas's marks */}
+        <svg
+          className="chart-overlay"
+          viewBox={`0 0 ${W} ${H}`}
+          aria-hidden="true"
+          fontFamily="system-ui, -apple-system, 'Segoe UI', sans-serif"
+        >
+          <g transform={`translate(${lay.left},${lay.top})`}>
             {at && (
               <g
                 className="chart-readout"
@@ -366,16 +357,6 @@ export function ChartFrame(props: ChartFrameProps) {
                 ))}
               </g>
             )}
-            <rect
-              data-export="omit"
-              width={lay.width}
-              height={lay.height}
-              fill="transparent"
-              onPointerMove={onPointer}
-              onPointerLeave={() => setAt(null)}
-              onClick={playFrom ? (e) => svgRef.current && playFrom(plotPoint(e).px) : undefined}
-              style={playFrom ? { cursor: 'pointer' } : undefined}
-            />
           </g>
         </svg>
         {props.cursor && <Cursor store={props.cursor.store} x={props.cursor.x} lay={lay} />}

@@ -1,11 +1,14 @@
-// Small drawing helpers shared by the charts: dots as one path per series (thousands of
-// points stay one element, fast to draw and to export), the props every chart takes.
+// Small drawing helpers shared by the charts: marks as SVG paths (an exported chart's dots
+// and lines, ./plot-canvas.tsx marksSvg), the nearest point, the props every chart takes.
 import { line } from 'd3-shape';
 import type { ChartRun, PointSet } from '../../app/chart-data';
+import type { ChartSeries } from '../../app/chart-series';
 import type { Store } from '../../app/store';
 
 export interface ChartProps {
   runs: readonly ChartRun[];
+  /** the runs' series, computed in the panel's worker (app/chart-series.ts) */
+  series: ChartSeries;
   store: Store;
 }
 

@@ -8,6 +8,7 @@ import {
   type Replay,
   type RequestLife,
 } from '../../app/replay';
+import { useInView } from '../../app/in-view';
 import { useStore, type Store } from '../../app/store';
 import { PHASE_COLOURS, processColour } from '../colors';
 import { PhaseCaption } from './PhaseCaption';
@@ -35,9 +36,18 @@ interface Props {
 }
 
 export function DiskView({ replay, store }: Props) {
-  const tNs = useStore(store, (s) => s.tNs);
+  return replay.log.geometry.rotating ? (
+    <PlatterView replay={replay} store={store} />
+  ) : (
+    <SsdView replay={replay} store={store} />
+  );
+}
+
+function PlatterView({ replay, store }: Props) {
+  // the platter turns every frame: not while scrolled out of sight
+  const [viewRef, shown] = useInView<HTMLElement>();
+  const tNs = useStore(store, (s) => s.tNs, shown);
   const g = replay.log.geometry;
-  if (!g.rotating) return <SsdView replay={replay} tNs={tNs} />;
   const p = platterAngle(replay, tNs);
   const mech = mechanismAt(replay, tNs);
   const pending = pendingAt(replay, tNs);
@@ -54,7 +64,7 @@ export function DiskView({ replay, store }: Props) {
   const phaseColour = PHASE_COLOURS[mech.phase];
 
   return (
-    <figure className="disk-view">
+    <figure className="disk-view" ref={viewRef}>
       <DiskFacts g={g} active={mech.head} />
       <svg
         viewBox={`0 0 ${VIEW_W} ${VIEW_H}`}

@@ -151,11 +151,14 @@ smaller until they fit) keep their order and each request its offset in its regi
                     stated in "schedulerMapping"
   --disk PRESET     the simulated disk (default sata-7200-500g, or ssd for a
                     non-rotating device)
-  --mode M          open: issue at the traced Q times (default); closed: each process
-                    waits its traced think time after a completion; trace-timed: the
-                    kernel's requests, at their traced G times, each in its traced D2C
-  --queue-depth N   the drive's queue depth, 1 to 64 (default: the trace's most
-                    requests in flight, capped at 64)
+  --mode M          open: issue at the traced Q times (default); closed: a request
+                    waits its traced think time after its process's own completion
+                    (dependent), or its traced gap after the process's previous
+                    request (independent); trace-timed: the kernel's requests, at
+                    their traced G times, each in its traced D2C, never merged
+  --queue-depth N   the drive's queue depth, 1 to 256 (default: the trace's most
+                    requests in flight on the device, D to C, up to the drive's
+                    limit); stated in "queueDepth"
   --nr-requests N   kernel 6.18: the queue's nr_requests, the tags a request takes
                     (default: meta.json's, else the kernel's for the queue depth:
                     2 × min(depth, 128) with a scheduler, the depth with none);

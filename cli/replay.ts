@@ -7,6 +7,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
+import { MAX_QUEUE_DEPTH } from '../src/engine/disk/params';
 import { KERNELS, type Kernel } from '../src/engine/iosched/queue-settings';
 import { ScenarioError } from '../src/engine/scenario/load';
 import {
@@ -49,8 +50,10 @@ export async function replayCommand(
   let queueDepth: number | undefined;
   if (qd !== undefined) {
     queueDepth = Number(qd);
-    if (!/^\d+$/.test(qd) || queueDepth < 1 || queueDepth > 64)
-      throw new UsageError(`--queue-depth ${qd}: must be a whole number from 1 to 64`);
+    if (!/^\d+$/.test(qd) || queueDepth < 1 || queueDepth > MAX_QUEUE_DEPTH)
+      throw new UsageError(
+        `--queue-depth ${qd}: must be a whole number from 1 to ${MAX_QUEUE_DEPTH}`,
+      );
   }
   const nr = single(a, 'nr-requests');
   if (nr !== undefined && (!/^\d+$/.test(nr) || Number(nr) < 4 || Number(nr) > 8192))

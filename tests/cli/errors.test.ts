@@ -39,7 +39,7 @@ const cases: Array<[string, string[], RegExp]> = [
   [
     'an out-of-range --set',
     ['run', S, '--set', 'disk.queueDepth=0', '--json'],
-    /^spindle: public\/scenarios\/c2247a-random-read\.json: disk\.queueDepth: must be an integer from 1 to 64 \(got 0\)$/,
+    /^spindle: public\/scenarios\/c2247a-random-read\.json: disk\.queueDepth: must be an integer from 1 to 256 \(got 0\)$/,
   ],
   [
     'a misspelt --set key',
@@ -73,7 +73,7 @@ const cases: Array<[string, string[], RegExp]> = [
   [
     'sweep with a bad value',
     ['sweep', S, '--vary', 'disk.queueDepth=1,99', '--json'],
-    /: disk\.queueDepth: must be an integer from 1 to 64 \(got 99\)$/,
+    /: disk\.queueDepth: must be an integer from 1 to 64, the drive's maxQueueDepth \(got 99\)$/,
   ],
   ['export without --format', ['export', S], /^spindle: export needs --format blkparse$/],
   [
@@ -120,7 +120,7 @@ describe('bad usage exits 2 with one line on stderr', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toEqual([
       'spindle: public/scenarios/c2247a-random-read.json: seed: must be an integer from 0 to 4294967295 (got -1)',
-      'spindle: public/scenarios/c2247a-random-read.json: disk.queueDepth: must be an integer from 1 to 64 (got 0)',
+      'spindle: public/scenarios/c2247a-random-read.json: disk.queueDepth: must be an integer from 1 to 256 (got 0)',
     ]);
   });
 });

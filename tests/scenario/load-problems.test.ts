@@ -14,7 +14,7 @@ describe('problems name the file and the key path', () => {
     [
       'queue depth 0',
       (s) => (s.disk = { queueDepth: 0 }),
-      `${FILE}: disk.queueDepth: must be an integer from 1 to 64 (got 0)`,
+      `${FILE}: disk.queueDepth: must be an integer from 1 to 256 (got 0)`,
     ],
     [
       'a negative rpm override',
@@ -253,7 +253,7 @@ describe('problems name the file and the key path', () => {
     );
     expect(lines).toEqual([
       `${FILE}: seed: must be an integer from 0 to 4294967295 (got -1)`,
-      `${FILE}: disk.queueDepth: must be an integer from 1 to 64 (got 0)`,
+      `${FILE}: disk.queueDepth: must be an integer from 1 to 256 (got 0)`,
       `${FILE}: workload.processes.0.sizeKB: unknown key (did you mean "sizeKiB"?)`,
     ]);
   });

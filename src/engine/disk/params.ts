@@ -2,6 +2,12 @@
 // Times are in milliseconds here, as datasheets and DiskSim print them; the engine
 // converts to nanoseconds once, in compile.ts. Sectors are 512 bytes.
 
+/** The deepest queue Spindle models (disk.queueDepth, a drive's maxQueueDepth): deeper
+ * than SATA's 32 and SCSI's 64, for the virtual devices traces come from (a loop device has
+ * 128 tags, virtio-blk its virtqueue's size, commonly 256). The engine counts tags: nothing
+ * is sized by it. */
+export const MAX_QUEUE_DEPTH = 256;
+
 /** One recording zone: a band of cylinders with the same number of sectors per track. */
 export interface ZoneSpec {
   firstCylinder: number;
@@ -146,7 +152,7 @@ export interface DiskParams {
   overheads: OverheadSpec;
   bus: BusSpec;
   cache: CacheSpec;
-  /** the most commands the drive accepts (tagged queue depth), 1–64 */
+  /** the most commands the drive accepts (tagged queue depth), 1 to MAX_QUEUE_DEPTH */
   maxQueueDepth: number;
   /**
    * Where waiting commands queue and are scheduled (absent: 'drive').

@@ -6,7 +6,7 @@
 // (a negative rpm), not unusual drives.
 import { z } from 'zod';
 import { geometryOf } from '../disk/geometry';
-import type { DiskParams } from '../disk/params';
+import { MAX_QUEUE_DEPTH, type DiskParams } from '../disk/params';
 import { applyOverrides } from '../model';
 import {
   bool,
@@ -118,7 +118,7 @@ export const diskParamsSchema = obj({
     writeBufferSectors: sectors(),
     writeSegments: intIn(0, 1024),
   }),
-  maxQueueDepth: intIn(1, 64),
+  maxQueueDepth: intIn(1, MAX_QUEUE_DEPTH),
   queueing: oneOf(['drive', 'driver']).optional(),
   ssd: obj({
     readLatencyMs: ms(),

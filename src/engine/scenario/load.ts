@@ -9,7 +9,7 @@
 //
 // Defaults (what a key left out means):
 //   seed 1 · title = name · lesson ""
-//   disk: preset "hp-c2247a" · queueDepth 1 (at most the drive's maxQueueDepth, ≤ 64)
+//   disk: preset "hp-c2247a" · queueDepth 1 (at most the drive's maxQueueDepth, ≤ 256)
 //         · scheduler "fcfs" · cache null (the preset's write policy) · agingWeight 6
 //         · any other key is a DiskParams override (disk-overrides.ts)
 //   iosched: name "none" · tunables: each of the scheduler's tunables at its default
@@ -27,6 +27,7 @@ import { z } from 'zod';
 import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
 import { makesRangeWrites, RANGE_SCHEDULERS } from '../disk/range';
 import { getPreset, presetNames } from '../disk/presets';
+import { MAX_QUEUE_DEPTH } from '../disk/params';
 import { elevatorNames, getElevator } from '../iosched/elevator';
 import '../iosched/registry';
 import { PAGE_CACHE_DEFAULTS } from '../workload/page-cache';
@@ -87,7 +88,7 @@ function scenarioSchema() {
       .object(
         {
           preset: text().optional(),
-          queueDepth: intIn(1, 64).optional(),
+          queueDepth: intIn(1, MAX_QUEUE_DEPTH).optional(),
           scheduler: oneOf(DISK_SCHEDULERS).optional(),
           cache: oneOf(['write-through', 'write-back']).nullable().optional(),
           agingWeight: numIn(0, 1e6).optional(),
@@ -235,7 +236,7 @@ function build(raw: RawScenario, source: string, problems: Problem[]): Scenario 
     const disk = checkDiskOverrides(preset, overrides);
     problems.push(...disk.problems);
     totalLbns = disk.totalLbns;
-    const maxDepth = disk.params?.maxQueueDepth ?? 64;
+    const maxDepth = disk.params?.maxQueueDepth ?? MAX_QUEUE_DEPTH;
     if (disk.params && queueDepth > maxDepth) {
       problems.push(
         problem(

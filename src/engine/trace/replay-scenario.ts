@@ -26,6 +26,7 @@ import {
 } from './replay-source';
 import { mapSector, packAddresses, type AddressMap } from './replay-addresses';
 import { closedLoopTiming } from './replay-loop';
+import { chooseQueueDepth, type DepthChoice } from './replay-depth';
 
 export type ReplayMode = 'open' | 'closed' | 'trace-timed';
 
@@ -75,14 +76,12 @@ export interface DiskChoice {
   source: string;
 }
 
-export interface DepthChoice {
-  value: number;
-  source: string;
-}
+export type { DepthChoice } from './replay-depth';
 
 const DEFAULT_ROTATING_DISK = 'sata-7200-500g';
 const DEFAULT_SSD = 'ssd';
-const MAX_QUEUE_DEPTH = 64;
+/** the tag set assumed for a drive of unknown depth (the SCSI presets') */
+const UNKNOWN_DRIVE_TAGS = 64;
 
 export function chooseDevice(reading: TraceReading, device: string | undefined): DeviceTrace {
   const withQs = [...reading.devices.values()].filter((d) => d.qs.length > 0);
@@ -306,19 +305,11 @@ export function buildScenario(
                 : 'default (the trace does not say whether the device rotates)',
           };
   const addresses = fitAddresses(workload, disk.preset);
-  const depth = reading.report.perDevice[dev.dev]?.depth ?? { read: 1, write: 1 };
-  const traced = Math.max(depth.read, depth.write, 1);
-  const driveMax = Math.min(
-    getPreset(disk.preset)?.maxQueueDepth ?? MAX_QUEUE_DEPTH,
-    MAX_QUEUE_DEPTH,
-  );
-  const queueDepth: DepthChoice =
-    opts.queueDepth !== undefined
-      ? { value: opts.queueDepth, source: '--queue-depth' }
-      : {
-          value: Math.min(traced, driveMax),
-          source: `the trace's most requests in flight (blkparse's depth: ${traced})${traced > driveMax ? `, capped at ${driveMax} (${driveMax < MAX_QUEUE_DEPTH ? `${disk.preset}'s deepest queue` : 'the most Spindle models'})` : ''}`,
-        };
+  const presetDepth = getPreset(disk.preset)?.maxQueueDepth ?? null;
+  const queueDepth = chooseQueueDepth(opts.queueDepth, reading, dev, {
+    depth: presetDepth,
+    name: disk.preset,
+  });
   const queue: Record<string, number> = {};
   const msk = opts.meta?.maxSectorsKb;
   if (msk !== undefined && msk >= 4 && msk <= 32768) queue.max_sectors_kb = msk;
@@ -327,7 +318,7 @@ export function buildScenario(
     opts.meta,
     mapping,
     kernel.value,
-    getPreset(disk.preset)?.maxQueueDepth ?? MAX_QUEUE_DEPTH,
+    presetDepth ?? UNKNOWN_DRIVE_TAGS,
     opts.nrRequests,
   );
   if (nrRequests !== null) queue.nr_requests = Math.min(8192, Math.max(4, nrRequests.value));

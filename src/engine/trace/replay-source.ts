@@ -8,6 +8,7 @@ import type { ParsedEvent, SummaryLine } from './parse-line';
 import { TraceFeeder, type FeedStats, type TraceSink } from './stream';
 import { TraceSummary, type ParseReport } from './summary';
 import { DeviceTable } from './device-table';
+import { DeviceInFlight } from './device-in-flight';
 import { DEFAULT_HOLD, TimeOrder } from './time-order';
 import { UnitCounter, type UnitFigures } from './replay-units';
 
@@ -71,6 +72,9 @@ export interface DeviceTrace {
   /** per bio and per request, counted as the simulated side is (replay-units.ts) over a
    * span in ms; perBio is null in a trace without Qs (its bios were not traced) */
   units(spanMs: number): { perBio: UnitFigures | null; perRequest: UnitFigures };
+  /** the most requests in flight on the device at once, D to C (every request with
+   * sectors, discards too; a requeued one (R) leaves until its next D); 0 without any C */
+  mostInFlight: number;
 }
 
 class DeviceCollector {
@@ -84,6 +88,7 @@ class DeviceCollector {
    * not yet completed by their start sector */
   private dArrivals: TracedQ[] | null = [];
   private dPending = new Map<number, TracedQ[]>();
+  private readonly onDevice = new DeviceInFlight();
 
   constructor(dev: string) {
     this.out = {
@@ -99,6 +104,7 @@ class DeviceCollector {
         const f = this.units.figures(spanMs);
         return { perBio: this.out.arrivals === 'Q' ? f.perBio : null, perRequest: f.perRequest };
       },
+      mostInFlight: 0,
     };
   }
 
@@ -121,6 +127,7 @@ class DeviceCollector {
         if (e.nSectors > 0 && e.sector >= 0) {
           this.out.dispatches.push({ tNs: e.tNs, sector: e.sector, nSectors: e.nSectors });
           if (hasData(e)) this.units.dispatched(e.tNs, e.sector, e.nSectors, e.write);
+          this.onDevice.dispatched(e.write, e.sector);
           this.requestDispatched(e);
           if (this.dArrivals !== null) this.dispatchArrival(e);
         }
@@ -129,12 +136,14 @@ class DeviceCollector {
         if (e.nSectors > 0 && e.sector >= 0) {
           this.out.completions.push({ tNs: e.tNs, nSectors: e.nSectors });
           if (hasData(e)) this.units.completed(e.tNs, e.sector, e.nSectors, e.write);
+          this.onDevice.left(e.write, e.sector, true);
           this.requestCompleted(e);
           if (this.dArrivals !== null) this.dispatchCompleted(e);
         }
         return;
       case 'R':
         if (e.sector >= 0) this.units.requeued(e.sector, e.write);
+        if (e.nSectors > 0 && e.sector >= 0) this.onDevice.left(e.write, e.sector, false);
         return;
       default:
         return;
@@ -166,6 +175,7 @@ class DeviceCollector {
     }
     this.dArrivals = null;
     this.dPending.clear();
+    this.out.mostInFlight = this.onDevice.mostInFlight();
   }
 
   private dispatchArrival(e: ParsedEvent): void {

@@ -84,7 +84,10 @@ export type OpenOutcome =
 export interface ReplayRequest {
   device: string;
   scheduler: string;
+  /** 'traced' (the device fitted to the trace) or a preset */
   disk: string;
+  /** the block layer's kernel */
+  kernel: '2.6.32' | '6.18';
   mode: ReplayMode;
 }
 
@@ -337,6 +340,7 @@ function replay(req: ReplayRequest): ReplayOutcome {
       device: req.device,
       scheduler: req.scheduler,
       disk: req.disk,
+      kernel: req.kernel,
       mode: req.mode,
     });
     return { kind: 'ok', report };

@@ -1,11 +1,19 @@
 // End-to-end: replay of an uploaded trace in the built page (issue 5 item 8, issue 4 items
-// 4–5): under deadline with measured vs simulated side by side, and a long replay cancelled.
-// Any console error fails a test; screenshots go to test-results/e2e/trace-*.png.
+// 4–5, issue 15 item 7): the fitted device under two schedulers and two kernels, every figure
+// the page shows equal to the real CLI's (`spindle replay … --json`) for the same options;
+// under deadline on a preset; a long replay cancelled. Any console error fails a test;
+// screenshots go to test-results/e2e/trace-*.png.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import buildCli from '../../scripts/build-cli.global-setup';
+import { count, grouped, ms, pct } from '../../src/components/trace/format';
+import type { ReplayReport, UnitFigures } from '../../src/engine/trace/replay';
+import { spindleJson } from '../cli/run-cli';
 import { dataPath, plainCopy } from '../helpers/data';
+import { seriousViolations } from './axe';
 import { haveChromium, requireChromium, useLab } from './harness';
 import { generated, unitsTable, upload, waitForTrace } from './trace-helpers';
 
@@ -13,9 +21,109 @@ requireChromium();
 
 const tmp = mkdtempSync(join(tmpdir(), 'spindle-trace-replay-e2e-'));
 
+/** a units-table row: each column's figure as the page formats it ("none" where null) */
+const ROWS: Array<[string, (u: UnitFigures) => string]> = [
+  ['Completed', (u) => count(u.count)],
+  ['Per second', (u) => grouped(u.iops, 1)],
+  ['MB/s', (u) => grouped(u.mbps, 3)],
+  ...(['q2c', 'd2c'] as const).flatMap((k): Array<[string, (u: UnitFigures) => string]> => {
+    const l = (u: UnitFigures) => (k === 'q2c' ? u.q2cMs : u.d2cMs);
+    const name = k === 'q2c' ? 'Queued to completed (Q2C)' : 'At the device (D2C)';
+    const f = (pick: 'mean' | 'p50' | 'p95' | 'p99' | 'max') => (u: UnitFigures) => {
+      const x = l(u);
+      return x === null ? 'none' : ms(x[pick]);
+    };
+    return [
+      [`${name}, mean ms`, f('mean')],
+      ...(['p50', 'p95', 'p99', 'max'] as const).map((p): [string, (u: UnitFigures) => string] => [
+        `${k.toUpperCase()} ${p}`,
+        f(p),
+      ]),
+    ];
+  }),
+];
+
+/** what the page should show of a CLI report: its units table and agreement */
+function expected(r: ReplayReport) {
+  const cols = [
+    r.measured.perBio,
+    r.simulated.perBio,
+    r.measured.perRequest,
+    r.simulated.perRequest,
+  ];
+  return {
+    units: Object.fromEntries(
+      ROWS.map(([name, f]) => [name, cols.map((u) => (u === null ? 'none' : f(u)))]),
+    ),
+    agreement: pct(r.dispatchAgreement.fraction),
+  };
+}
+
+/** the same, read from the page's replay result */
+async function shown(page: Page) {
+  const ag = (await page.getByTestId('dispatch-agreement').textContent()) ?? '';
+  return {
+    units: await unitsTable(page),
+    agreement: /^Dispatch agreement: ([\d.]+%)/.exec(ag)?.[1],
+  };
+}
+
 describe.skipIf(!haveChromium)('trace replay in the built page', () => {
   const lab = useLab();
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  // the real CLI, built from this tree (the unit project's setup builds it; e2e alone not)
+  beforeAll(() => buildCli(), 180_000);
+
+  it('replays under two schedulers and two kernels: the CLI’s figures', async () => {
+    const trace = plainCopy('linux-6.18', 'none_randread_4k', 'trace.txt.gz');
+    const { page, problems } = await lab.openLab();
+    await upload(page, trace);
+    await waitForTrace(page, 'trace.txt');
+    const replay = page.getByRole('region', { name: 'Replay' });
+    expect(await replay.textContent()).not.toContain('--kernel');
+    const result = page.getByTestId('replay-result');
+    const runs = [
+      ['mq-deadline', '6.18'],
+      ['mq-deadline', '2.6.32'],
+      ['deadline', '6.18'],
+      ['deadline', '2.6.32'],
+    ] as const;
+    for (const [scheduler, kernel] of runs) {
+      await replay.getByRole('combobox', { name: 'Scheduler' }).selectOption(scheduler);
+      await replay.getByRole('combobox', { name: 'Kernel' }).selectOption(kernel);
+      await replay.getByRole('combobox', { name: 'Mode' }).selectOption('closed');
+      const cli = spindleJson<ReplayReport>([
+        'replay',
+        trace,
+        '--scheduler',
+        scheduler,
+        '--kernel',
+        kernel,
+        '--disk',
+        'sata-7200-500g',
+        '--mode',
+        'closed',
+        '--json',
+      ]);
+      await replay.getByRole('button', { name: 'Replay' }).click();
+      await expect
+        .poll(() => result.textContent(), { timeout: 60_000 })
+        .toMatch(
+          new RegExp(
+            `under ${scheduler} on sata-7200-500g, kernel ${kernel.replace(/\./g, '\\.')},`,
+          ),
+        );
+      const r = await cli;
+      expect(r.disk.preset).toBe('sata-7200-500g');
+      expect(r.kernel.value).toBe(kernel);
+      expect(await shown(page)).toEqual(expected(r));
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+    await result.scrollIntoViewIfNeeded();
+    await lab.shot(page, 'trace-replay-kernels.png');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 240_000);
 
   it('replays a trace under deadline: measured and simulated side by side', async () => {
     const { page, problems } = await lab.openLab();
@@ -23,7 +131,7 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     await waitForTrace(page, 'trace.txt');
     const replay = page.getByRole('region', { name: 'Replay' });
     await replay.getByRole('combobox', { name: 'Scheduler' }).selectOption('deadline');
-    await replay.getByRole('combobox', { name: 'Disk' }).selectOption('sata-7200-500g');
+    await replay.getByRole('combobox', { name: 'Device' }).selectOption('sata-7200-500g');
     await replay.getByRole('combobox', { name: 'Mode' }).selectOption('trace-timed');
     await replay.getByRole('button', { name: 'Replay' }).click();
     const result = page.getByTestId('replay-result');
@@ -34,6 +142,10 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     expect(units['Queued to completed (Q2C), mean ms']![0]).toMatch(/^0\.197\d$/);
     expect(units['Q2C p95']).toHaveLength(4);
     expect(await result.textContent()).toContain('under deadline on sata-7200-500g');
+    // with each request served in its traced D2C, the device's figures are the trace's
+    expect(units['At the device (D2C), mean ms']![2]).toBe(
+      units['At the device (D2C), mean ms']![3],
+    );
     expect(await page.getByTestId('dispatch-agreement').textContent()).toMatch(
       /^Dispatch agreement: \d+\.\d% — [\d,]+ of [\d,]+ simulated dispatches/,
     );
@@ -49,7 +161,7 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     await waitForTrace(page, 'modern-fio-sde.txt');
     const replay = page.getByRole('region', { name: 'Replay' });
     await replay.getByRole('combobox', { name: 'Scheduler' }).selectOption('deadline');
-    await replay.getByRole('combobox', { name: 'Disk' }).selectOption('sata-7200-500g');
+    await replay.getByRole('combobox', { name: 'Device' }).selectOption('sata-7200-500g');
     await replay.getByRole('button', { name: 'Replay' }).click();
     await page.getByTestId('replay-result').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('replay-addresses').textContent()).toMatch(

@@ -1,29 +1,19 @@
-// "Replay under …": the trace's Qs run through a Spindle scheduler on a simulated disk, in the
-// worker (the engine's replayTrace), and what it measured set beside what the trace measured:
-// Q2C and D2C distributions, throughput (and over time), dispatch agreement.
+// "Replay under …": the trace's Qs run through a Spindle scheduler on a simulated device (the
+// one fitted to the trace, or a preset), on the block layer of the kernel chosen, in the
+// worker (the engine's replayTrace); what it measured is set beside what the trace measured
+// (ReplayResult.tsx). Every choice the CLI takes as an option is a menu here.
 import { useState } from 'react';
-import type { ReplayMode, ReplayReport } from '../../engine';
+import type { ReplayMode } from '../../engine';
 import type { TraceSession, TraceSessionState } from '../../app/trace-session';
 import type { TraceOverview } from '../../worker/trace-client';
-import { count, pct } from './format';
-import { ThroughputPlot } from './ReplayPlots';
-import { ReplayUnits } from './ReplayUnits';
-
-const MODES: Array<{ value: ReplayMode; label: string; what: string }> = [
-  { value: 'open', label: 'open', what: 'every request issued at its traced time' },
-  {
-    value: 'closed',
-    label: 'closed',
-    what: 'each process keeps its traced think time between a completion and its next request',
-  },
-  {
-    value: 'trace-timed',
-    label: 'trace-timed device',
-    what: 'issued at the traced times; the device takes each request’s traced D2C, so only the scheduler differs',
-  },
-];
-
-const DEFAULT_DISK = 'sata-7200-500g';
+import {
+  defaultKernelFor,
+  deviceLabel,
+  KERNEL_CHOICES,
+  MODE_CHOICES,
+  type ReplayKernel,
+} from '../../app/replay-choices';
+import { ReplayResult } from './ReplayResult';
 
 export function ReplayPanel({
   overview,
@@ -45,9 +35,13 @@ export function ReplayPanel({
         ? 'deadline'
         : (overview.schedulers[0] ?? ''),
   );
+  const disks = overview.presets;
   const [disk, setDisk] = useState(
-    overview.presets.includes(DEFAULT_DISK) ? DEFAULT_DISK : (overview.presets[0] ?? ''),
+    overview.presets.includes('sata-7200-500g') ? 'sata-7200-500g' : (overview.presets[0] ?? ''),
   );
+  // the kernel follows the scheduler until one is chosen
+  const [chosenKernel, setKernel] = useState<ReplayKernel | null>(null);
+  const kernel = chosenKernel ?? defaultKernelFor(scheduler);
   const [mode, setMode] = useState<ReplayMode>('open');
   const [chosenDevice, setChosenDevice] = useState<string | null>(null);
   const replayDevice =
@@ -70,6 +64,7 @@ export function ReplayPanel({
     );
 
   const outcome = state.outcome;
+  const modeChoice = MODE_CHOICES.find((m) => m.value === mode)!;
   return (
     <section className="replay" aria-label="Replay">
       <h3>Replay under …</h3>
@@ -77,7 +72,7 @@ export function ReplayPanel({
         className="replay-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void session.replay({ device: replayDevice, scheduler, disk, mode });
+          void session.replay({ device: replayDevice, scheduler, disk, kernel, mode });
         }}
       >
         <label>
@@ -94,11 +89,21 @@ export function ReplayPanel({
           </select>
         </label>
         <label>
-          Disk{' '}
+          Device{' '}
           <select value={disk} onChange={(e) => setDisk(e.target.value)}>
-            {overview.presets.map((p) => (
+            {disks.map((p) => (
               <option key={p} value={p}>
-                {p}
+                {deviceLabel(p)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Kernel{' '}
+          <select value={kernel} onChange={(e) => setKernel(e.target.value as ReplayKernel)}>
+            {KERNEL_CHOICES.map((k) => (
+              <option key={k.value} value={k.value}>
+                {k.label}
               </option>
             ))}
           </select>
@@ -106,7 +111,7 @@ export function ReplayPanel({
         <label>
           Mode{' '}
           <select value={mode} onChange={(e) => setMode(e.target.value as ReplayMode)}>
-            {MODES.map((m) => (
+            {MODE_CHOICES.map((m) => (
               <option key={m.value} value={m.value}>
                 {m.label}
               </option>
@@ -135,11 +140,12 @@ export function ReplayPanel({
         )}
       </form>
       <p className="muted small">
-        {MODES.find((m) => m.value === mode)?.label}: {MODES.find((m) => m.value === mode)?.what}.
+        {modeChoice.label}: {modeChoice.what}.
       </p>
       {state.busy && (
         <p role="status" className="small">
-          Replaying {replayDevice} under {scheduler} on {disk} ({mode}) in the worker…
+          Replaying {replayDevice} under {scheduler} on {deviceLabel(disk)}, kernel {kernel} ({mode}
+          ) in the worker…
         </p>
       )}
       {state.cancelled && (
@@ -156,72 +162,4 @@ export function ReplayPanel({
       {outcome?.kind === 'ok' && <ReplayResult report={outcome.report} />}
     </section>
   );
-}
-
-function ReplayResult({ report: r }: { report: ReplayReport }) {
-  const m = r.schedulerMapping;
-  const ag = r.dispatchAgreement;
-  const rq = r.requests;
-  return (
-    <div className="replay-result" data-testid="replay-result">
-      <p className="small">
-        Device {r.device}, <strong>{r.mode}</strong> replay of {count(rq.replayed)} requests
-        {rq.arrivals === 'D' && ' (the trace has no Q: its dispatches are the arrivals)'}
-        {rq.skipped.total > 0 &&
-          ` (${count(rq.skipped.total)} Qs skipped: ${count(rq.skipped.flush)} flush, ${count(rq.skipped.discard)} discard, ${count(rq.skipped.zeroSize)} without size)`}{' '}
-        from {count(r.processes.length)} processes, under <strong>{r.simulated.iosched}</strong> on{' '}
-        <strong>{r.simulated.disk}</strong>, queue depth {r.queueDepth.value}{' '}
-        <span className="muted">({r.queueDepth.source})</span>.
-      </p>
-      <p className="small muted">
-        Traced scheduler: {m.traced ?? 'unknown'}
-        {m.traced !== null ? ` (from its ${m.tracedFrom})` : ''} — {pageNote(m.note)}. Block layer:
-        kernel {r.kernel.value} ({r.kernel.source}).
-        {rq.untimed > 0 &&
-          ` ${count(rq.untimed)} requests had no traced D and C and were served by the disk model.`}
-      </p>
-      {r.addresses.packed && (
-        <p className="small muted" data-testid="replay-addresses">
-          Addresses: {r.addresses.note}.
-        </p>
-      )}
-
-      <ReplayUnits report={r} />
-
-      <table className="trace-table replay-table" aria-label="Dispatch counts">
-        <thead>
-          <tr>
-            <th scope="col"></th>
-            <th scope="col">measured</th>
-            <th scope="col">simulated</th>
-          </tr>
-        </thead>
-        <tbody>
-          <tr>
-            <th scope="row">Dispatches</th>
-            <td>{count(ag.kernelDispatches)}</td>
-            <td>{count(ag.simulatedDispatches)}</td>
-          </tr>
-        </tbody>
-      </table>
-
-      <p className="agreement" data-testid="dispatch-agreement">
-        <strong>Dispatch agreement: {pct(ag.fraction)}</strong> — {count(ag.agreed)} of{' '}
-        {count(ag.simulatedDispatches)} simulated dispatches chose the request the kernel dispatched
-        next ({count(ag.matched)} matched a kernel dispatch of the same sector and size).
-      </p>
-      <details className="small">
-        <summary>How agreement is counted</summary>
-        <p>{ag.method}.</p>
-        <p>{ag.definition}.</p>
-      </details>
-
-      <ThroughputPlot report={r} />
-    </div>
-  );
-}
-
-/** the engine's note speaks of the CLI's option; here the choice is the Scheduler menu */
-function pageNote(note: string): string {
-  return note.replace(/chosen with --scheduler/g, 'chosen in the Scheduler menu');
 }

@@ -24,7 +24,7 @@ export function LatencyLadder({
   const hi = 10 ** Math.ceil(Math.log10(Math.max(...values)));
   const W = 420;
   const left = 70;
-  const right = 28;
+  const right = 40;
   const x = (v: number): number =>
     left +
     ((Math.log10(Math.max(v, lo)) - Math.log10(lo)) / Math.max(Math.log10(hi / lo), 1e-9)) *

@@ -1,0 +1,62 @@
+// A replay's outcome on the trace screen: what was replayed and how, measured and simulated
+// side by side in one set of units (ReplayUnits), the dispatch agreement, and completions over
+// time.
+import type { ReplayReport } from '../../engine';
+import { pageNote } from '../../app/replay-choices';
+import { count, pct } from './format';
+import { ThroughputPlot } from './ReplayPlots';
+import { ReplayUnits } from './ReplayUnits';
+
+export function ReplayResult({ report: r }: { report: ReplayReport }) {
+  const m = r.schedulerMapping;
+  const rq = r.requests;
+  return (
+    <div className="replay-result" data-testid="replay-result">
+      <p className="small">
+        Device {r.device}, <strong>{r.mode}</strong> replay of {count(rq.replayed)}{' '}
+        {rq.units === 'requests' ? 'of the kernel’s requests' : 'requests'}
+        {rq.arrivals === 'D' && ' (the trace has no Q: its dispatches are the arrivals)'}
+        {rq.skipped.total > 0 &&
+          ` (${count(rq.skipped.total)} Qs skipped: ${count(rq.skipped.flush)} flush, ${count(rq.skipped.discard)} discard, ${count(rq.skipped.zeroSize)} without size)`}{' '}
+        from {count(r.processes.length)} processes — {count(rq.dependent)} issued after a completion
+        of their own process, {count(rq.independent)} on the clock — under{' '}
+        <strong>{r.simulated.iosched}</strong> on <strong>{r.simulated.disk}</strong>, kernel{' '}
+        <strong>{r.kernel.value}</strong>, queue depth {r.queueDepth.value}{' '}
+        <span className="muted">({pageNote(r.queueDepth.source)})</span>.
+      </p>
+      <p className="small muted">
+        Traced scheduler: {m.traced ?? 'unknown'}
+        {m.traced !== null ? ` (from its ${m.tracedFrom})` : ''} — {pageNote(m.note)}. Block layer:
+        kernel {r.kernel.value} ({pageNote(r.kernel.source)}).
+        {rq.untimed > 0 &&
+          ` ${count(rq.untimed)} requests had no traced D and C and were served by the device model.`}
+      </p>
+      {r.addresses.packed && (
+        <p className="small muted" data-testid="replay-addresses">
+          Addresses: {r.addresses.note}.
+        </p>
+      )}
+      <ReplayUnits report={r} />
+      <DispatchAgreement report={r} />
+      <ThroughputPlot report={r} />
+    </div>
+  );
+}
+
+function DispatchAgreement({ report: r }: { report: ReplayReport }) {
+  const ag = r.dispatchAgreement;
+  return (
+    <>
+      <p className="replay-agreement" data-testid="dispatch-agreement">
+        <strong>Dispatch agreement: {pct(ag.fraction)}</strong> — {count(ag.agreed)} of{' '}
+        {count(ag.simulatedDispatches)} simulated dispatches chose the request the kernel dispatched
+        next ({count(ag.matched)} matched a kernel dispatch of the same sector and size).
+      </p>
+      <details className="small">
+        <summary>How agreement is counted</summary>
+        <p>{ag.method}.</p>
+        <p>{ag.definition}.</p>
+      </details>
+    </>
+  );
+}

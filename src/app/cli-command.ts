@@ -3,6 +3,7 @@
 // scenario's JSON paths, cli/settings.ts). The lesson steps show it in a collapsed line; a
 // test checks that the CLI's edits and applyOverrides load to the same scenario.
 import type { RunOverrides } from './config';
+import { couldRange } from './run-extras';
 import { asObject } from './workload-config';
 
 type Edit = [path: string, value: string];
@@ -45,6 +46,12 @@ export function cliEdits(lesson: unknown, o: RunOverrides): Edit[] {
         out.push([`workload.processes.${i}.range`, 'null']);
         out.push([`workload.processes.${i}.pattern`, 'sequential']);
       }
+    });
+  if (o.ranges === true)
+    list.forEach((p, i) => {
+      // the processes applyRangesOn gives a range: one over the span they write in
+      if (couldRange(p))
+        out.push([`workload.processes.${i}.range.sizeSectors`, String(asObject(p.span).sectors)]);
     });
   for (const [i, p] of Object.entries(o.ioprio ?? {})) {
     out.push([`workload.processes.${i}.ioprio.class`, p.class]);

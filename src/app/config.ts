@@ -20,6 +20,7 @@ import {
 import {
   applyIoprio,
   applyRangesOff,
+  applyRangesOn,
   applyStop,
   WRITE_POLICIES,
   type Ioprio,
@@ -89,8 +90,9 @@ export interface RunOverrides {
   gen: Record<string, string>;
   /** disk.cache: the drive's write policy */
   cache?: WritePolicyName;
-  /** false: the processes' range writes become ordinary sequential writes (run-extras.ts) */
-  ranges?: false;
+  /** false: the processes' range writes become ordinary sequential writes; true: a lesson's
+   * random writes within a span become range writes over it (run-extras.ts) */
+  ranges?: boolean;
   /** workload.processes[i].ioprio, keyed by the process's index */
   ioprio?: Record<string, Ioprio>;
   /** the run's length: stop.requests or stop.timeMs, replacing the lesson's */
@@ -214,6 +216,7 @@ export function applyOverrides(raw: unknown, o: RunOverrides, seed?: number): un
   scenario.iosched = iosched;
   if (Object.keys(o.gen).length > 0) applyGenerators(scenario, o.gen);
   if (o.ranges === false) applyRangesOff(scenario);
+  if (o.ranges === true) applyRangesOn(scenario);
   if (o.ioprio && Object.keys(o.ioprio).length > 0) applyIoprio(scenario, o.ioprio);
   if (o.stop) applyStop(scenario, o.stop);
   if (seed !== undefined) scenario.seed = seed;

@@ -1,5 +1,5 @@
 // The run settings that lessons talk about beyond the scheduler and the disk (issue #16 item
-// 1): the drive's write policy (disk.cache), range writes off (a process's `range`), each
+// 1): the drive's write policy (disk.cache), range writes off or on (a process's `range`), each
 // process's CFQ I/O priority (ioprio class and level) and the run's length (stop.requests or
 // stop.timeMs). How each is written into a lesson's raw scenario, and how each is checked.
 // Pure data and functions; the engine's loader validates the result again.
@@ -23,7 +23,7 @@ export const DEFAULT_IOPRIO: Ioprio = { class: 'be', level: 4 };
 /** The overrides' fields this module owns (config.ts RunOverrides). */
 export interface Extras {
   cache?: WritePolicyName;
-  ranges?: false;
+  ranges?: boolean;
   ioprio?: Record<string, Ioprio>;
   stop?: StopOverride;
 }
@@ -44,6 +44,46 @@ function processesOf(scenario: Json): Json[] {
  * `ranges: false` turns into the ordinary sequential writes of the same span. */
 export function lessonHasRanges(lesson: unknown): boolean {
   return processesOf(asObject(lesson)).some((p) => p.range !== undefined && p.range !== null);
+}
+
+/** A process that could make range writes and makes none: it writes (op write or mix) at
+ * random places of a span of its own, no fixed request list, no generator. */
+export function couldRange(p: Json): boolean {
+  const span = asObject(p.span);
+  return (
+    (p.range === undefined || p.range === null) &&
+    (p.op === 'write' || p.op === 'mix') &&
+    p.pattern === 'random' &&
+    typeof span.sectors === 'number' &&
+    (p.requests === undefined || p.requests === null) &&
+    (p.generator === undefined || p.generator === null)
+  );
+}
+
+/** What range writes are in the lesson, as the settings offer them: 'on' (a process makes
+ * them: they can be turned off), 'off' (a process writes at random in a span and could make
+ * them: they can be turned on), null (neither: no such setting). */
+export function lessonRanges(lesson: unknown): 'on' | 'off' | null {
+  if (lessonHasRanges(lesson)) return 'on';
+  return processesOf(asObject(lesson)).some(couldRange) ? 'off' : null;
+}
+
+/** Range writes on: each random write of a process that makes none may land on any free
+ * 4 KiB block of its span — one range, the whole span (range.sizeSectors = its sectors, the
+ * engine's defaults otherwise), as `spindle range-sweep group` writes a block group. */
+export function applyRangesOn(scenario: Json): void {
+  const workload = asObject(scenario.workload);
+  const procs = processesOf(scenario);
+  if (!procs.some(couldRange))
+    throw new Error(
+      'range writes: no process of this lesson writes at random within a span of its own',
+    );
+  scenario.workload = {
+    ...workload,
+    processes: procs.map((p) =>
+      couldRange(p) ? { ...p, range: { sizeSectors: asObject(p.span).sectors } } : p,
+    ),
+  };
 }
 
 /** The lesson's processes with their names and I/O priorities (the default where none). */
@@ -154,8 +194,8 @@ export function sanitizeExtras(
     else problem('drive cache', `must be one of ${WRITE_POLICIES.join(', ')}`);
   }
   if (o.ranges !== undefined) {
-    if (o.ranges === false) out.ranges = false;
-    else problem('range writes', 'only ranges=0 (off) changes a run');
+    if (typeof o.ranges === 'boolean') out.ranges = o.ranges;
+    else problem('range writes', 'must be ranges=0 (off) or ranges=1 (on)');
   }
   for (const [i, p] of Object.entries(o.ioprio ?? {})) {
     const bad = checkIoprio(p);

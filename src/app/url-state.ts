@@ -8,7 +8,7 @@
 //    &q.nr_requests=64&kernel=2.6.16&hz=1000                queue settings, kernel era, HZ
 //    &disk=cheetah-15k4-146g&qd=16&dsched=sptf             disk preset, depth, drive's scheduler
 //    &pc=64                                                 page cache of 64 MiB (0: none)
-//    &cache=write-back&ranges=0                             drive's write policy, range writes off
+//    &cache=write-back&ranges=0                             drive's write policy, range writes off (1: on)
 //    &io.3=idle.7&io.0=be.0                                 a process's I/O priority (class.level)
 //    &stop.requests=500  (or &stop.timeMs=2000)             the run's length
 //    &w.ffsb.profile=rand-read&w.postmark.fs=xfs            workload generators' variants
@@ -94,9 +94,9 @@ function setRunKey(o: RunOverrides, key: string, value: string): string | null |
       return null;
     }
     case 'ranges': {
-      if (value !== '0')
-        return `ranges: ${shown(value)}: only ranges=0 (range writes off) is a change`;
-      o.ranges = false;
+      if (value !== '0' && value !== '1')
+        return `ranges: ${shown(value)} is not 0 (range writes off) or 1 (on)`;
+      o.ranges = value === '1';
       return null;
     }
     case 'stop.requests':
@@ -290,7 +290,7 @@ function writeRun(out: [string, string][], o: RunOverrides, prefix: string): voi
   put('cache', o.cache);
   put('pc', o.pc);
   for (const k of Object.keys(o.gen).sort()) put(`w.${k}`, o.gen[k]);
-  if (o.ranges === false) put('ranges', 0);
+  if (o.ranges !== undefined) put('ranges', o.ranges ? 1 : 0);
   const io = o.ioprio ?? {};
   for (const k of Object.keys(io).sort((a, b) => Number(a) - Number(b)))
     put(`io.${k}`, ioprioText(io[k]!));

@@ -25,7 +25,7 @@ export function describeOverrides(o: RunOverrides, seed?: number): string[] {
   if (o.cache !== undefined) out.push(`drive cache ${o.cache}`);
   if (o.pc !== undefined) out.push(o.pc > 0 ? `page cache ${o.pc} MiB` : 'no page cache');
   for (const [k, v] of Object.entries(o.gen)) out.push(`${k.replace('.', ' ')} ${v}`);
-  if (o.ranges === false) out.push('range writes off');
+  if (o.ranges !== undefined) out.push(`range writes ${o.ranges ? 'on' : 'off'}`);
   for (const [i, p] of Object.entries(o.ioprio ?? {})) out.push(`process ${i} ${ioprioWords(p)}`);
   if (o.stop)
     out.push(o.stop.requests !== null ? `${o.stop.requests} requests` : `${o.stop.timeMs} ms`);

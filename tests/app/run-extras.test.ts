@@ -1,5 +1,5 @@
 // The lesson settings of issue #16 (src/app/run-extras.ts): the drive's write policy, range
-// writes off, each process's I/O priority and the run's length — written into the scenario
+// writes off or on, each process's I/O priority and the run's length — written into the scenario
 // as the CLI's --set would (src/app/cli-command.ts), carried by the link, and checked.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { applySetting, parseSetting } from '../../cli/settings';
 import { applyOverrides, emptyOverrides, type RunOverrides } from '../../src/app/config';
 import { cliCommand, cliEdits, shellWord } from '../../src/app/cli-command';
-import { checkStop, lessonStop } from '../../src/app/run-extras';
+import { checkStop, lessonRanges, lessonStop } from '../../src/app/run-extras';
+import { runScenario } from '../../src/engine';
 import { parseUrlState, serializeUrlState } from '../../src/app/url-state';
 import { loadScenario } from '../../src/engine/scenario/load';
 
@@ -29,6 +30,7 @@ describe('the page’s settings and the terminal command run the same scenario',
   const cases: Array<[string, RunOverrides]> = [
     ['queue-depth-write-back.json', o({ cache: 'write-through', qd: 16 })],
     ['range-writes-journal.json', o({ ranges: false })],
+    ['c2247a-block-group-writes.json', o({ ranges: true })],
     [
       'cfq-fairness.json',
       o({ ioprio: { '0': { class: 'be', level: 0 }, '3': { class: 'idle', level: 4 } } }),
@@ -73,6 +75,33 @@ describe('run-extras applied to a lesson', () => {
     );
     expect(s.workload.processes[0]!.range ?? null).toBeNull();
     expect(s.workload.processes[0]!.pattern).toBe('sequential');
+  });
+  it('range writes on give the block group’s writer one range over its group: a write waits less', () => {
+    const raw = read('c2247a-block-group-writes.json');
+    const short = o({ stop: { requests: 400, timeMs: null } });
+    const off = loadScenario(applyOverrides(raw, short), 'x');
+    const on = loadScenario(applyOverrides(raw, { ...short, ranges: true }), 'x');
+    expect(off.workload.processes[0]!.range ?? null).toBeNull();
+    expect(on.workload.processes[0]!.range).toEqual({
+      sizeSectors: 32768,
+      targets: 1,
+      alignSectors: 8,
+      barrierEvery: 1,
+    });
+    // the drive writes where the head is rather than where the block was drawn
+    const ms = (s: typeof on) => {
+      const { summary } = runScenario(s);
+      return summary.simulatedTimeMs / summary.requests.completed;
+    };
+    expect(ms(on)).toBeLessThan(ms(off) / 2);
+  });
+  it('the settings offer range writes where a lesson makes them or could', () => {
+    expect(lessonRanges(read('range-writes-journal.json'))).toBe('on');
+    expect(lessonRanges(read('c2247a-block-group-writes.json'))).toBe('off');
+    expect(lessonRanges(read('cfq-fairness.json'))).toBeNull();
+    expect(() => applyOverrides(read('cfq-fairness.json'), o({ ranges: true }))).toThrow(
+      /no process of this lesson writes at random within a span/,
+    );
   });
   it('range writes off on a lesson without them is an error, not a silent no-op', () => {
     expect(() => applyOverrides(read('cfq-fairness.json'), o({ ranges: false }))).toThrow(
@@ -119,14 +148,17 @@ describe('the link carries them', () => {
     const back = parseUrlState(url);
     expect(back.problems).toEqual([]);
     expect(back.config).toEqual(c);
+    c.run = o({ ranges: true });
+    expect(serializeUrlState(c)).toContain('ranges=1');
+    expect(parseUrlState(serializeUrlState(c)).config).toEqual(c);
   });
   it('bad values are problems in words', () => {
-    const p = parseUrlState('?v=1&cache=fast&io.2=worst&ranges=1&stop.requests=5&stop.timeMs=9')
+    const p = parseUrlState('?v=1&cache=fast&io.2=worst&ranges=2&stop.requests=5&stop.timeMs=9')
       .problems.map((x) => x.message)
       .join('\n');
     expect(p).toMatch(/not write-through or write-back/);
     expect(p).toMatch(/is not class\.level/);
-    expect(p).toMatch(/only ranges=0/);
+    expect(p).toMatch(/ranges: "2" is not 0 \(range writes off\) or 1 \(on\)/);
     expect(p).toMatch(/given twice/);
   });
 });

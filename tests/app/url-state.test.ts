@@ -40,7 +40,7 @@ const overrides: fc.Arbitrary<RunOverrides> = fc.record(
     pc: fc.integer({ min: 0, max: 100000 }),
     gen: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}\.[a-zA-Z]{1,8}$/), name, { maxKeys: 2 }),
     cache: fc.constantFrom('write-through' as const, 'write-back' as const),
-    ranges: fc.constant(false as const),
+    ranges: fc.boolean(),
     ioprio: fc.dictionary(
       fc.integer({ min: 0, max: 999 }).map(String),
       fc.record({

@@ -1,6 +1,7 @@
 // End-to-end (issue #16 item 1): every setting a lesson talks about is reachable in Settings —
-// a process's I/O class and level, the drive's cache policy, range writes on/off and the run's
-// length — and each runs, writes the link and names the change above the lesson text.
+// a process's I/O class and level, the drive's cache policy, range writes on/off (off where a
+// lesson makes them, on where its random writes could be) and the run's length — and each
+// runs, writes the link and names the change above the lesson text.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { haveChromium, requireChromium, useLab } from './harness';
@@ -67,6 +68,25 @@ describe.skipIf(!haveChromium)('the settings every lesson mentions', () => {
     await expect
       .poll(() => form.locator('.field-error').first().textContent())
       .toContain('from 1 to 1,000,000');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('range writes on (c2247a-block-group-writes): the block group’s writes placed by the drive', async () => {
+    const { page, problems } = await lab.openLab('?v=1&lesson=c2247a-block-group-writes.json');
+    const summary = page.locator('details.summary-box');
+    await summary.locator('summary').click();
+    const before = await summary.textContent();
+    const form = await settings(page);
+    const ranges = form.getByLabel('range writes');
+    expect(await ranges.inputValue()).toBe('off');
+    await ranges.selectOption('on');
+    await form.getByRole('button', { name: 'Run with these settings' }).click();
+    await expect.poll(() => query(page), { timeout: 30_000 }).toContain('ranges=1');
+    await expect.poll(() => changed(page), { timeout: 30_000 }).toContain('range writes on');
+    // another run: the summary's figures change (the drive writes where the head is)
+    await expect.poll(() => summary.textContent(), { timeout: 30_000 }).not.toBe(before);
+    await lab.shot(page, 'settings-ranges-on.png', true);
     expect(problems).toEqual([]);
     await page.context().close();
   });

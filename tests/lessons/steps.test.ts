@@ -69,6 +69,15 @@ describe('the figures the steps add', () => {
     expect(total('seek-rotate-transfer.json', 'sptf', 4)).toBe(268.8);
     expect(total('seek-rotate-transfer.json', 'sstf', 4)).toBe(250);
   });
+  it('c2247a-block-group-writes with range writes on: 2.8 ms a write (seek 0.6, rotation 0.2)', () => {
+    const file = 'c2247a-block-group-writes.json';
+    const on = lessonSteps(read(file).lesson).find((s) => s.run.ranges === true)!;
+    const { summary } = runScenario(loadScenario(applyOverrides(read(file), on.run), file));
+    const round = (v: number) => Math.round(v * 10) / 10;
+    expect(round(summary.latencyMs.q2c.mean)).toBe(2.8);
+    expect(round(summary.positioningMs.seek)).toBe(0.6);
+    expect(round(summary.positioningMs.rotation)).toBe(0.2);
+  });
   it('disk.py -a 7,30,8: SSTF finds SPTF’s order (375 ms)', () => {
     expect(total('ostep-fifo-vs-satf.json', 'sstf', 3)).toBe(375);
     expect(total('ostep-fifo-vs-satf.json', 'sptf', 3)).toBe(375);

@@ -6,7 +6,7 @@ import type { RunOverrides } from '../../app/config';
 import {
   checkStop,
   IOPRIO_CLASSES,
-  lessonHasRanges,
+  lessonRanges,
   lessonPriorities,
   lessonStop,
   WRITE_POLICIES,
@@ -28,7 +28,7 @@ const CLASS_WORDS: Record<IoprioClass, string> = {
 export interface RunExtras {
   cacheLesson: WritePolicyName | null;
   cache: (presetPolicy: WritePolicyName | undefined) => string;
-  hasRanges: boolean;
+  rangesLesson: 'on' | 'off' | null;
   ranges: string;
   procs: Array<{
     name: string;
@@ -85,13 +85,16 @@ export function runExtras(
   }
   const cache = (presetPolicy: WritePolicyName | undefined) =>
     draft.cache ?? overrides.cache ?? cacheLesson ?? presetPolicy ?? 'write-through';
-  const hasRanges = lessonHasRanges(lesson);
-  const ranges = draft.ranges ?? (overrides.ranges === false ? 'off' : 'on');
+  /** the lesson's range writes ('on' / 'off'), or null where the setting does not apply */
+  const rangesLesson = lessonRanges(lesson);
+  const ranges =
+    draft.ranges ??
+    (overrides.ranges === undefined ? (rangesLesson ?? 'off') : overrides.ranges ? 'on' : 'off');
 
   function write(o: RunOverrides, presetPolicy: WritePolicyName | undefined) {
     const c = cache(presetPolicy);
     if (c !== (cacheLesson ?? presetPolicy)) o.cache = c as WritePolicyName;
-    if (hasRanges && ranges === 'off') o.ranges = false;
+    if (rangesLesson !== null && ranges !== rangesLesson) o.ranges = ranges === 'on';
     procs.forEach((p, i) => {
       if (p.cls !== p.lessonCls || p.level !== p.lessonLevel)
         (o.ioprio ??= {})[String(i)] = { class: p.cls as IoprioClass, level: Number(p.level) };
@@ -105,7 +108,7 @@ export function runExtras(
   return {
     cacheLesson,
     cache,
-    hasRanges,
+    rangesLesson,
     ranges,
     procs,
     stopLesson,
@@ -146,14 +149,18 @@ export function RunExtraFields({
     return (
       <fieldset className="processes">
         <legend>Processes</legend>
-        {x.hasRanges && (
+        {x.rangesLesson !== null && (
           <Choice
             id={`${uid}-ranges`}
             label="range writes"
-            hint="off: each range write becomes an ordinary write to the next block of its span (range = null, pattern sequential)"
+            hint={
+              x.rangesLesson === 'on'
+                ? 'off: each range write becomes an ordinary write to the next block of its span (range = null, pattern sequential)'
+                : 'on: each random write may go to any free 4 KiB block of its span, where the drive chooses (range.sizeSectors = the span; the block layer must be none)'
+            }
             value={x.ranges}
             options={['on', 'off']}
-            lessonValue="on"
+            lessonValue={x.rangesLesson}
             onChange={(v) => x.set('ranges', v)}
           />
         )}

@@ -125,7 +125,7 @@ first few reported with their line numbers; they never stop the parse.
   --device MAJ,MIN  summarise one device (default: all; "devices" lists them)
   --json            print the summary as one JSON document`,
 
-  replay: `Usage: spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed|trace-timed]
+  replay: `Usage: spindle replay <trace.txt|.gz> [--scheduler S] [--disk traced|PRESET] [--mode open|closed|trace-timed]
                       [--queue-depth N] [--nr-requests N] [--device MAJ,MIN] [--kernel K]
                       [--json]
 
@@ -149,8 +149,13 @@ smaller until they fit) keep their order and each request its offset in its regi
   --scheduler S     the Spindle scheduler; default: the nearest to the traced one
                     (mq-deadline → mq-deadline, bfq → cfq, kyber → noop, none → none),
                     stated in "schedulerMapping"
-  --disk PRESET     the simulated disk (default sata-7200-500g, or ssd for a
-                    non-rotating device)
+  --disk D          the simulated device: traced (the default) is the device fitted
+                    to this trace's D→C pairs (service by direction, size, distance,
+                    parallelism; "fit" in the output, with its error on held-back
+                    pairs); or any preset (spindle presets). A trace with under 16
+                    D→C pairs falls back to sata-7200-500g (ssd for a non-rotating
+                    device). A caution is printed when the simulated median D2C
+                    differs from the traced one by more than 2×
   --mode M          open: issue at the traced Q times (default); closed: a request
                     waits its traced think time after its process's own completion
                     (dependent), or its traced gap after the process's previous

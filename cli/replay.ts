@@ -1,4 +1,4 @@
-// `spindle replay <trace.txt|.gz> [--scheduler S] [--disk PRESET] [--mode open|closed|trace-timed]
+// `spindle replay <trace.txt|.gz> [--scheduler S] [--disk traced|PRESET] [--mode open|closed|trace-timed]
 // [--queue-depth N] [--nr-requests N] [--device MAJ,MIN] [--kernel K] [--json]`: the trace's Qs replayed on a simulated disk
 // (src/engine/trace/replay.ts), measured vs simulated. A meta.json beside the trace (the
 // shared corpus's) tells the traced scheduler, whether the device rotates, its
@@ -10,10 +10,12 @@ import { createGunzip } from 'node:zlib';
 import { MAX_QUEUE_DEPTH } from '../src/engine/disk/params';
 import { KERNELS, type Kernel } from '../src/engine/iosched/queue-settings';
 import { ScenarioError } from '../src/engine/scenario/load';
+import { spreadAt } from '../src/engine/disk/fitted';
 import {
   replayTrace,
   ReplayError,
   type LatencyMs,
+  type DirectionFit,
   type ReplayReport,
   type TraceMeta,
   type UnitFigures,
@@ -184,5 +186,27 @@ function text(r: ReplayReport, path: string): string {
     ...unitLines('simulated', si.perRequest, 'requests', si.spanMs),
     `btt (as spindle parse prints it): ${bttRow('Q2C', me.btt.q2c)}; ${bttRow('D2C', me.btt.d2c)}`,
     `dispatch agreement (${ag.method}): ${ag.agreed}/${ag.simulatedDispatches} = ${num(ag.fraction * 100, 1)}% (${ag.matched} matched a kernel dispatch of the same sector and size; ${ag.kernelDispatches} kernel dispatches)`,
+    ...fitLines(r.fit),
+    ...r.caution.map((c) => `CAUTION: ${c}`),
   ].join('\n');
+}
+
+function pct(x: number): string {
+  return `${num(x * 100, 1)}%`;
+}
+
+/** The fitted device: its parallelism, each direction's terms, its held-back error. */
+function fitLines(f: ReplayReport['fit']): string[] {
+  if (f === null) return [];
+  const dir = (name: string, d: DirectionFit | null): string =>
+    d === null
+      ? `  ${name}: too few to fit, served by the other direction's fit`
+      : `  ${name}: ${num(d.baseMs, 4)} ms + ${num(d.perKiBMs, 5)} ms/KiB + ${num(d.randomMs, 4)} ms if not sequential + ${num(d.perSqrtGiBMs, 4)} ms·√(GiB from the last), × a ratio from the trace's spread (median ${num(spreadAt(d.spread, 0.5), 2)}, p95 ${num(spreadAt(d.spread, 0.95), 2)}) (${d.samples} pairs)`;
+  const h = f.heldBack;
+  return [
+    `fitted device: ${f.parallelism} served at once, by processor sharing (${f.parallelismNote}); work per request, ${f.samples} D→C pairs:`,
+    dir('reads', f.read),
+    dir('writes', f.write),
+    `  held-back error: median D2C ${pct(h.medianRelErr)}, p95 D2C ${pct(h.p95RelErr)}; per request: median ${pct(h.perRequest.medianRelErr)}, p95 ${pct(h.perRequest.p95RelErr)} (${h.how}); traced median D2C ${num(f.tracedD2cMedianMs, 4)} ms`,
+  ];
 }

@@ -32,11 +32,15 @@ describe.each(TRACES)('spindle replay %s', (name, traced, simulated) => {
     // a trace of a blk-mq scheduler replays under itself on kernel 6.18's block layer
     expect(r.kernel.value).toBe('6.18');
     expect(r.simulated.iosched).toBe(simulated);
-    expect(r.disk.preset).toBe('sata-7200-500g');
-    expect(r.disk.source).toMatch(/rotating/);
-    expect(r.queueDepth.value).toBe(
-      Math.min(32, Math.max(p.depth.read, p.depth.write)), // sata-7200-500g takes 32
-    );
+    // the default device: fitted to the trace (replay-fit.ts), reported with its error
+    expect(r.disk.preset).toBe('traced');
+    expect(r.disk.source).toMatch(/^fitted to this trace's \d+ D→C pairs/);
+    expect(r.fit?.device.parallelism).toBe(r.fit?.parallelism);
+    expect(r.fit?.heldBack.n).toBeGreaterThan(0);
+    expect(Array.isArray(r.caution)).toBe(true);
+    // the fitted device takes as many as Spindle models: the trace's own most in flight
+    expect(r.queueDepth.source).toMatch(/^the trace's most requests in flight on the device/);
+    expect(r.queueDepth.source).not.toMatch(/capped/);
 
     // every traced Q is replayed or counted skipped; every replayed one completes
     expect(r.requests.tracedQ).toBe(p.actions.Q);

@@ -110,6 +110,7 @@ describe('real traces: the replay’s queue depth', () => {
     expect(reading.devices.get('7,0')!.mostInFlight).toBe(64);
     const r = replayTrace(reading, {
       mode: 'trace-timed',
+      disk: 'ssd',
       meta: { scheduler: 'kyber', rotational: 0 },
     });
     expect(r.queueDepth).toEqual({

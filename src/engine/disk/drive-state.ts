@@ -4,6 +4,7 @@ import type { Simulation } from '../sim/simulation';
 import type { CacheSegment, Prefetch } from './cache';
 import type { ArmState } from './disk-scheduler';
 import { createRangeState, makesRangeWrites, type RangeState } from './range';
+import { createFittedState, type FittedState } from './fitted';
 
 export interface DriveState {
   /** commands waiting for the mechanism (request slots), in arrival order */
@@ -48,6 +49,9 @@ export interface DriveState {
   ranges: RangeState | null;
   /** SSD: when each channel is next free */
   ssdChannelFreeNs: number[];
+  /** a device fitted to a trace: its requests in service, last command and draws; null on
+   * any other drive */
+  fitted: FittedState | null;
   /** the last command completed to the host was a write: DiskSim's "after write"
    * overheads apply to the next (disksim_diskctlr.c lastflags) */
   lastCompletedWrite: boolean;
@@ -86,6 +90,7 @@ export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
     decisions: 0,
     ranges: sim.model.processes.some(makesRangeWrites) ? createRangeState(sim.model.seed) : null,
     ssdChannelFreeNs: p.ssd ? new Array<number>(p.ssd.channels).fill(0) : [],
+    fitted: p.fitted ? createFittedState(sim.model.seed) : null,
     lastCompletedWrite: false,
     driverQueue: [],
     awaitingCompletion: false,

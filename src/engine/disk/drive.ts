@@ -24,6 +24,7 @@ import {
   writeStopsReadAhead,
 } from './cache';
 import { ssdSubmit } from './ssd';
+import { fittedSubmit } from './fitted';
 import { diskLoserNote, explainDiskPick } from './explain';
 import { pickNext, type DiskPick } from './disk-scheduler';
 import { noteDestaged, noteServiced } from '../metrics/collector';
@@ -68,6 +69,7 @@ export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: 
     rw === null &&
     rq.write &&
     !d.params.ssd &&
+    !d.params.fitted &&
     sim.model.writePolicy === 'write-back' &&
     rq.nSectors <= d.params.cache.writeBufferSectors &&
     d.params.cache.writeSegments > 0;
@@ -99,6 +101,10 @@ export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: 
   if (rw !== null) acceptRangeWrite(sim, rq, rw);
   if (d.params.ssd) {
     ssdSubmit(sim, rq, now);
+    return true;
+  }
+  if (d.params.fitted) {
+    fittedSubmit(sim, rq, now);
     return true;
   }
   if (!rq.write) {

@@ -126,6 +126,33 @@ export interface SsdSpec {
   channels: number;
 }
 
+/**
+ * One direction of a device fitted to a trace (trace/replay-fit.ts; disk/fitted.ts serves
+ * it): a request's service time is
+ *   (baseMs + perKiBMs·KiB + randomMs·[not sequential] + perSqrtGiBMs·√(distance in GiB)) · r,
+ * where sequential means it starts where the device's previous command ended, distance is
+ * how far from there it starts, and r is drawn from `spread`: the trace's measured / modelled
+ * ratios, sorted, as the means of FITTED_SPREAD_BINS equal shares (disk/fitted.ts).
+ */
+export interface FittedDirection {
+  baseMs: number;
+  perKiBMs: number;
+  randomMs: number;
+  perSqrtGiBMs: number;
+  spread: number[];
+}
+
+/** A device fitted to a trace, served by processor sharing: with k requests in flight each
+ * progresses at min(1, parallelism / k) of full speed. A direction with too few requests to
+ * fit is null and served by the other's fit. */
+export interface FittedSpec {
+  parallelism: number;
+  /** what the traced queue said (meta.json's rotational): the schedulers' non-rotational rules */
+  rotational: boolean;
+  read: FittedDirection | null;
+  write: FittedDirection | null;
+}
+
 export interface DiskParams {
   /** preset name, e.g. "hp-c2247a" */
   name: string;
@@ -167,4 +194,12 @@ export interface DiskParams {
    */
   queueing?: 'drive' | 'driver';
   ssd: SsdSpec | null;
+  /** a device fitted to a trace (preset "traced"); absent or null on every other drive */
+  fitted?: FittedSpec | null;
+}
+
+/** The kernel's QUEUE_FLAG_NONROT as the schedulers see it: an SSD, or a fitted device
+ * whose traced queue said rotational=0. */
+export function isNonRotational(p: DiskParams): boolean {
+  return p.ssd !== null || (p.fitted != null && !p.fitted.rotational);
 }

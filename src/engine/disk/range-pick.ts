@@ -231,7 +231,12 @@ export function commitPlacement(sim: Simulation, rs: RangeState, rq: IoRequest, 
 export function acceptRangeWrite(sim: Simulation, rq: IoRequest, rw: RangeWrite): void {
   const rs = sim.state.drive.ranges!;
   const policy = sim.model.rangeScheduler;
-  if (sim.model.disk.params.ssd || policy === 'first' || policy === 'random') {
+  if (
+    sim.model.disk.params.ssd ||
+    sim.model.disk.params.fitted ||
+    policy === 'first' ||
+    policy === 'random'
+  ) {
     const lbn = placeCheap(rs, rw, rq.nSectors, policy === 'random');
     if (lbn < 0)
       throw new Error(

@@ -5,6 +5,7 @@ import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import { hostRunQueue } from './host';
 import type { Bio, Candidate, ElevatorContext } from './types';
+import { isNonRotational } from '../disk/params';
 
 /**
  * One per simulation. A class, not an object of closures: its methods are the same
@@ -43,7 +44,7 @@ class SimContext implements ElevatorContext {
   }
 
   nonRotational(): boolean {
-    return this.sim.model.disk.params.ssd !== null;
+    return isNonRotational(this.sim.model.disk.params);
   }
 
   setTimer(atNs: number): void {

@@ -8,11 +8,12 @@ import type { Simulation } from '../sim/simulation';
 import { emitPlug } from './emit';
 import { hostRunQueue, type HostState } from './host';
 import type { Bio } from './types';
+import { isNonRotational } from '../disk/params';
 
 /** The kernel plugs a queue unless the device is non-rotational with tagged queueing. */
 export function shouldPlug(sim: Simulation): boolean {
   if (sim.model.iosched.queue.taskPlug) return false; // each process plugs instead
-  return !(sim.model.disk.params.ssd !== null && sim.model.queueDepth > 1);
+  return !(isNonRotational(sim.model.disk.params) && sim.model.queueDepth > 1);
 }
 
 export function allocatedTotal(h: HostState): number {

@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { geometryOf } from '../disk/geometry';
 import { MAX_QUEUE_DEPTH, type DiskParams } from '../disk/params';
+import { FITTED_SPREAD_BINS } from '../disk/fitted';
+import { TRACED_PRESET } from '../disk/presets/traced';
 import { applyOverrides } from '../model';
 import {
   bool,
@@ -77,6 +79,18 @@ const seekSchema = z.discriminatedUnion(
   },
 );
 
+const SPREAD_PHRASE = `must be a list of ${FITTED_SPREAD_BINS} ascending ratios from 0 to 1000000 (the means of equal shares of the measured / modelled ratios)`;
+const fittedDirection = obj({
+  baseMs: ms(),
+  perKiBMs: ms(),
+  randomMs: ms(),
+  perSqrtGiBMs: ms(),
+  spread: z
+    .array(numIn(0, 1e6, SPREAD_PHRASE), { error: SPREAD_PHRASE })
+    .length(FITTED_SPREAD_BINS, { error: SPREAD_PHRASE })
+    .refine((v) => v.every((x, i) => i === 0 || x >= v[i - 1]!), { error: SPREAD_PHRASE }),
+}).nullable();
+
 /** DiskParams with the ranges a scenario may set. */
 export const diskParamsSchema = obj({
   name: text(),
@@ -127,6 +141,17 @@ export const diskParamsSchema = obj({
     writeMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
     channels: intIn(1, 1024),
   }).nullable(),
+  fitted: obj({
+    parallelism: intIn(1, 1024),
+    rotational: bool(),
+    read: fittedDirection,
+    write: fittedDirection,
+  })
+    .refine((f) => f.read !== null || f.write !== null, {
+      error: 'needs a read or a write fit (both are null)',
+    })
+    .nullable()
+    .optional(),
 });
 
 /**
@@ -152,6 +177,13 @@ export function checkDiskOverrides(
     problems.push(...issueProblems(parsed.error.issues, merged, diskParamsSchema, ['disk']));
     return { problems, params: null, totalLbns: 0 };
   }
+  if (merged.name === TRACED_PRESET && !merged.fitted)
+    problems.push(
+      problem(
+        ['disk', 'fitted'],
+        'missing: preset "traced" is the device fitted to a trace; give its fit (spindle replay --json prints one as fit.device)',
+      ),
+    );
   problems.push(...checkZones(merged));
   if (problems.length > 0) return { problems, params: null, totalLbns: 0 };
   const g = geometryOf(merged);
@@ -186,6 +218,7 @@ function checkKeys(
   extra: readonly string[] = [],
 ): void {
   let s = schema;
+  if (s instanceof z.ZodOptional) s = s.unwrap() as z.ZodType;
   if (s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
   if (s instanceof z.ZodDiscriminatedUnion) {
     // A seek curve: the known keys are those of the curve type in effect after merging.

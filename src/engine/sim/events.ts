@@ -32,6 +32,8 @@ export const EventKind = {
   SyncSupers: 13,
   /** a ReiserFS journal's queued commit work is due (a: the journal's index) */
   ReiserfsWork: 14,
+  /** the fitted device's next request is done (a: its scheduling number; disk/fitted.ts) */
+  FittedDone: 15,
 } as const;
 
 /**

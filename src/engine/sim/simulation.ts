@@ -12,6 +12,7 @@ import {
   driveRelease,
   type DriveState,
 } from '../disk/drive';
+import { fittedDone } from '../disk/fitted';
 import type { TraceSink } from '../events';
 import { getElevator } from '../iosched/elevator';
 import type { ElevatorContext, ElevatorType } from '../iosched/types';
@@ -161,6 +162,12 @@ export function step(sim: Simulation): boolean {
     case EventKind.DriveComplete:
       driveRelease(sim, requestAt(st.requests, rq), t);
       hostComplete(sim, requestAt(st.requests, rq), t);
+      break;
+    case EventKind.FittedDone:
+      for (const slot of fittedDone(sim, a, t)) {
+        driveRelease(sim, requestAt(st.requests, slot), t);
+        hostComplete(sim, requestAt(st.requests, slot), t);
+      }
       break;
     case EventKind.DrivePick:
       onDrivePick(sim, t);

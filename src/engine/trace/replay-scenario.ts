@@ -1,7 +1,6 @@
 // Trace replay, the scenario half: the traced device's Qs as a Spindle scenario (one process
 // per pid, fixed request lists for open or closed replay), and the traced scheduler mapped to
 // the nearest Spindle one. replay.ts runs it and compares; the modes are described there.
-import { geometryOf } from '../disk/geometry';
 import { getPreset } from '../disk/presets';
 import type { Kernel } from '../iosched/queue-settings';
 import { ReplayError } from './replay-errors';
@@ -25,6 +24,10 @@ import {
   type TracedRequest,
 } from './replay-source';
 import { mapSector, packAddresses, type AddressMap } from './replay-addresses';
+import { chooseDisk, diskSectors, type DiskChoice } from './replay-device';
+import type { DeviceFit } from './replay-fit';
+
+export type { DiskChoice } from './replay-device';
 import { closedLoopTiming } from './replay-loop';
 import { chooseQueueDepth, type DepthChoice } from './replay-depth';
 
@@ -44,6 +47,7 @@ export interface ReplayOptions {
   device?: string;
   /** a Spindle I/O scheduler; default: mapped from the traced one */
   scheduler?: string;
+  /** "traced" (the default): the device fitted to this trace (replay-fit.ts); or a preset */
   disk?: string;
   mode?: ReplayMode;
   queueDepth?: number;
@@ -71,15 +75,8 @@ export interface ReplayProcess {
   loop: { dependent: number; independent: number; thinkMs: number; gapMs: number } | null;
 }
 
-export interface DiskChoice {
-  preset: string;
-  source: string;
-}
-
 export type { DepthChoice } from './replay-depth';
 
-const DEFAULT_ROTATING_DISK = 'sata-7200-500g';
-const DEFAULT_SSD = 'ssd';
 /** the tag set assumed for a drive of unknown depth (the SCSI presets') */
 const UNKNOWN_DRIVE_TAGS = 64;
 
@@ -285,26 +282,18 @@ export function buildScenario(
   addresses: AddressMap;
   kernel: KernelChoice;
   nrRequests: NrRequestsChoice | null;
+  /** the device fitted to the trace (null when a preset was chosen) and cautions about it */
+  fit: DeviceFit | null;
+  cautions: string[];
 } {
   const dev = chooseDevice(reading, opts.device);
   const mode = opts.mode ?? 'open';
   const mapping = mapScheduler(reading, opts.meta, opts.scheduler);
   const kernel = chooseKernel(mapping, opts.kernel);
   const workload = buildWorkload(dev, mode);
-  const rotational = opts.meta?.rotational;
-  const disk: DiskChoice =
-    opts.disk !== undefined
-      ? { preset: opts.disk, source: '--disk' }
-      : rotational === 0
-        ? { preset: DEFAULT_SSD, source: 'default for a non-rotating device (meta.json)' }
-        : {
-            preset: DEFAULT_ROTATING_DISK,
-            source:
-              rotational === 1
-                ? 'default for a rotating device (meta.json rotational=1)'
-                : 'default (the trace does not say whether the device rotates)',
-          };
-  const addresses = fitAddresses(workload, disk.preset);
+  const device = chooseDisk(dev, opts.disk, opts.meta?.rotational, highestSector(workload));
+  const disk = device.disk;
+  const addresses = fitAddresses(workload, diskSectors(device));
   const presetDepth = getPreset(disk.preset)?.maxQueueDepth ?? null;
   const queueDepth = chooseQueueDepth(opts.queueDepth, reading, dev, {
     depth: presetDepth,
@@ -331,7 +320,7 @@ export function buildScenario(
   const json = {
     name: 'replay',
     title: `replay of ${dev.dev} (${mode})`,
-    disk: { preset: disk.preset, queueDepth: queueDepth.value },
+    disk: { preset: disk.preset, queueDepth: queueDepth.value, ...device.json },
     iosched: { name: mapping.simulated, kernel: kernel.value, queue },
     workload: { processes: workload.processes.map((p) => p.spec) },
   };
@@ -341,14 +330,32 @@ export function buildScenario(
     (json.disk as Record<string, unknown>).scheduler = mapping.simulated;
   }
   const scenario = loadScenario(json, 'replay');
-  return { scenario, dev, mapping, workload, disk, queueDepth, addresses, kernel, nrRequests };
+  return {
+    scenario,
+    dev,
+    mapping,
+    workload,
+    disk,
+    queueDepth,
+    addresses,
+    kernel,
+    nrRequests,
+    fit: device.fit,
+    cautions: device.cautions,
+  };
+}
+
+/** The end of the workload's furthest request, in the trace's sectors. */
+function highestSector(workload: BuiltWorkload): number {
+  let end = 0;
+  for (const p of workload.processes)
+    for (const r of p.spec.requests) end = Math.max(end, r.sector + r.sizeKiB * 2);
+  return end;
 }
 
 /** The workload's sectors packed onto the disk when the trace addresses more than it holds
- * (replay-addresses.ts); an unknown preset is left for loadScenario to report. */
-function fitAddresses(workload: BuiltWorkload, preset: string): AddressMap {
-  const p = getPreset(preset);
-  const diskSectors = p ? geometryOf(p).totalLbns : Number.MAX_SAFE_INTEGER;
+ * (replay-addresses.ts). */
+function fitAddresses(workload: BuiltWorkload, diskSectors: number): AddressMap {
   const requests = workload.processes.flatMap((x) => x.spec.requests);
   const map = packAddresses(
     requests.map((r) => ({ sector: r.sector, nSectors: r.sizeKiB * 2 })),

@@ -35,6 +35,10 @@ import {
 } from './replay-scenario';
 import type { BttRow } from './btt';
 import { UnitCounter, type UnitFigures } from './replay-units';
+import type { DeviceFit } from './replay-fit';
+import { d2cCaution } from './replay-caution';
+
+export type { DeviceFit, DirectionFit, HeldBack } from './replay-fit';
 
 export * from './replay-scenario';
 export type { LatencyMs, UnitFigures } from './replay-units';
@@ -112,6 +116,10 @@ export interface ReplayReport {
     simulated: ThroughputWindow[];
   };
   dispatchAgreement: DispatchAgreement;
+  /** the device fitted to the trace (the default device); null when a preset was chosen */
+  fit: DeviceFit | null;
+  /** what the user should know before trusting the figures (replay-caution.ts) */
+  caution: string[];
   /** the simulated run's full summary (as `spindle run --json`) */
   summary: RunSummary;
 }
@@ -151,8 +159,19 @@ function printed(row: BttRow): BttRow | null {
 
 export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): ReplayReport {
   const mode = opts.mode ?? 'open';
-  const { scenario, dev, mapping, workload, disk, queueDepth, addresses, kernel, nrRequests } =
-    buildScenario(reading, opts);
+  const {
+    scenario,
+    dev,
+    mapping,
+    workload,
+    disk,
+    queueDepth,
+    addresses,
+    kernel,
+    nrRequests,
+    fit,
+    cautions,
+  } = buildScenario(reading, opts);
   const simDispatches: Array<{ tNs: number; sector: number; nSectors: number; rq: number }> = [];
   const simCompletions: Array<{ tNs: number; nSectors: number }> = [];
   // the simulated side's bios and requests, counted as the trace's are (in the disk's
@@ -213,6 +232,8 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
   const windows = Math.max(1, Math.ceil(spanMs / windowMs) || 1);
   const measuredPoints = dev.completions.map((c) => ({ tNs: c.tNs - t0, nSectors: c.nSectors }));
 
+  const measured = dev.units(measuredSpanMs);
+  const simulated = simUnits.figures(summary.simulatedTimeMs);
   return {
     device: dev.dev,
     devices: reading.report.devices,
@@ -241,13 +262,13 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     processes: workload.processes.map((p) => p.info),
     measured: {
       btt: { q2c: printed(bttAll.q2c), d2c: printed(bttAll.d2c) },
-      ...dev.units(measuredSpanMs),
+      ...measured,
       spanMs: measuredSpanMs,
     },
     simulated: {
       iosched: summary.iosched,
       disk: summary.disk,
-      ...simUnits.figures(summary.simulatedTimeMs),
+      ...simulated,
       spanMs: summary.simulatedTimeMs,
     },
     throughputOverTime: {
@@ -256,6 +277,11 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
       simulated: series(simCompletions, windowMs, windows),
     },
     dispatchAgreement: dispatchAgreement(dev.dispatches, simDispatches, mode),
+    fit,
+    caution: [
+      ...cautions,
+      ...d2cCaution(simulated.perRequest.d2cMs?.p50 ?? 0, measured.perRequest.d2cMs?.p50 ?? 0),
+    ],
     summary,
   };
 }

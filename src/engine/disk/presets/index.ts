@@ -13,6 +13,7 @@ import { ostep } from './ostep';
 import { sata7200 } from './sata-7200-500g';
 import { ssd } from './ssd';
 import { teaching } from './teaching';
+import { traced } from './traced';
 
 const presets: DiskParams[] = [
   hpC2247a,
@@ -35,8 +36,9 @@ export function presetNames(): string[] {
   return presets.map((p) => p.name);
 }
 
-/** A deep copy of the named preset, or undefined. */
+/** A deep copy of the named preset, or undefined. "traced" (presets/traced.ts) is found
+ * too, though not listed: a scenario gives its fit as disk.fitted. */
 export function getPreset(name: string): DiskParams | undefined {
-  const p = presets.find((x) => x.name === name);
+  const p = name === traced.name ? traced : presets.find((x) => x.name === name);
   return p ? structuredClone(p) : undefined;
 }

@@ -360,6 +360,8 @@ export function App() {
           plainLink={plainLink}
           changes={describeOverrides(config.run, config.seed)}
           quiz={quiz}
+          steps={steps}
+          onSetup={onSetup}
         />
       )}
       {!comparing && replay && !config.present && (

@@ -85,6 +85,37 @@ describe.skipIf(!haveChromium)('presenter view', () => {
     }
   }
 
+  it('the lesson text’s Try: steps are buttons there too: a step runs in presenter view', async () => {
+    const { page, problems } = await lab.openPage({ width: 1280, height: 720 });
+    await page.goto(`${lab.url}?lesson=deadline-promise.json&present=1`);
+    await page.getByTestId('platter').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Lesson text' }).click();
+    const lesson = page.getByRole('region', { name: 'Lesson' });
+    const tries = lesson.getByRole('button', { name: /^Try:/ });
+    await tries.first().waitFor();
+    expect(await tries.count()).toBeGreaterThanOrEqual(2);
+    await lesson.getByRole('button', { name: 'Try: noop instead of deadline' }).click();
+    const query = () => page.evaluate('window.location.search') as Promise<string>;
+    await expect.poll(query, { timeout: 30_000 }).toContain('sched=noop');
+    expect(await query()).toContain('present=1');
+    // still the presenter view, the run changed, the way back offered
+    await expect
+      .poll(() => lesson.getByTestId('changed-note').textContent(), { timeout: 30_000 })
+      .toContain('I/O scheduler noop');
+    expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Leave presenter mode' }).count()).toBe(1);
+    const back = lesson.getByRole('button', { name: "Back to the lesson's setup" });
+    await lab.shot(page, 'presenter-try-step.png');
+    // the side column scrolled to the step clicked; the way back is at the lesson's top
+    await back.scrollIntoViewIfNeeded();
+    expect(await inViewport(page, back)).toBe(true);
+    expect(await textUnder(page, 18)).toEqual([]);
+    await back.click();
+    await expect.poll(query, { timeout: 30_000 }).not.toContain('sched=noop');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('opens the lesson text in the side column and back', async () => {
     const { page, problems } = await lab.openPage({ width: 1280, height: 720 });
     await page.goto(`${lab.url}?present=1`);

@@ -3,7 +3,7 @@
 // large, with the candidates it weighed and why each lost), the queues, and the playback
 // controls with the clock — all inside the viewport, nothing scrolls, no text under 18 px
 // (the page's type is scaled up on <html> while this view is mounted). The lesson text is
-// one click away in the same column.
+// one click away in the same column, its Try: steps buttons as in the lab.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { Clock } from '../../app/actions';
 import type { Hideable } from '../../app/config';
@@ -14,6 +14,7 @@ import { Controls } from '../Controls';
 import { DecisionLog } from '../DecisionLog';
 import { DiskView } from '../disk/DiskView';
 import { LessonPanel } from '../LessonPanel';
+import type { StepContext } from '../lesson/LessonText';
 import { QueuesView } from '../QueuesView';
 
 interface Props {
@@ -28,6 +29,10 @@ interface Props {
   changes: readonly string[];
   /** the quiz's question, when quizzing */
   quiz?: ReactNode;
+  /** the lesson text's Try: steps run through this (absent: plain text) */
+  steps?: StepContext;
+  /** back to the lesson's own setup */
+  onSetup?: () => void;
 }
 
 export function PresenterView(props: Props) {
@@ -54,7 +59,12 @@ export function PresenterView(props: Props) {
         </div>
         <div className="p-side" id="present-side">
           {lessonOpen ? (
-            <LessonPanel log={replay.log} changes={props.changes} />
+            <LessonPanel
+              log={replay.log}
+              changes={props.changes}
+              steps={props.steps}
+              onSetup={props.onSetup}
+            />
           ) : (
             <>
               {props.quiz}

@@ -16,18 +16,21 @@ export class TraceEvents {
   readonly step: Int8Array;
 
   constructor(pairs: readonly ServicePair[]) {
-    const n = pairs.length * 2;
-    const t = new Float64Array(n);
-    const s = new Int8Array(n);
-    pairs.forEach((p, i) => {
-      t[2 * i] = p.dNs;
-      s[2 * i] = 1;
-      t[2 * i + 1] = p.cNs;
-      s[2 * i + 1] = -1;
-    });
-    const order = Uint32Array.from(t.keys()).sort((a, b) => t[a]! - t[b]! || s[a]! - s[b]!);
-    this.ts = Float64Array.from(order, (e) => t[e]!);
-    this.step = Int8Array.from(order, (e) => s[e]!);
+    const d = Float64Array.from(pairs, (p) => p.dNs).sort();
+    const c = Float64Array.from(pairs, (p) => p.cNs).sort();
+    this.ts = new Float64Array(d.length + c.length);
+    this.step = new Int8Array(d.length + c.length);
+    let i = 0;
+    let j = 0;
+    for (let k = 0; k < this.ts.length; k++) {
+      if (j < c.length && (i >= d.length || c[j]! <= d[i]!)) {
+        this.ts[k] = c[j++]!;
+        this.step[k] = -1;
+      } else {
+        this.ts[k] = d[i++]!;
+        this.step[k] = 1;
+      }
+    }
   }
 }
 

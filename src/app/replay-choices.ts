@@ -10,8 +10,8 @@ export const TRACED_DISK = 'traced';
 export type ReplayKernel = '6.18' | '2.6.32';
 
 export const KERNEL_CHOICES: ReadonlyArray<{ value: ReplayKernel; label: string }> = [
-  { value: '6.18', label: '6.18 — blk-mq: each process plugs its own I/O' },
-  { value: '2.6.32', label: '2.6.32 — one request queue, plugged with an unplug timer' },
+  { value: '6.18', label: '6.18 — blk-mq, per-process plugging' },
+  { value: '2.6.32', label: '2.6.32 — one queue plug, unplug timer' },
 ];
 
 /** the schedulers a blk-mq kernel has: the form starts them on 6.18, the others on 2.6.32 */
@@ -51,6 +51,7 @@ export function pageNote(note: string): string {
     .replace(/^--kernel$/, 'chosen in the Kernel menu')
     .replace(/; give --kernel 6\.18 for a blk-mq trace/g, '; choose 6.18 for a blk-mq trace')
     .replace(/^--disk$/, 'chosen in the Device menu')
+    .replace(/--disk PRESET for a drive model/g, 'a preset from the Device menu for a drive model')
     .replace(/--disk /g, 'the Device menu: ')
     .replace(/--device /g, 'device ');
 }

@@ -43,7 +43,7 @@ const ROWS: Array<[string, (u: UnitFigures) => string]> = [
   }),
 ];
 
-/** what the page should show of a CLI report: its units table and agreement */
+/** what the page should show of a CLI report: its units table, fit, agreement, cautions */
 function expected(r: ReplayReport) {
   const cols = [
     r.measured.perBio,
@@ -55,16 +55,33 @@ function expected(r: ReplayReport) {
     units: Object.fromEntries(
       ROWS.map(([name, f]) => [name, cols.map((u) => (u === null ? 'none' : f(u)))]),
     ),
+    fit: r.fit && [
+      count(r.fit.parallelism),
+      pct(r.fit.heldBack.medianRelErr),
+      pct(r.fit.heldBack.p95RelErr),
+    ],
     agreement: pct(r.dispatchAgreement.fraction),
+    caution: r.caution,
   };
 }
 
 /** the same, read from the page's replay result */
 async function shown(page: Page) {
   const ag = (await page.getByTestId('dispatch-agreement').textContent()) ?? '';
+  const fit = page.getByTestId('replay-device');
+  const hasFit = (await fit.getByTestId('fit-parallelism').count()) > 0;
+  const caution = page.getByTestId('replay-caution');
   return {
     units: await unitsTable(page),
+    fit: hasFit
+      ? await Promise.all(
+          ['fit-parallelism', 'fit-median-error', 'fit-p95-error'].map(
+            async (id) => (await fit.getByTestId(id).textContent()) ?? '',
+          ),
+        )
+      : null,
     agreement: /^Dispatch agreement: ([\d.]+%)/.exec(ag)?.[1],
+    caution: (await caution.count()) > 0 ? await caution.locator('li').allTextContents() : [],
   };
 }
 
@@ -74,12 +91,13 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
   // the real CLI, built from this tree (the unit project's setup builds it; e2e alone not)
   beforeAll(() => buildCli(), 180_000);
 
-  it('replays under two schedulers and two kernels: the CLI’s figures', async () => {
+  it('replays with the fitted device under two schedulers and two kernels: the CLI’s figures', async () => {
     const trace = plainCopy('linux-6.18', 'none_randread_4k', 'trace.txt.gz');
     const { page, problems } = await lab.openLab();
     await upload(page, trace);
     await waitForTrace(page, 'trace.txt');
     const replay = page.getByRole('region', { name: 'Replay' });
+    expect(await replay.getByRole('combobox', { name: 'Device' }).inputValue()).toBe('traced');
     expect(await replay.textContent()).not.toContain('--kernel');
     const result = page.getByTestId('replay-result');
     const runs = [
@@ -100,7 +118,7 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
         '--kernel',
         kernel,
         '--disk',
-        'sata-7200-500g',
+        'traced',
         '--mode',
         'closed',
         '--json',
@@ -109,18 +127,49 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
       await expect
         .poll(() => result.textContent(), { timeout: 60_000 })
         .toMatch(
-          new RegExp(
-            `under ${scheduler} on sata-7200-500g, kernel ${kernel.replace(/\./g, '\\.')},`,
-          ),
+          new RegExp(`under ${scheduler} on traced, kernel ${kernel.replace(/\./g, '\\.')},`),
         );
       const r = await cli;
-      expect(r.disk.preset).toBe('sata-7200-500g');
+      expect(r.disk.preset).toBe('traced');
+      expect(r.fit).not.toBeNull();
       expect(r.kernel.value).toBe(kernel);
       expect(await shown(page)).toEqual(expected(r));
+      // a caution is an alert, seen without looking for it
+      if (r.caution.length > 0)
+        expect(await page.getByRole('alert').first().textContent()).toContain(r.caution[0]);
+      expect(await result.textContent()).not.toMatch(/--(kernel|scheduler|disk)\b/);
     }
     expect(await seriousViolations(page)).toEqual([]);
-    await result.scrollIntoViewIfNeeded();
-    await lab.shot(page, 'trace-replay-kernels.png');
+    await page.getByTestId('replay-units').scrollIntoViewIfNeeded();
+    await lab.shot(page, 'trace-replay-fitted.png');
+
+    // a preset far from the traced device: the caution is shown, as the CLI prints it
+    await replay.getByRole('combobox', { name: 'Device' }).selectOption('sata-7200-500g');
+    await replay.getByRole('button', { name: 'Replay' }).click();
+    const alert = page.getByTestId('replay-caution');
+    await alert.waitFor({ timeout: 60_000 });
+    expect(await alert.getAttribute('role')).toBe('alert');
+    const preset = await spindleJson<ReplayReport>([
+      'replay',
+      trace,
+      '--scheduler',
+      'deadline',
+      '--kernel',
+      '2.6.32',
+      '--disk',
+      'sata-7200-500g',
+      '--mode',
+      'closed',
+      '--json',
+    ]);
+    expect(preset.caution[0]).toMatch(/differs from the traced one .* by more than 2×/);
+    expect(await shown(page)).toEqual(expected(preset));
+    expect(await page.getByTestId('replay-device').textContent()).toContain(
+      'The preset sata-7200-500g',
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await replay.scrollIntoViewIfNeeded();
+    await lab.shot(page, 'trace-replay-caution.png');
     expect(problems).toEqual([]);
     await page.context().close();
   }, 240_000);
@@ -142,7 +191,11 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     expect(units['Queued to completed (Q2C), mean ms']![0]).toMatch(/^0\.197\d$/);
     expect(units['Q2C p95']).toHaveLength(4);
     expect(await result.textContent()).toContain('under deadline on sata-7200-500g');
-    // with each request served in its traced D2C, the device's figures are the trace's
+    // a preset: no fit, said so; with each request served in its traced D2C, the device's
+    // figures are the trace's
+    expect(await page.getByTestId('replay-device').textContent()).toContain(
+      'The preset sata-7200-500g',
+    );
     expect(units['At the device (D2C), mean ms']![2]).toBe(
       units['At the device (D2C), mean ms']![3],
     );

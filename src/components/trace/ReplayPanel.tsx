@@ -11,6 +11,7 @@ import {
   deviceLabel,
   KERNEL_CHOICES,
   MODE_CHOICES,
+  TRACED_DISK,
   type ReplayKernel,
 } from '../../app/replay-choices';
 import { ReplayResult } from './ReplayResult';
@@ -35,10 +36,8 @@ export function ReplayPanel({
         ? 'deadline'
         : (overview.schedulers[0] ?? ''),
   );
-  const disks = overview.presets;
-  const [disk, setDisk] = useState(
-    overview.presets.includes('sata-7200-500g') ? 'sata-7200-500g' : (overview.presets[0] ?? ''),
-  );
+  const disks = [TRACED_DISK, ...overview.presets];
+  const [disk, setDisk] = useState(TRACED_DISK);
   // the kernel follows the scheduler until one is chosen
   const [chosenKernel, setKernel] = useState<ReplayKernel | null>(null);
   const kernel = chosenKernel ?? defaultKernelFor(scheduler);

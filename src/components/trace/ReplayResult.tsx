@@ -1,17 +1,29 @@
-// A replay's outcome on the trace screen: what was replayed and how, measured and simulated
-// side by side in one set of units (ReplayUnits), the dispatch agreement, and completions over
-// time.
+// A replay's outcome on the trace screen: the cautions first (visible whenever there are any),
+// what was replayed and how, measured and simulated side by side in one set of units
+// (ReplayUnits) with the simulated device and its fit beside them (ReplayDevice), the
+// dispatch agreement, and completions over time.
 import type { ReplayReport } from '../../engine';
 import { pageNote } from '../../app/replay-choices';
 import { count, pct } from './format';
+import { ReplayDevice } from './ReplayDevice';
 import { ThroughputPlot } from './ReplayPlots';
-import { ReplayUnits } from './ReplayUnits';
+import { ReplayLadders, ReplayUnits } from './ReplayUnits';
 
 export function ReplayResult({ report: r }: { report: ReplayReport }) {
   const m = r.schedulerMapping;
   const rq = r.requests;
   return (
     <div className="replay-result" data-testid="replay-result">
+      {r.caution.length > 0 && (
+        <div role="alert" className="replay-caution" data-testid="replay-caution">
+          <strong>Caution</strong>
+          <ul>
+            {r.caution.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <p className="small">
         Device {r.device}, <strong>{r.mode}</strong> replay of {count(rq.replayed)}{' '}
         {rq.units === 'requests' ? 'of the kernel’s requests' : 'requests'}
@@ -36,7 +48,11 @@ export function ReplayResult({ report: r }: { report: ReplayReport }) {
           Addresses: {r.addresses.note}.
         </p>
       )}
-      <ReplayUnits report={r} />
+      <div className="replay-columns">
+        <ReplayUnits report={r} />
+        <ReplayDevice report={r} />
+      </div>
+      <ReplayLadders report={r} />
       <DispatchAgreement report={r} />
       <ThroughputPlot report={r} />
     </div>

@@ -53,5 +53,10 @@ export function pageNote(note: string): string {
     .replace(/^--disk$/, 'chosen in the Device menu')
     .replace(/--disk PRESET for a drive model/g, 'a preset from the Device menu for a drive model')
     .replace(/--disk /g, 'the Device menu: ')
+    .replace(/--disk traced: /g, 'the fitted device: ')
+    .replace(/use --mode open or closed/g, 'choose the open or closed mode')
+    .replace(/--mode trace-timed/g, 'the trace-timed mode')
+    .replace(/: --nr-requests$/, '')
+    .replace(/pick one with --device MAJ,MIN/g, 'pick one in the Replay device menu')
     .replace(/--device /g, 'device ');
 }

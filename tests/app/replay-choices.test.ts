@@ -37,5 +37,9 @@ describe('the replay form', () => {
         'the traced scheduler is unknown: the 2.6 block layer; give --kernel 6.18 for a blk-mq trace',
       ),
     ).toBe('the traced scheduler is unknown: the 2.6 block layer; choose 6.18 for a blk-mq trace');
+    // the nr_requests note on kernel 6.18 ends with the CLI's option, which the page lacks
+    const r = replayTrace(readTraceText(trace), { scheduler: 'none', kernel: '6.18' });
+    expect(r.nrRequests!.source).toMatch(/: --nr-requests$/);
+    expect(pageNote(r.nrRequests!.source)).not.toMatch(/--/);
   });
 });

@@ -11,6 +11,7 @@ import {
   deviceLabel,
   KERNEL_CHOICES,
   MODE_CHOICES,
+  pageNote,
   TRACED_DISK,
   type ReplayKernel,
 } from '../../app/replay-choices';
@@ -155,7 +156,7 @@ export function ReplayPanel({
       )}
       {outcome?.kind === 'error' && (
         <p role="alert" className="trace-error">
-          Replay failed: {outcome.message}
+          Replay failed: {pageNote(outcome.message)}
         </p>
       )}
       {outcome?.kind === 'ok' && <ReplayResult report={outcome.report} />}

@@ -39,7 +39,10 @@ export function ReplayResult({ report: r }: { report: ReplayReport }) {
       <p className="small muted">
         Traced scheduler: {m.traced ?? 'unknown'}
         {m.traced !== null ? ` (from its ${m.tracedFrom})` : ''} — {pageNote(m.note)}. Block layer:
-        kernel {r.kernel.value} ({pageNote(r.kernel.source)}).
+        kernel {r.kernel.value} ({pageNote(r.kernel.source)})
+        {r.nrRequests !== null &&
+          `; nr_requests ${r.nrRequests.value} (${pageNote(r.nrRequests.source)})`}
+        .
         {rq.untimed > 0 &&
           ` ${count(rq.untimed)} requests had no traced D and C and were served by the device model.`}
       </p>
@@ -70,7 +73,7 @@ function DispatchAgreement({ report: r }: { report: ReplayReport }) {
       </p>
       <details className="small">
         <summary>How agreement is counted</summary>
-        <p>{ag.method}.</p>
+        <p>{pageNote(ag.method)}.</p>
         <p>{ag.definition}.</p>
       </details>
     </>

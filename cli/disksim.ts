@@ -6,6 +6,8 @@ import { dirname, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Unapplied } from '../src/engine/disk/disksim/block-reader';
 import { readDiskSim, type DiskSimDisk } from '../src/engine/disk/disksim/reader';
+import { registerDisk } from '../src/engine/disk/presets';
+import { asUserDisk } from '../src/engine/disk/disksim/file-set';
 import {
   parseValidationTrace,
   validateDisk,
@@ -14,6 +16,7 @@ import {
 import { flag, parseArgs } from './args';
 import { UsageError } from './errors';
 import { num, table } from './format';
+import type { Setting } from './settings';
 
 /** Read a .parv and the files it sources (looked up beside it). */
 export function readParv(path: string): DiskSimDisk {
@@ -23,6 +26,22 @@ export function readParv(path: string): DiskSimDisk {
     const p = name === path ? root : resolve(dir, name);
     return existsSync(p) ? readFileSync(p, 'utf8') : undefined;
   });
+}
+
+/**
+ * `--disk-file X.parv`: the disk read from X.parv registered as the page names it
+ * ("file:X.parv", engine/disk/presets/user-disks.ts), and the edit that makes it the drive.
+ */
+export function diskFileSetting(path: string, note: (text: string) => void): Setting {
+  if (!existsSync(path)) throw new UsageError(`--disk-file ${path}: no such file`);
+  const disk = asUserDisk(readParv(path), path);
+  registerDisk(disk.params);
+  if (disk.unapplied.length > 0) {
+    note(
+      `${path}: ${disk.unapplied.length} DiskSim parameters are not applied (spindle disksim-read ${path} lists them)`,
+    );
+  }
+  return { key: 'disk.preset', value: disk.params.name };
 }
 
 /** The trace's text, gunzipped when it is gzip (by its magic bytes): the repository keeps

@@ -26,7 +26,7 @@ export async function exportCommand(
   if (format === undefined) throw new UsageError('export needs --format blkparse');
   if (!FORMATS.includes(format))
     throw new UsageError(`--format ${format}: unknown format (available: ${FORMATS.join(', ')})`);
-  const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a), note);
+  const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a, true, note), note);
 
   let lines: string[] = [];
   let names: string[] = [];

@@ -24,7 +24,10 @@ const SCENARIO_EDITS = `  --set KEY=VALUE   change a scenario value before valid
                     scheduler starts at its defaults, as in the kernel: the file's
                     iosched.tunables are left out (a note on stderr says which); those
                     given with --set are kept
-  --seed N          the random seed (0 to 4294967295), instead of the scenario's`;
+  --seed N          the random seed (0 to 4294967295), instead of the scenario's
+  --disk-file F     a DiskSim 4.0 disk as the drive: F is its .parv, with the files it
+                    sources beside it; disk.preset becomes "file:<F's name>", the page's
+                    name for it; what Spindle does not apply is counted on stderr`;
 
 const HELP: Record<CommandName | 'main', string> = {
   main: `spindle — a deterministic disk I/O scheduling simulator
@@ -50,7 +53,7 @@ document on stdout. Errors go to stderr as "spindle: <message>"; the exit status
 Example: spindle run public/scenarios/c2247a-random-read.json --set disk.queueDepth=8 --json`,
 
   run: `Usage: spindle run <scenario.json> [--scheduler S] [--set KEY=VALUE …] [--seed N]
-                  [--decisions WORDS] [--json]
+                  [--disk-file F] [--decisions WORDS] [--json]
 
 Run the scenario to its end and print a summary (or, with --json, the figures as one
 JSON document: requests, throughput, Q2C/Q2D/D2C latencies, positioning breakdown,

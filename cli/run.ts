@@ -11,6 +11,7 @@ import {
   type ParsedArgs,
 } from './args';
 import { decisionPicker, decisionsReport } from './decisions';
+import { diskFileSetting } from './disksim';
 import { terminalProgress } from './progress';
 import { UsageError } from './errors';
 import { num, runReport, table } from './format';
@@ -28,11 +29,19 @@ export const EDIT_OPTIONS: Record<string, OptionSpec> = {
   set: { value: true, repeat: true },
   scheduler: { value: true },
   seed: { value: true },
+  'disk-file': { value: true },
 };
 
-/** The edits common to every command, in the order they apply: --set …, --scheduler, --seed. */
-export function scenarioEdits(a: ParsedArgs, withScheduler = true): Setting[] {
-  const edits = all(a, 'set').map((s) => parseSetting(s, '--set'));
+/** The edits common to every command, in the order they apply: --disk-file, --set …,
+ * --scheduler, --seed. */
+export function scenarioEdits(
+  a: ParsedArgs,
+  withScheduler = true,
+  note: (text: string) => void = () => {},
+): Setting[] {
+  const diskFile = single(a, 'disk-file');
+  const edits = diskFile === undefined ? [] : [diskFileSetting(diskFile, note)];
+  edits.push(...all(a, 'set').map((s) => parseSetting(s, '--set')));
   const scheduler = withScheduler ? single(a, 'scheduler') : undefined;
   if (scheduler !== undefined) edits.push(schedulerSetting(scheduler));
   const seed = single(a, 'seed');
@@ -51,7 +60,7 @@ export function runCommand(
     decisions: { value: true },
   });
   const path = onePositional(a, 'run', 'scenario file');
-  const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a), note);
+  const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a, true, note), note);
   const wanted = single(a, 'decisions');
   const pick = wanted === undefined ? null : decisionPicker(wanted);
   const shown = terminalProgress(process.stderr, scenario);
@@ -111,7 +120,7 @@ export function sweepCommand(
     throw new UsageError(`sweep would make ${total} runs; at most ${MAX_SWEEP_RUNS}`);
 
   const raw = readScenarioJson(path);
-  const fixed = scenarioEdits(a, false);
+  const fixed = scenarioEdits(a, false, note);
   const seed = fixed.filter((s) => s.key === 'seed');
   const sets = fixed.filter((s) => s.key !== 'seed');
   // Validate every combination first, so a bad value fails before any run is made.

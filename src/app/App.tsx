@@ -29,6 +29,7 @@ import { createSimHandle, type RunLog } from '../worker/client';
 import { clockOf, mergeClocks } from './actions';
 import { emptyOverrides, isEmptyOverrides, type Hideable, type LabConfig } from './config';
 import { useLabConfig } from './config-state';
+import { DiskFiles, useDiskSimDrop } from './disk-files';
 import { lessonSetup, startLessonCompare, stepContext } from './lesson-steps';
 import { errorText, fetchJson, scenarioUrl } from './lessons';
 import { isFixedList, newQuiz, quizDecisions } from './quiz';
@@ -47,6 +48,7 @@ export function App() {
   const [handle] = useState(createSimHandle);
   const lab = useLabConfig(handle);
   const { config, setConfig, catalog } = lab;
+  const [diskFiles] = useState(() => new DiskFiles(handle, lab.refreshCatalog, setConfig));
   const [lessonJson, setLessonJson] = useState<{ file: string; json: unknown } | null>(null);
   const [log, setLog] = useState<RunLog | null>(null);
   /** counts the runs shown, so per-run views (the quiz) start afresh */
@@ -78,6 +80,10 @@ export function App() {
   const show = (id: Hideable) => !hidden.includes(id);
 
   useEffect(() => () => handle.terminate(), [handle]);
+
+  // DiskSim files dropped on the page open a disk (not a trace) and show it in Settings
+  const settingsShown = !comparing && show('settings');
+  useDiskSimDrop(diskFiles, () => settingsShown && setPanel('settings'));
 
   // The lesson's scenario file, fetched once per lesson.
   useEffect(() => {
@@ -320,6 +326,7 @@ export function App() {
               setConfig((c) => ({ ...c, run: o }));
             }}
             title="Settings"
+            diskFiles={diskFiles}
           />
         </div>
       )}

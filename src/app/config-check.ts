@@ -9,6 +9,7 @@ import {
   type RunOverrides,
   type TunableInfo,
 } from './config';
+import { isUserDiskName, userDiskFile } from '../engine/disk/presets/user-disks';
 import { sanitizeExtras } from './run-extras';
 
 /** A problem with one value, for a person: `where` names the setting as Linux does. */
@@ -76,6 +77,11 @@ export function sanitizeOverrides(
   if (o.disk !== undefined) {
     preset = catalog.presets.find((p) => p.name === o.disk);
     if (preset) out.disk = o.disk;
+    else if (isUserDiskName(o.disk))
+      problems.push({
+        where: at('disk'),
+        message: `${o.disk} is a DiskSim disk this browser does not have: open ${userDiskFile(o.disk)} again (Settings → Disk → Open a DiskSim disk, with the files it sources); until then the lesson's disk runs`,
+      });
     else
       problems.push({
         where: at('disk'),

@@ -2,14 +2,16 @@
 //   1. the URL's query is read (url-state.ts); what it cannot read is reported, not guessed;
 //   2. with no configuration in the URL, the last one used on this browser (persist.ts,
 //      IndexedDB) is read instead — a reload brings the settings back;
-//   3. once the worker has sent the engine's tables (Catalog) and the lesson list is known,
+//   3. the DiskSim disks this browser kept (disk-files.ts) are put back into the worker; then,
+//      once the worker has sent the engine's tables (Catalog) and the lesson list is known,
 //      every value is checked against them (config.ts sanitizeConfig); what is refused is
 //      reported and left at the lesson's value;
 //   4. from then on every change is written to the URL (history.replaceState: the address
 //      bar is always a link to what is on screen) and to IndexedDB.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { SimHandle } from '../worker/client';
 import { sanitizeConfig, type Catalog, type LabConfig, type Problem } from './config';
+import { restoreKeptDisks } from './disk-files';
 import { errorText, fetchLessonIndex, type LessonEntry } from './lessons';
 import { kvGet, kvSet } from './persist';
 import { parseUrlState, serializeUrlState } from './url-state';
@@ -28,6 +30,8 @@ export interface LabState {
   error: string | null;
   setConfig: (update: (c: LabConfig) => LabConfig) => void;
   dismissProblems: () => void;
+  /** read the catalog again (a DiskSim disk was opened or forgotten) */
+  refreshCatalog: () => Promise<void>;
 }
 
 /** The address the page is at, with the configuration's query (and no `at`: the time is
@@ -54,8 +58,12 @@ export function useLabConfig(handle: SimHandle): LabState {
     const stored: Promise<string | undefined> = initial.given
       ? Promise.resolve(undefined)
       : kvGet<string>(PERSIST_KEY);
-    Promise.all([handle.get().catalog(), fetchLessonIndex(), stored])
-      .then(([cat, index, saved]) => {
+    const sim = handle.get();
+    const catalog = restoreKeptDisks(sim).then(
+      async (diskErrors) => [await sim.catalog(), diskErrors] as const,
+    );
+    Promise.all([catalog, fetchLessonIndex(), stored])
+      .then(([[cat, diskErrors], index, saved]) => {
         if (!live) return;
         let start = initial.config;
         const found = [...initial.problems];
@@ -73,7 +81,8 @@ export function useLabConfig(handle: SimHandle): LabState {
         setCatalog(cat);
         setLessons(index.lessons);
         setConfigState(checked.config);
-        setProblems([...found, ...checked.problems]);
+        const kept = diskErrors.map((message) => ({ where: 'disk', message }));
+        setProblems([...found, ...kept, ...checked.problems]);
         setReady(true);
       })
       .catch((err: unknown) => live && setError(errorText(err)));
@@ -91,6 +100,11 @@ export function useLabConfig(handle: SimHandle): LabState {
     void kvSet(PERSIST_KEY, serializeUrlState({ ...config, atNs: undefined }));
   }, [config, ready]);
 
+  const refreshCatalog = useCallback(
+    async () => setCatalog(await handle.get().catalog()),
+    [handle],
+  );
+
   return {
     config,
     ready,
@@ -100,5 +114,6 @@ export function useLabConfig(handle: SimHandle): LabState {
     error,
     setConfig: (update) => setConfigState((c) => update(c)),
     dismissProblems: () => setProblems([]),
+    refreshCatalog,
   };
 }

@@ -8,6 +8,7 @@
 //
 // An override left undefined means "as the lesson says": a link carries only what differs.
 
+import type { Unapplied } from '../engine/disk/disksim/block-reader';
 import { defaultKernelOf } from '../engine/iosched/blk-mq-only';
 import {
   applyGenerators,
@@ -53,6 +54,24 @@ export interface PresetInfo {
   ssd: boolean;
   /** the drive's own write policy (disk.cache overrides it) */
   writePolicy: WritePolicyName;
+  /** a disk the user opened from DiskSim files (its name begins "file:") */
+  file?: UserDiskInfo;
+}
+
+/** A disk the user opened from a DiskSim .parv and the files it sources (worker/disk-files.ts). */
+export interface UserDiskInfo {
+  /** "file:<parv base name>" */
+  name: string;
+  /** the .parv's path among the files opened */
+  parv: string;
+  /** the disk's type name in the .parv, e.g. "HP_C2247A_validate" */
+  diskType: string;
+  /** every file the reader read, the .parv first */
+  files: string[];
+  /** DiskSim's scheduler for it, as Spindle's name (null: one Spindle has not) */
+  scheduler: string | null;
+  /** parameters Spindle does not apply, with file and line (never dropped silently) */
+  unapplied: Unapplied[];
 }
 
 /** What may be configured, read from the engine in the worker (sim.worker.ts catalog()). */

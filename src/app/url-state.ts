@@ -49,6 +49,8 @@ export const MAX_QUERY_CHARS = 4000;
 const MAX_PARAMS = 200;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+// eslint-disable-next-line no-control-regex
+const FILE_DISK = /^file:[^\u0000-\u001f\u007f/\\]{1,200}$/;
 const LESSON = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}\.json$/;
 const TUNABLE = /^[a-z][a-z0-9_]{0,39}$/;
 const NUMBER = /^-?\d{1,12}(\.\d{1,9})?$/;
@@ -78,8 +80,14 @@ function setRunKey(o: RunOverrides, key: string, value: string): string | null |
   const num = () => (NUMBER.test(value) ? Number(value) : NaN);
   const name = () => (NAME.test(value) ? value : null);
   switch (key) {
-    case 'sched':
     case 'disk':
+      // a user's DiskSim disk is named after its file ("file:x.parv", any file name)
+      if (FILE_DISK.test(value)) {
+        o.disk = value;
+        return null;
+      }
+    // falls through: a preset's name
+    case 'sched':
     case 'dsched':
     case 'kernel': {
       const n = name();

@@ -9,7 +9,10 @@
 //   inspectAt(tNs, id) → the block layer's and the drive's inspection views at that instant,
 //                       from a second simulation kept on a timeline (snapshots to step back)
 //   catalog()         → what may be configured: schedulers and their tunables, queue
-//                       settings, kernels, HZ, disk presets, drive schedulers (plain data)
+//                       settings, kernels, HZ, disk presets (and the user's disks), drive
+//                       schedulers (plain data)
+//   openDiskFiles(files) → DiskSim .parv sets (and .zip) read into user's disks ("file:…",
+//                       ./disk-files.ts), registered beside the presets; forgetDisk(name)
 import { expose } from 'comlink';
 import {
   DISK_SCHEDULERS,
@@ -35,6 +38,7 @@ import { defaultAt, type TunableSpec } from '../engine/iosched/types';
 import { GENERATOR_CHOICES } from '../engine/workload/generators';
 import { seriesMethods } from './chart-series';
 import { chartMethods } from './chart-tables';
+import { forgetUserDisk, openDiskFiles, userDiskInfo } from './disk-files';
 import type { RunLog } from './log';
 import { runLog, windowStart } from './played';
 
@@ -131,6 +135,14 @@ const api = {
     return { tNs, host: hostView(tl.sim), drive: inspectDrive(tl.sim) };
   },
 
+  /** Read DiskSim files the user opened (File objects, or kept texts as Blobs) into disks. */
+  openDiskFiles,
+
+  /** Drop a user's disk (the page forgets its files too). */
+  forgetDisk(name: string): boolean {
+    return forgetUserDisk(name);
+  },
+
   /** Everything the settings panel offers, from the engine's own tables. */
   catalog(): Catalog {
     return {
@@ -151,6 +163,7 @@ const api = {
                 maxQueueDepth: p.maxQueueDepth,
                 ssd: p.ssd !== null,
                 writePolicy: p.cache.writePolicy,
+                ...(userDiskInfo(name) ? { file: userDiskInfo(name) } : {}),
               },
             ]
           : [];

@@ -7,7 +7,8 @@
 // until "Run with these settings"; a value out of range gets a sentence under its field and
 // blocks the run. Only what differs from the lesson
 // becomes an override (so a shared link says what was changed).
-import { useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import type { DiskFiles } from '../../app/disk-files';
 import {
   checkTunable,
   effective,
@@ -23,6 +24,7 @@ import {
 } from '../../app/config';
 import { BLKDEV_DEFAULT_RQ, mqTagDepth } from '../../engine/iosched/mq-defaults';
 import { Choice } from './Choice';
+import { DiskFilesField } from './DiskFilesField';
 import { RunExtraFields, runExtras } from './RunExtras';
 
 interface Props {
@@ -34,6 +36,8 @@ interface Props {
   /** the panel's accessible name, e.g. "Settings" or "Column 2 settings" */
   title: string;
   compact?: boolean;
+  /** the page's DiskSim disks: offers "Open a DiskSim disk" in the disk section */
+  diskFiles?: DiskFiles;
 }
 
 type Draft = Record<string, string>;
@@ -42,19 +46,23 @@ function tunableDefault(t: TunableInfo, hz: number): number {
   return t.defaults[hz] ?? t.defaults[250] ?? Object.values(t.defaults)[0] ?? t.min;
 }
 
-export function SettingsPanel({ catalog, lesson, overrides, onApply, title, compact }: Props) {
+export function SettingsPanel(props: Props) {
+  const { catalog, lesson, overrides, onApply, title, compact, diskFiles } = props;
   const uid = useId();
   const [draft, setDraft] = useState<Draft>({});
   const base = effective(lesson, emptyOverrides());
   const now = effective(lesson, overrides);
   const set = (key: string, value: string) => setDraft((d) => ({ ...d, [key]: value }));
+  const selectDisk = useCallback((name: string) => setDraft((d) => ({ ...d, disk: name })), []);
 
   const sched = draft.sched ?? now.sched;
   const hz = Number(draft.hz ?? now.hz);
   // a kernel left to the default follows the scheduler (mq-deadline: 6.18), as the loader
   const kernelBase = effective(lesson, { ...emptyOverrides(), sched }).kernel;
   const kernel = draft.kernel ?? (overrides.kernel !== undefined ? now.kernel : kernelBase);
-  const disk = draft.disk ?? now.disk;
+  // a user's disk forgotten since it was chosen is no longer offered: the lesson's runs
+  const chosen = draft.disk ?? now.disk;
+  const disk = catalog.presets.some((p) => p.name === chosen) ? chosen : base.disk;
   const dsched = draft.dsched ?? now.dsched;
   const preset = catalog.presets.find((p) => p.name === disk);
   const maxQd = preset?.maxQueueDepth ?? 64;
@@ -227,7 +235,7 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
           ))}
         </details>
       </fieldset>
-      <fieldset>
+      <fieldset className="disk-section">
         <legend>Disk</legend>
         <Choice
           id={field('disk').id}
@@ -235,9 +243,15 @@ export function SettingsPanel({ catalog, lesson, overrides, onApply, title, comp
           hint={preset?.title}
           value={disk}
           options={catalog.presets.map((p) => p.name)}
+          labels={Object.fromEntries(
+            catalog.presets.flatMap((p) => (p.file ? [[p.name, `${p.name} (DiskSim file)`]] : [])),
+          )}
           lessonValue={base.disk}
           onChange={(v) => set('disk', v)}
         />
+        {diskFiles && (
+          <DiskFilesField session={diskFiles} selected={preset} onSelect={selectDisk} uid={uid} />
+        )}
         <div className="field">
           <label htmlFor={`${uid}-qd`}>queue depth</label>
           <input

@@ -26,7 +26,7 @@ import { BLK_MQ_ONLY } from '../iosched/blk-mq-only';
 import { z } from 'zod';
 import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
 import { makesRangeWrites, RANGE_SCHEDULERS } from '../disk/range';
-import { getPreset, presetNames } from '../disk/presets';
+import { getPreset, isUserDiskName, presetNames, userDiskMissing } from '../disk/presets';
 import { MAX_QUEUE_DEPTH } from '../disk/params';
 import { elevatorNames, getElevator } from '../iosched/elevator';
 import '../iosched/registry';
@@ -226,12 +226,9 @@ function build(raw: RawScenario, source: string, problems: Problem[]): Scenario 
   let totalLbns = 0;
   const preset = getPreset(presetName);
   if (!preset) {
-    problems.push(
-      problem(
-        ['disk', 'preset'],
-        `must be one of ${quoteList(presetNames())} (got ${show(presetName)})`,
-      ),
-    );
+    const known = `must be one of ${quoteList(presetNames())} (got ${show(presetName)})`;
+    const user = isUserDiskName(presetName);
+    problems.push(problem(['disk', 'preset'], user ? userDiskMissing(presetName) : known));
   } else {
     const disk = checkDiskOverrides(preset, overrides);
     problems.push(...disk.problems);

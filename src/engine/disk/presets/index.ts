@@ -1,4 +1,5 @@
-// The disk presets by name (ARCHITECTURE.md: disk.preset).
+// The disk presets by name (ARCHITECTURE.md: disk.preset), and after them the disks a user
+// opened from files ("file:…", ./user-disks.ts).
 import type { DiskParams } from '../params';
 import { cheetah10k7 } from './cheetah-10k7-300g';
 import { cheetah15k3 } from './cheetah-15k3-18g';
@@ -14,6 +15,18 @@ import { sata7200 } from './sata-7200-500g';
 import { ssd } from './ssd';
 import { teaching } from './teaching';
 import { traced } from './traced';
+import { getUserDisk, isUserDiskName, userDiskNames } from './user-disks';
+
+export {
+  forgetDisk,
+  isUserDiskName,
+  registerDisk,
+  userDiskFile,
+  userDiskName,
+  userDiskMissing,
+  userDiskNames,
+  USER_DISK_PREFIX,
+} from './user-disks';
 
 const presets: DiskParams[] = [
   hpC2247a,
@@ -32,13 +45,16 @@ const presets: DiskParams[] = [
   ssd,
 ];
 
+/** The built-in presets' names, then the user's disks'. */
 export function presetNames(): string[] {
-  return presets.map((p) => p.name);
+  return [...presets.map((p) => p.name), ...userDiskNames()];
 }
 
-/** A deep copy of the named preset, or undefined. "traced" (presets/traced.ts) is found
- * too, though not listed: a scenario gives its fit as disk.fitted. */
+/** A deep copy of the named preset (or user's disk), or undefined. "traced"
+ * (presets/traced.ts) is found too, though not listed: a scenario gives its fit as
+ * disk.fitted. */
 export function getPreset(name: string): DiskParams | undefined {
+  if (isUserDiskName(name)) return getUserDisk(name);
   const p = name === traced.name ? traced : presets.find((x) => x.name === name);
   return p ? structuredClone(p) : undefined;
 }

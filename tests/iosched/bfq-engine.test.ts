@@ -63,12 +63,13 @@ describe('bfq in the engine', () => {
     expect(hi / lo).toBeLessThan(12);
   });
 
-  it('__bfq_bfqq_recalc_budget: a sequential reader exhausts its budgets and they grow to bfq_max_budget', () => {
+  it('__bfq_bfqq_recalc_budget: a sequential reader exhausts its budgets and they grow to bfq_max_budget (autotuned from the peak rate)', () => {
     const r = tracedRun(sc([seq('s'), rnd('r', 2)], { low_latency: 0 }));
     expect(count(r, 'expire-budget-exhausted')).toBeGreaterThan(3);
     const s = r.sim.state.host.elevator as BfqState;
     const q = s.queues[s.syncOf[1000]!]!;
-    expect(q.maxBudget).toBe(16384);
+    expect(s.maxBudget).not.toBe(16384);
+    expect(q.maxBudget).toBe(s.maxBudget);
   });
 
   it('bfq_bfqq_charge_time: random (seeky) readers are charged their time, not their sectors', () => {

@@ -6,7 +6,8 @@
 import { MS } from './common';
 import { explainExpire } from './bfq-explain';
 import { BFQ_MIN_TT_NS } from './bfq-tunables';
-import { bfqMaxBudget, bfqMinBudget, seeky, servToCharge } from './bfq-queue';
+import { asymmetric, bfqMaxBudget, bfqMinBudget, seeky, servToCharge } from './bfq-queue';
+import { posTreeAddMove } from './bfq-pos';
 import {
   budgetLeft,
   classIdx,
@@ -21,7 +22,7 @@ import {
   activeExtract,
   deactivateEntity,
   firstActive,
-  served,
+  bfqqServed,
   updateVtime,
   vtimeJump,
   weightsTreeAdd,
@@ -30,18 +31,9 @@ import {
 import { rtMaxTime, softrtNextStart } from './bfq-wr';
 import type { ElevatorContext } from './types';
 
-/** bfq_asymmetric_scenario: queues of different weights (bfqq not the lightest), or
- * several classes busy. */
-export function asymmetric(s: BfqState, q: BfqQueue): boolean {
-  const ws = Object.keys(s.weights).map(Number);
-  const smallest = q.inWeightsTree && q.weight === Math.min(...ws);
-  const varied = !smallest && ws.length > 1;
-  const classes = s.busyQueues.filter((n) => n > 0).length;
-  return varied || classes > 1;
-}
-
-/** idling_needed_for_service_guarantees */
+/** idling_needed_for_service_guarantees (never for a queue no process sends I/O to) */
 export function idlingNeededForGuarantees(s: BfqState, q: BfqQueue): boolean {
+  if (q.procRefs === 0) return false;
   const busy = totBusy(s);
   return (
     (q.wrCoeff > 1 && (s.wrBusyQueues < busy || s.rqInDriver >= q.dispatched + 4)) ||
@@ -54,6 +46,7 @@ export function idlingNeededForGuarantees(s: BfqState, q: BfqQueue): boolean {
  * I/O-bound queue with a short think time (not on a queueing SSD); never while raised
  * queues are busy. */
 export function idlingBoostsThr(s: BfqState, q: BfqQueue): boolean {
+  if (q.procRefs === 0) return false;
   // hw_tag starts at −1 (unknown): `!bfqd->hw_tag` holds only once it is known to be 0
   const noQueueing = s.hwTag === 0;
   const rotWithoutQueueing = s.rot && noQueueing;
@@ -64,6 +57,7 @@ export function idlingBoostsThr(s: BfqState, q: BfqQueue): boolean {
 
 /** bfq_better_to_idle */
 export function betterToIdle(s: BfqState, q: BfqQueue): boolean {
+  if (q.procRefs === 0) return false;
   if (s.t.strictGuarantees) return true;
   if (s.t.sliceIdleNs === 0 || !q.sync || q.ioprioClass === 3) return false;
   return idlingBoostsThr(s, q) || idlingNeededForGuarantees(s, q);
@@ -101,7 +95,7 @@ export function recalcBudget(
   q.maxBudget = budget;
   if (s.budgetsAssigned >= 194 && s.t.userMaxBudget === 0)
     q.maxBudget = Math.min(q.maxBudget, s.maxBudget);
-  if (q.nextRq >= 0) q.budget = Math.max(q.maxBudget, servToCharge(q, ctx.rq(q.nextRq)));
+  if (q.nextRq >= 0) q.budget = Math.max(q.maxBudget, servToCharge(s, q, ctx.rq(q.nextRq)));
 }
 
 /** bfq_bfqq_is_slow: seeky over a short slot; else under half the max budget in > 20 ms. */
@@ -120,13 +114,13 @@ export function isSlow(s: BfqState, q: BfqQueue, compensate: boolean, ctx: Eleva
 }
 
 /** bfq_bfqq_charge_time: the time in service, as a share of the timeout's max budget. */
-function chargeTime(s: BfqState, q: BfqQueue, timeMs: number): void {
+function chargeTime(s: BfqState, q: BfqQueue, timeMs: number, j: number): void {
   const timeoutMs = Math.floor((Math.floor(s.hz / 8) * 1000) / s.hz); // the const bfq_timeout
   const bounded = Math.min(timeMs, timeoutMs);
   const forTime = Math.floor((s.maxBudget * bounded) / timeoutMs);
   const tot = Math.max(forTime, q.service);
   if (tot > q.budget) q.budget = tot;
-  served(s, q, Math.max(0, tot - q.service));
+  bfqqServed(s, q, Math.max(0, tot - q.service), j);
 }
 
 /** bfq_add_bfqq_busy */
@@ -137,6 +131,12 @@ export function addBusy(s: BfqState, q: BfqQueue): void {
   s.busyQueues[classIdx(q)]!++;
   if (q.dispatched === 0 && q.wrCoeff === 1) weightsTreeAdd(s, q);
   if (q.wrCoeff > 1) s.wrBusyQueues++;
+  // the head of its waker's woken list: the first to be injected while the waker idles
+  const waker = s.queues[q.wakerQ];
+  if (waker && waker.woken[0] !== q.id) {
+    waker.woken = waker.woken.filter((id) => id !== q.id);
+    waker.woken.unshift(q.id);
+  }
 }
 
 /** bfq_del_bfqq_busy */
@@ -171,21 +171,28 @@ export function expire(
   const charged =
     q.wrCoeff === 1 && (slow || (reason === 'budget-timeout' && budgetLeft(q) >= q.budget / 3));
   const before = { service: q.service, budget: q.budget, maxBudget: q.maxBudget };
-  if (charged) chargeTime(s, q, deltaMs);
   const j = jiffies(ctx);
+  if (charged) chargeTime(s, q, deltaMs, j);
   if (s.t.lowLatency && q.wrCoeff === 1) q.lastWrStartFinish = j;
   if (s.t.lowLatency && q.sortList.length === 0) {
     if (q.dispatched === 0) q.softRtNextStart = softrtNextStart(s, q, ctx);
     else q.softrtUpdate = true;
   }
+  // no total service time is being measured any longer (injection)
+  s.rqsInjected = s.waitDispatch = false;
+  s.waitedRq = -1;
   recalcBudget(s, q, reason, ctx);
   s.expirations[reason]++;
   if (ctx.recording) explainExpire(s, q, reason, { slow, charged, deltaMs, ...before }, ctx);
-  // __bfq_bfqq_expire
+  // __bfq_bfqq_expire: a shared queue gone seeky is to be split
+  if (q.coop && seeky(q)) q.splitCoop = true;
   if (q.sortList.length === 0 && !(reason === 'preempted' && idlingNeededForGuarantees(s, q))) {
     if (q.dispatched === 0) q.budgetTimeout = j;
     delBusy(s, q);
-  } else activateRequeue(s, q, false);
+  } else {
+    activateRequeue(s, q, false);
+    if (!s.nonrotWithQueueing && q.sortList.length > 0) posTreeAddMove(s, q, ctx);
+  }
   resetInService(s, ctx);
   if (!q.busy && reason !== 'budget-timeout' && reason !== 'budget-exhausted')
     q.nonBlockingWaitRq = true; // service kept: an early next request goes on with it
@@ -215,10 +222,11 @@ function lookupNext(s: BfqState, ctx: ElevatorContext): BfqQueue | null {
 /** bfq_set_in_service_queue → bfq_get_next_queue, __bfq_set_in_service_queue and
  * bfq_set_budget_timeout. */
 export function setInService(s: BfqState, ctx: ElevatorContext): BfqQueue | null {
+  s.inServLastPos = 0;
   if (totBusy(s) === 0) return null;
   const q = lookupNext(s, ctx);
   if (!q) return null;
-  activeExtract(s.trees[classIdx(q)]!, q);
+  activeExtract(s, s.trees[classIdx(q)]!, q);
   q.fifoExpire = false;
   s.budgetsAssigned = Math.floor((s.budgetsAssigned * 7 + 256) / 8);
   const j = jiffies(ctx);
@@ -247,9 +255,10 @@ export function armSliceTimer(s: BfqState, q: BfqQueue, ctx: ElevatorContext): n
   if (seeky(q) && q.wrCoeff === 1 && !asymmetric(s, q)) sl = Math.min(sl, BFQ_MIN_TT_NS);
   else if (q.wrCoeff > 1) sl = Math.max(sl, 20 * MS);
   s.lastIdlingStartNs = ctx.now;
+  s.lastIdlingStartJ = jiffies(ctx);
   s.idleTimerAt = ctx.now + sl;
   ctx.setTimer(s.idleTimerAt);
   return sl;
 }
 
-export { bfqMaxBudget };
+export { asymmetric, bfqMaxBudget };

@@ -10,6 +10,7 @@ import {
   type BfqQueue,
   type BfqState,
 } from './bfq-types';
+import type { InjectWhy } from './bfq-inject';
 import type { Candidate, ElevatorContext } from './types';
 
 /** The rules of BFQ's decision records. */
@@ -19,7 +20,12 @@ export type BfqRule =
   | 'fifo-expired'
   | `expire-${BfqExpiration}`
   | 'idle'
-  | 'weight-raised';
+  | 'weight-raised'
+  | 'inject'
+  | 'queue-merge'
+  | 'queue-split'
+  | 'waker-detected'
+  | 'large-burst';
 
 export const BFQ_RULES: readonly BfqRule[] = [
   'keep-queue',
@@ -32,6 +38,11 @@ export const BFQ_RULES: readonly BfqRule[] = [
   'expire-preempted',
   'idle',
   'weight-raised',
+  'inject',
+  'queue-merge',
+  'queue-split',
+  'waker-detected',
+  'large-burst',
 ];
 
 const CLASS = ['RT', 'BE', 'IDLE'];
@@ -130,5 +141,83 @@ export function explainRaise(
     -1,
     [],
     `bfq: ${queueName(q)} ${interactive ? 'was idle ≥ 2 s: interactive' : 'keeps a soft real-time pace'} → weight × ${q.wrCoeff} for ${Math.round((durJ * 1000) / hz)} ms (low_latency)`,
+  );
+}
+
+const INJECT: Record<InjectWhy, string> = {
+  async: 'the async I/O of its own process',
+  waker: 'its waker queue (whose completions bring its next request)',
+  woken: 'a queue it wakes',
+  limit: 'a queue with budget left',
+};
+
+/** a request injected while the device idles for the empty in-service queue */
+export function explainInject(
+  s: BfqState,
+  q: BfqQueue,
+  slot: number,
+  why: InjectWhy,
+  ctx: ElevatorContext,
+): void {
+  const inServ = s.queues[s.inService]!;
+  const rq = ctx.rq(slot);
+  const limit =
+    why === 'limit' ? ` (${s.rqInDriver} in flight < inject_limit ${inServ.injectLimit})` : '';
+  ctx.decide(
+    'inject' satisfies BfqRule,
+    slot,
+    others(s, q),
+    `bfq: ${queueName(inServ)} is empty and the device idles for it → inject from ${INJECT[why]}${limit}: ${queueName(q)} ${rq.write ? 'W' : 'R'} ${rq.sector}+${rq.nSectors}`,
+  );
+}
+
+export type MergeHow = 'close' | 'in-service' | 'stable' | 'early-stable';
+const HOW: Record<MergeHow, string> = {
+  close: 'its request is within 8192 sectors of that queue’s next one (a close cooperator)',
+  'in-service': 'its request is within 8192 sectors of where the in-service queue was served',
+  stable:
+    'both were created within 180 ms, 600 ms ago, and idling does not boost it (stable merge)',
+  'early-stable': 'both were created within 180 ms on a queueing SSD (stable merge at once)',
+};
+
+export function explainMerge(
+  _s: BfqState,
+  q: BfqQueue,
+  nq: BfqQueue,
+  how: MergeHow,
+  ctx: ElevatorContext,
+): void {
+  ctx.decide(
+    'queue-merge' satisfies BfqRule,
+    -1,
+    [],
+    `bfq: ${queueName(q)} merges into ${queueName(nq)} — ${HOW[how]}; their requests are served from one shared queue, in sector order`,
+  );
+}
+
+export function explainSplit(_s: BfqState, old: BfqQueue, q: BfqQueue, ctx: ElevatorContext): void {
+  ctx.decide(
+    'queue-split' satisfies BfqRule,
+    -1,
+    [],
+    `bfq: shared ${queueName(old)} went seeky: the process leaves it for ${queueName(q)}, with its saved think time, I/O-boundness and raising`,
+  );
+}
+
+export function explainWaker(s: BfqState, q: BfqQueue, ctx: ElevatorContext): void {
+  ctx.decide(
+    'waker-detected' satisfies BfqRule,
+    -1,
+    [],
+    `bfq: ${queueName(q)} got new I/O within 4 ms of a completion of ${queueName(s.queues[q.wakerQ]!)} three times in a row: that queue is its waker, injected while it idles`,
+  );
+}
+
+export function explainBurst(s: BfqState, q: BfqQueue, ctx: ElevatorContext): void {
+  ctx.decide(
+    'large-burst' satisfies BfqRule,
+    -1,
+    [],
+    `bfq: ${queueName(q)} is the ${s.burstSize}th queue created within 180 ms of the last: a large burst — its queues are not weight-raised`,
   );
 }

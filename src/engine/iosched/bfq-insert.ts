@@ -1,6 +1,8 @@
-// A request enters BFQ (block/bfq-iosched.c): __bfq_insert_request → bfq_add_request →
-// bfq_rq_enqueued, with the idle-to-busy switch (budget for the activation, weight
-// raising, preemption of the in-service queue), and its removal (bfq_remove_request).
+// A request enters BFQ (block/bfq-iosched.c): bfq_init_rq (the process's queue, split
+// off a shared one if need be: bfq-coop.ts) → __bfq_insert_request (a close cooperator
+// may take it) → bfq_add_request → bfq_rq_enqueued, with the idle-to-busy switch (budget
+// for the activation, weight raising, preemption of the in-service queue), and its
+// removal (bfq_remove_request).
 import { msecsToJiffies } from './common';
 import { explainRaise } from './bfq-explain';
 import {
@@ -11,11 +13,15 @@ import {
   expire,
   idlingBoostsThr,
 } from './bfq-expire';
+import { initSyncRq, mergeQueues, setupCooperator } from './bfq-coop';
+import { injectOnArrival, injectOnTtimeChange } from './bfq-inject';
+import { posTreeAddMove, posTreeRemove } from './bfq-pos';
 import {
   addToQueue,
+  bicOf,
   chooseReq,
   findNext,
-  queueOf,
+  queueFor,
   servToCharge,
   takeFromQueue,
   updateIoIntensity,
@@ -26,14 +32,14 @@ import {
 import { BFQ_SMALL_REQ_SECTORS, BFQ_WR_COEFF, BFQ_WR_MIN_INTER_ARR_ASYNC_MS } from './bfq-tunables';
 import { budgetLeft, classIdx, jiffies, type BfqQueue, type BfqState } from './bfq-types';
 import { activateRequeue } from './bfq-wf2q';
-import { classify, seekyEndsSoftRt, wrDuration, wrOnArrival } from './bfq-wr';
+import { classify, idleLong, seekyEndsSoftRt, wrDuration, wrOnArrival } from './bfq-wr';
 import type { ElevatorContext } from './types';
 import type { IoRequest } from '../request';
 
 /** bfq_updated_next_req: a waiting queue's budget follows its new next request. */
 export function updatedNextReq(s: BfqState, q: BfqQueue, ctx: ElevatorContext): void {
   if (q.nextRq < 0 || q.id === s.inService) return;
-  const budget = Math.max(q.maxBudget, servToCharge(q, ctx.rq(q.nextRq)));
+  const budget = Math.max(q.maxBudget, servToCharge(s, q, ctx.rq(q.nextRq)), q.service);
   if (q.budget !== budget) {
     q.budget = budget;
     if (q.busy) activateRequeue(s, q, false);
@@ -49,7 +55,7 @@ function budgForActivation(s: BfqState, q: BfqQueue, inTime: boolean, ctx: Eleva
     return true;
   }
   q.service = 0;
-  q.budget = Math.max(q.maxBudget, servToCharge(q, ctx.rq(q.nextRq)));
+  q.budget = Math.max(q.maxBudget, servToCharge(s, q, ctx.rq(q.nextRq)));
   q.nonBlockingWaitRq = false;
   return false;
 }
@@ -67,13 +73,26 @@ function mayPreempt(s: BfqState, q: BfqQueue, inServ: BfqQueue): boolean {
 }
 
 /** bfq_bfqq_handle_idle_busy_switch */
-function idleBusySwitch(s: BfqState, q: BfqQueue, oldWr: number, ctx: ElevatorContext) {
+function idleBusySwitch(
+  s: BfqState,
+  q: BfqQueue,
+  oldWr: number,
+  rq: IoRequest,
+  ctx: ElevatorContext,
+) {
   const j = jiffies(ctx);
-  const a = classify(s, q, ctx);
+  const a = classify(s, q, bicOf(s, rq.pid).stablyMerged, ctx);
   const inTime = ctx.now <= q.ttimeLastEnd + s.t.sliceIdleNs * 3;
   const wantsToPreempt = budgForActivation(s, q, inTime, ctx);
+  // idle for far longer than an interactive queue: its burst's I/O is over
+  if (!q.justCreated && idleLong(s, q, j) && q.budgetTimeout + msecsToJiffies(10000, s.hz) < j) {
+    if (q.inBurstList) s.burstList = s.burstList.filter((id) => id !== q.id);
+    q.inBurstList = false;
+    q.inLargeBurst = false;
+  }
   q.justCreated = false;
-  if (s.t.lowLatency) {
+  // no raising for 2 s after a split (bfq_wr_min_idle_time)
+  if (s.t.lowLatency && q.splitJ + msecsToJiffies(2000, s.hz) < j) {
     wrOnArrival(s, q, oldWr, a, ctx);
     if (oldWr === 1 && q.wrCoeff > 1 && ctx.recording)
       explainRaise(q, a.interactive, q.wrCurMaxTime, s.hz, ctx);
@@ -96,23 +115,45 @@ function idleBusySwitch(s: BfqState, q: BfqQueue, oldWr: number, ctx: ElevatorCo
   return a.interactive;
 }
 
-/** __bfq_insert_request → bfq_add_request → bfq_rq_enqueued */
+/** bfq_init_rq: the request's queue (a sync one made, or split, here), its process's
+ * request count */
+function initRq(s: BfqState, rq: IoRequest, ctx: ElevatorContext): BfqQueue {
+  bicOf(s, rq.pid).requests++;
+  if (rq.sync) return initSyncRq(s, rq, ctx);
+  return s.queues[queueFor(s, rq.pid, false, rq.ioprioClass, rq.ioprioLevel, ctx)]!;
+}
+
+/** bfq_insert_request → __bfq_insert_request → bfq_add_request → bfq_rq_enqueued */
 export function add(s: BfqState, rq: IoRequest, ctx: ElevatorContext): void {
-  const q = queueOf(s, rq);
+  let q = initRq(s, rq, ctx);
+  const nq = setupCooperator(s, q, rq.sector, rq.pid, ctx);
+  if (nq) {
+    // the request goes to the shared queue; its process too, if not redirected already
+    if (s.syncOf[rq.pid] === q.id) mergeQueues(s, rq.pid, q, nq, ctx);
+    q.justCreated = false;
+    q = nq;
+  }
+  rq.sched = q.id;
   const now = ctx.now;
   const j = jiffies(ctx);
   updateThinktime(s, q, now);
-  updateShortTtime(s, q);
+  const wasShort = q.hasShortTtime;
+  updateShortTtime(s, q, j);
+  if (q.sync && q.ioprioClass !== 3 && s.t.sliceIdleNs > 0) injectOnTtimeChange(s, q, wasShort, j);
   updateSeek(s, q, rq);
   seekyEndsSoftRt(s, q, ctx);
   const oldWr = q.wrCoeff;
+  if (q.sync && bicOf(s, rq.pid).requests <= 1) injectOnArrival(s, q, ctx);
   if (q.sync) updateIoIntensity(q, now);
   addToQueue(s, q, rq, ctx);
   const prev = q.nextRq;
   q.nextRq = chooseReq(s, q.nextRq, rq.slot, s.lastPosition, ctx);
-  if (q.nextRq !== prev) q.nextFromFifo = false;
+  if (q.nextRq !== prev) {
+    q.nextFromFifo = false;
+    if (!s.nonrotWithQueueing) posTreeAddMove(s, q, ctx);
+  }
   let interactive = false;
-  if (!q.busy) interactive = idleBusySwitch(s, q, oldWr, ctx);
+  if (!q.busy) interactive = idleBusySwitch(s, q, oldWr, rq, ctx);
   else {
     // an async queue's request 500 ms after its last one is raised too
     if (
@@ -145,7 +186,8 @@ export function add(s: BfqState, rq: IoRequest, ctx: ElevatorContext): void {
   }
 }
 
-/** bfq_remove_request: the next request is found again; an emptied waiting queue leaves. */
+/** bfq_remove_request: the next request is found again; an emptied waiting queue leaves
+ * (its budget and service start afresh) and the position tree follows. */
 export function removeRequest(s: BfqState, q: BfqQueue, rq: IoRequest, ctx: ElevatorContext): void {
   if (q.nextRq === rq.slot) {
     q.nextRq = findNext(s, q, rq.slot, ctx);
@@ -154,6 +196,10 @@ export function removeRequest(s: BfqState, q: BfqQueue, rq: IoRequest, ctx: Elev
   takeFromQueue(s, q, rq);
   if (q.sortList.length === 0) {
     q.nextRq = -1;
-    if (q.busy && q.id !== s.inService) delBusy(s, q);
-  }
+    if (q.busy && q.id !== s.inService) {
+      delBusy(s, q);
+      q.budget = q.service = 0;
+    }
+    posTreeRemove(s, q);
+  } else if (!s.nonrotWithQueueing) posTreeAddMove(s, q, ctx);
 }

@@ -3,7 +3,7 @@
 // priority), its weight (bfq_ioprio_to_weight), the sort list and next_rq (bfq_choose_req
 // with back_seek_max and back_seek_penalty, as CFQ), the FIFO checked once per service
 // slot (bfq_check_fifo), and the per-queue statistics: think time, seekiness, I/O-boundness.
-import { fifoRemove, sortInsert, sortRemove } from './common';
+import { fifoRemove, msecsToJiffies, sortInsert, sortRemove } from './common';
 import { cfqChooseSlot, findNextRq } from './cfq-choose';
 import {
   BFQ_ASYNC_CHARGE_FACTOR,
@@ -16,7 +16,7 @@ import {
   BFQQ_SEEKY_COUNT,
   IOPRIO_NR_LEVELS,
 } from './bfq-tunables';
-import { NOT_ON_TREE, jiffies, type BfqQueue, type BfqState } from './bfq-types';
+import { NOT_ON_TREE, jiffies, type BfqBic, type BfqQueue, type BfqState } from './bfq-types';
 import type { ElevatorContext } from './types';
 import type { IoRequest } from '../request';
 
@@ -41,7 +41,7 @@ export function bfqMinBudget(s: BfqState): number {
 }
 
 /** bfq_init_bfqq */
-function newQueue(
+export function newQueue(
   s: BfqState,
   pid: number,
   sync: boolean,
@@ -100,9 +100,39 @@ function newQueue(
     lastIdleBklogged: j,
     serviceFromBacklogged: 0,
     softrtUpdate: false,
+    creationJ: j,
+    splitJ: -Infinity,
+    firstIoJ: j,
+    bic: sync ? pid : -1,
+    procRefs: sync ? 1 : 0,
+    newQueue: -1,
+    coop: false,
+    splitCoop: false,
+    posKey: -1,
+    inLargeBurst: false,
+    inBurstList: false,
+    injectLimit: 0,
+    lastServTimeNs: 0,
+    decreaseTimeJ: j,
+    wakerQ: -1,
+    tentativeWakerQ: -1,
+    numWakerDetections: 0,
+    wakerDetectionStartedNs: 0,
+    woken: [],
   };
   s.queues.push(q);
   return q;
+}
+
+/** a process's bfq_io_cq, made on first use */
+export function bicOf(s: BfqState, pid: number): BfqBic {
+  return (s.bics[pid] ??= {
+    asyncQ: -1,
+    requests: 0,
+    stableMergeQ: -1,
+    stablyMerged: false,
+    saved: null,
+  });
 }
 
 /** The queue a request of this process, sync or not, at this priority goes to (−1: none
@@ -118,21 +148,50 @@ export function queueFor(
   const [cls, lvl] = ioprioOf(ioprioClass, ioprioLevel);
   if (sync) {
     const id = s.syncOf[pid];
-    if (id !== undefined || !ctx) return id ?? -1;
+    if ((id !== undefined && id >= 0) || !ctx) return id ?? -1;
     return (s.syncOf[pid] = newQueue(s, pid, true, cls, lvl, ctx).id);
   }
   // bfq_async_queue_prio: one per RT/BE level; IDLE has one
   const key = cls === 3 ? 'idle' : `${cls}.${lvl}`;
-  const id = s.asyncOf[key];
-  if (id !== undefined || !ctx) return id ?? -1;
-  return (s.asyncOf[key] = newQueue(s, -1, false, cls, lvl, ctx).id);
+  let id = s.asyncOf[key];
+  if (id === undefined) {
+    if (!ctx) return -1;
+    id = s.asyncOf[key] = newQueue(s, -1, false, cls, lvl, ctx).id;
+  }
+  if (ctx) {
+    // bic->bfqq[0]: the process's async queue, one process reference each
+    const bic = bicOf(s, pid);
+    if (bic.asyncQ !== id) {
+      if (bic.asyncQ >= 0) s.queues[bic.asyncQ]!.procRefs--;
+      bic.asyncQ = id;
+      s.queues[id]!.procRefs++;
+    }
+  }
+  return id;
 }
 
 export const queueOf = (s: BfqState, rq: IoRequest) => s.queues[rq.sched]!;
 
-/** bfq_serv_to_charge: async requests of a non-raised queue cost 3 × their sectors. */
-export function servToCharge(q: BfqQueue, rq: IoRequest): number {
-  if (q.sync || q.wrCoeff > 1) return rq.nSectors;
+/** bfq_asymmetric_scenario: queues of different weights (bfqq not the lightest), or
+ * several classes busy. */
+export function asymmetric(s: BfqState, q: BfqQueue): boolean {
+  let n = 0;
+  let smallest = Infinity;
+  for (const w in s.weights) {
+    n++;
+    smallest = Math.min(smallest, Number(w));
+  }
+  const isSmallest = q.inWeightsTree && q.weight === smallest;
+  const varied = !isSmallest && n > 1;
+  const b = s.busyQueues;
+  const classes = (b[0] > 0 ? 1 : 0) + (b[1] > 0 ? 1 : 0) + (b[2] > 0 ? 1 : 0);
+  return varied || classes > 1;
+}
+
+/** bfq_serv_to_charge: async requests of a non-raised queue cost 3 × their sectors, unless
+ * the scenario is asymmetric. */
+export function servToCharge(s: BfqState, q: BfqQueue, rq: IoRequest): number {
+  if (q.sync || q.wrCoeff > 1 || asymmetric(s, q)) return rq.nSectors;
   return rq.nSectors * BFQ_ASYNC_CHARGE_FACTOR;
 }
 
@@ -199,18 +258,24 @@ export function updateSeek(s: BfqState, q: BfqQueue, rq: IoRequest): void {
   q.seekHistory = (q.seekHistory << 1) | (rqSeeky(s, q.lastRequestPos, rq) ? 1 : 0);
 }
 
-/** bfq_update_io_thinktime: only when the queue had nothing queued or in flight. */
+/** bfq_update_io_thinktime: only when the queue had nothing queued or in flight. A new
+ * queue's last_end_request is "now + 1", minus infinity in u64 arithmetic: its first
+ * sample is the cap, 2 × slice_idle (the 6.18 trace shows the long think time it makes
+ * after three samples). */
 export function updateThinktime(s: BfqState, q: BfqQueue, now: number): void {
   if (q.dispatched > 0 || q.busy) return;
-  const elapsed = Math.min(now - q.ttimeLastEnd, 2 * s.t.sliceIdleNs);
+  const since = now - q.ttimeLastEnd;
+  const elapsed = since < 0 ? 2 * s.t.sliceIdleNs : Math.min(since, 2 * s.t.sliceIdleNs);
   q.ttimeSamples = Math.floor((7 * q.ttimeSamples + 256) / 8);
   q.ttimeTotal = Math.floor((7 * q.ttimeTotal + 256 * elapsed) / 8);
   q.ttimeMean = Math.floor((q.ttimeTotal + 128) / q.ttimeSamples);
 }
 
-/** bfq_update_has_short_ttime: long once the mean think time is over slice_idle / 2. */
-export function updateShortTtime(s: BfqState, q: BfqQueue): void {
+/** bfq_update_has_short_ttime: long once the mean think time is over slice_idle / 2 (not
+ * in the 2 s after a split, when the statistics just restored mean nothing). */
+export function updateShortTtime(s: BfqState, q: BfqQueue, j: number): void {
   if (!q.sync || q.ioprioClass === 3 || s.t.sliceIdleNs === 0) return;
+  if (q.splitJ + msecsToJiffies(2000, s.hz) >= j) return;
   q.hasShortTtime = !(
     q.ttimeSamples > BFQ_TTIME_VALID_SAMPLES && q.ttimeMean > s.t.sliceIdleNs / 2
   );

@@ -141,3 +141,21 @@ export const BFQ_REF_RATE = [14000, 33000] as const;
 export const BFQ_REF_WR_DURATION_MS = [7000, 2500] as const;
 /** BFQ_RATE_SHIFT */
 export const BFQ_RATE_SHIFT = 16;
+// the peak-rate estimator (bfq_update_peak_rate)
+/** BFQ_RATE_MIN_SAMPLES, BFQ_RATE_MIN_INTERVAL (ns), BFQ_RATE_REF_INTERVAL (ns) */
+export const BFQ_RATE_MIN_SAMPLES = 32;
+export const BFQ_RATE_MIN_INTERVAL_NS = 300_000_000;
+export const BFQ_RATE_REF_INTERVAL_NS = 1_000_000_000;
+/** a dispatch after 100 ms with nothing in flight closes the observation interval */
+export const BFQ_RATE_IDLE_NS = 100_000_000;
+// queue merging (bfq_setup_cooperator) and bursts (bfq_handle_burst)
+/** BFQQ_CLOSE_THR: a request within 8192 sectors of another queue's next one is close */
+export const BFQQ_CLOSE_THR = 8 * 1024;
+/** bfq_merge_time_limit: HZ/10 after its first service a queue can no longer merge */
+export const bfqMergeTimeLimitJ = (hz: number) => Math.floor(hz / 10);
+/** bfq_activation_stable_merging, bfq_late_stable_merging (ms) */
+export const BFQ_ACTIVATION_STABLE_MERGING_MS = 600;
+export const BFQ_LATE_STABLE_MERGING_MS = 600;
+/** bfq_large_burst_thresh, bfq_burst_interval (ms) */
+export const BFQ_LARGE_BURST_THRESH = 8;
+export const BFQ_BURST_INTERVAL_MS = 180;

@@ -69,6 +69,71 @@ export interface BfqQueue {
   lastIdleBklogged: number;
   serviceFromBacklogged: number;
   softrtUpdate: boolean;
+  // ── cooperation (queue merging) and bursts ──
+  /** jiffies: created (creation_time), split from a shared queue (split_time), first
+   * service of its current backlog (first_IO_time) */
+  creationJ: number;
+  splitJ: number;
+  firstIoJ: number;
+  /** the process that alone owns it (bfqq->bic), −1 once shared or merged away */
+  bic: number;
+  /** bfqq_process_refs: processes that send (or are about to send) their I/O here */
+  procRefs: number;
+  /** new_bfqq: the queue it is scheduled to merge into, −1 */
+  newQueue: number;
+  coop: boolean;
+  splitCoop: boolean;
+  /** its key in the position tree (next_rq's sector), −1 when not in it */
+  posKey: number;
+  inLargeBurst: boolean;
+  inBurstList: boolean;
+  // ── injection ──
+  injectLimit: number;
+  /** the baseline total service time of its first requests, ns (0: not sampled yet) */
+  lastServTimeNs: number;
+  decreaseTimeJ: number;
+  wakerQ: number;
+  tentativeWakerQ: number;
+  numWakerDetections: number;
+  wakerDetectionStartedNs: number;
+  /** woken_list: queues whose waker this is, the most recently added first */
+  woken: number[];
+}
+
+/** What BFQ keeps of a queue in its process's bfq_io_cq across a merge, to resume it on a
+ * split (bfq_bfqq_save_state / bfq_bfqq_resume_state). */
+export interface BfqSavedState {
+  hasShortTtime: boolean;
+  ioBound: boolean;
+  lastServTimeNs: number;
+  injectLimit: number;
+  decreaseTimeJ: number;
+  weight: number;
+  ttimeSamples: number;
+  ttimeTotal: number;
+  ttimeMean: number;
+  ttimeLastEnd: number;
+  ioStartTime: number;
+  totIdleTime: number;
+  inLargeBurst: boolean;
+  wasInBurstList: boolean;
+  wrCoeff: number;
+  wrStartAtSwitchToSrt: number;
+  serviceFromWr: number;
+  lastWrStartFinish: number;
+  wrCurMaxTime: number;
+}
+
+/** bfq_io_cq: a process's link to its queues */
+export interface BfqBic {
+  /** its async queue (bic->bfqq[0]), −1 */
+  asyncQ: number;
+  /** requests of the process inserted and not yet completed (bic->requests) */
+  requests: number;
+  /** the queue a delayed stable merge would join (stable_merge_bfqq), −1 */
+  stableMergeQ: number;
+  stablyMerged: boolean;
+  saved: BfqSavedState | null;
 }
 
 /** bfq_service_tree: one per class (RT, BE, IDLE) */
@@ -117,6 +182,7 @@ export interface BfqState {
   lastPosition: number;
   lastBudgetStartNs: number;
   lastIdlingStartNs: number;
+  lastIdlingStartJ: number;
   lastCompletionNs: number;
   classIdleLastService: number;
   /** weights of the non-raised queues that are busy or have I/O in flight: weight → count */
@@ -126,6 +192,40 @@ export interface BfqState {
   /** bfqd->async_depths[weight-raised queues busy][sync]: tags a write may hold */
   asyncDepths: [[number, number], [number, number]];
   expirations: Record<BfqExpiration, number>;
+  // ── the peak-rate estimator (bfq_update_peak_rate) ──
+  peakRateSamples: number;
+  sequentialSamples: number;
+  totSectorsDispatched: number;
+  lastRqMaxSize: number;
+  firstDispatchNs: number;
+  lastDispatchNs: number;
+  deltaFromFirstNs: number;
+  /** peak-rate updates made (each recomputes the automatic max_budget) */
+  peakRateUpdates: number;
+  /** bfqd->nonrot_with_queueing: an SSD that queues (no queue merging there) */
+  nonrotWithQueueing: boolean;
+  // ── queue merging, bursts ──
+  bics: Record<number, BfqBic>;
+  /** queues with a next request, by its sector (bfqg->rq_pos_tree), ascending */
+  posTree: number[];
+  /** in_serv_last_pos: the end of the in-service queue's last dispatch */
+  inServLastPos: number;
+  lastBfqqCreated: number;
+  burstList: number[];
+  burstSize: number;
+  largeBurst: boolean;
+  lastInsInBurstJ: number;
+  /** bfqd->active_list: the queues on an active tree, the last inserted first */
+  activeList: number[];
+  // ── injection ──
+  rqsInjected: boolean;
+  waitDispatch: boolean;
+  waitedRq: number;
+  lastEmptyOccupiedNs: number;
+  lastCompletedQ: number;
+  merges: number;
+  splits: number;
+  injected: number;
 }
 
 export const jiffies = (ctx: ElevatorContext) => jiffiesNow(ctx);
@@ -143,5 +243,10 @@ export function totBusy(s: BfqState): number {
   return s.busyQueues[0] + s.busyQueues[1] + s.busyQueues[2];
 }
 
+/** bfq_bfqq_name: bfq<pid>S, bfqSHARED-S once merged; async queues by class and level */
 export const queueName = (q: BfqQueue) =>
-  q.sync ? `bfq${q.pid}S` : `bfq${['RT', 'BE', 'IDLE'][q.ioprioClass - 1]}${q.ioprio}A`;
+  q.sync
+    ? q.pid === -1
+      ? 'bfqSHARED-S'
+      : `bfq${q.pid}S`
+    : `bfq${['RT', 'BE', 'IDLE'][q.ioprioClass - 1]}${q.ioprio}A`;

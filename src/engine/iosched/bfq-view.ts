@@ -1,6 +1,8 @@
 // BFQ's inspection view (bfq.ts): each queue's weight (and its raising), budget and
-// service, start and finish virtual times against its tree's V, its requests, and the
-// idling state of the in-service queue; per class the tree's V and weight sum.
+// service, start and finish virtual times against its tree's V, its requests, its
+// injection limit and waker, whether it is shared (merged) or in a large burst, and the
+// idling and injection state of the in-service queue; per class the tree's V and weight
+// sum; the peak-rate estimate and the max_budget it tunes; merges, splits, injections.
 import type { BfqState } from './bfq-types';
 import { budgetLeft, queueName } from './bfq-types';
 import { idlingBoostsThr, idlingNeededForGuarantees, mustIdle } from './bfq-expire';
@@ -20,10 +22,25 @@ export type BfqView = {
     mustIdle: boolean;
     boostsThroughput: boolean;
     neededForGuarantees: boolean;
+    /** a first request's total service time is being measured (bfq_update_inject_limit) */
+    measuring: boolean;
+    injectedSinceEmpty: boolean;
   } | null;
   classes: Array<{ name: string; vtime: number; wsum: number; busy: number }>;
   queues: Array<{
+    id: number;
     name: string;
+    /** the processes feeding it: its own, or several once merged */
+    processes: number[];
+    shared: boolean;
+    /** new_bfqq: the queue it is scheduled to merge into */
+    mergingInto: string | null;
+    splitPending: boolean;
+    inLargeBurst: boolean;
+    injectLimit: number;
+    /** the baseline total service time of its first requests, ms (null: not sampled) */
+    baselineMs: number | null;
+    waker: string | null;
     class: string;
     weight: number;
     origWeight: number;
@@ -44,6 +61,14 @@ export type BfqView = {
     ioBound: boolean;
   }>;
   maxBudget: number;
+  /** the peak-rate estimate, MB/s, and how many intervals updated it */
+  peakRateMBps: number;
+  peakRateUpdates: number;
+  nonrotWithQueueing: boolean;
+  burst: { size: number; large: boolean; queues: string[] };
+  merges: number;
+  splits: number;
+  injected: number;
   hwTag: number;
   wrBusyQueues: number;
   rqInDriver: number;
@@ -61,6 +86,8 @@ export function bfqView(s: BfqState, ctx: ElevatorContext): BfqView {
           mustIdle: mustIdle(s, inServ),
           boostsThroughput: idlingBoostsThr(s, inServ),
           neededForGuarantees: idlingNeededForGuarantees(s, inServ),
+          measuring: s.waitDispatch || s.waitedRq >= 0,
+          injectedSinceEmpty: s.rqsInjected,
         }
       : null,
     classes: s.trees.map((t, i) => ({
@@ -72,7 +99,18 @@ export function bfqView(s: BfqState, ctx: ElevatorContext): BfqView {
     queues: s.queues
       .filter((q) => q.busy || q.dispatched > 0 || q.id === s.inService)
       .map((q) => ({
+        id: q.id,
         name: queueName(q),
+        processes: Object.keys(s.syncOf)
+          .map(Number)
+          .filter((pid) => s.syncOf[pid] === q.id),
+        shared: q.coop,
+        mergingInto: q.newQueue >= 0 ? queueName(s.queues[q.newQueue]!) : null,
+        splitPending: q.splitCoop,
+        inLargeBurst: q.inLargeBurst,
+        injectLimit: q.injectLimit,
+        baselineMs: q.lastServTimeNs > 0 ? +(q.lastServTimeNs / 1e6).toFixed(3) : null,
+        waker: q.wakerQ >= 0 ? queueName(s.queues[q.wakerQ]!) : null,
         class: CLASS[q.ioprioClass - 1]!,
         weight: q.weight,
         origWeight: q.origWeight,
@@ -96,6 +134,18 @@ export function bfqView(s: BfqState, ctx: ElevatorContext): BfqView {
         ioBound: q.ioBound,
       })),
     maxBudget: s.maxBudget,
+    // sectors/µs << 16 → MB/s
+    peakRateMBps: +((s.peakRate / 2 ** 16) * 512).toFixed(1),
+    peakRateUpdates: s.peakRateUpdates,
+    nonrotWithQueueing: s.nonrotWithQueueing,
+    burst: {
+      size: s.burstSize,
+      large: s.largeBurst,
+      queues: s.burstList.map((id) => queueName(s.queues[id]!)),
+    },
+    merges: s.merges,
+    splits: s.splits,
+    injected: s.injected,
     hwTag: s.hwTag,
     wrBusyQueues: s.wrBusyQueues,
     rqInDriver: s.rqInDriver,

@@ -31,14 +31,17 @@ function remove(list: number[], id: number): void {
   if (i >= 0) list.splice(i, 1);
 }
 
-function activeInsert(st: ServiceTree, q: BfqQueue): void {
+/** bfq_active_insert: also at the head of bfqd->active_list (injection scans it) */
+function activeInsert(s: BfqState, st: ServiceTree, q: BfqQueue): void {
   st.active.push(q.id);
   q.tree = ON_ACTIVE;
+  s.activeList.unshift(q.id);
 }
 
-export function activeExtract(st: ServiceTree, q: BfqQueue): void {
+export function activeExtract(s: BfqState, st: ServiceTree, q: BfqQueue): void {
   remove(st.active, q.id);
   q.tree = NOT_ON_TREE;
+  remove(s.activeList, q.id);
 }
 
 function idleExtract(st: ServiceTree, q: BfqQueue): void {
@@ -109,7 +112,7 @@ function finTimeEnqueue(s: BfqState, q: BfqQueue, backshifted: boolean): void {
     q.start += delta;
     q.finish += delta;
   }
-  activeInsert(st, q);
+  activeInsert(s, st, q);
 }
 
 /** __bfq_activate_entity: a queue becomes busy. A queue that was waiting for its next
@@ -140,9 +143,9 @@ function requeueEntity(s: BfqState, q: BfqQueue): void {
   if (q.id === s.inService) {
     calcFinish(q, q.service);
     q.start = q.finish;
-    if (q.tree === ON_ACTIVE) activeExtract(st, q);
+    if (q.tree === ON_ACTIVE) activeExtract(s, st, q);
   } else {
-    activeExtract(st, q);
+    activeExtract(s, st, q);
   }
   finTimeEnqueue(s, q, false);
 }
@@ -160,7 +163,7 @@ export function deactivateEntity(s: BfqState, q: BfqQueue, insIntoIdle: boolean)
   const st = treeOf(s, q);
   const wasInService = q.id === s.inService;
   if (wasInService) calcFinish(q, q.service);
-  if (q.tree === ON_ACTIVE) activeExtract(st, q);
+  if (q.tree === ON_ACTIVE) activeExtract(s, st, q);
   else if (!wasInService && q.tree === ON_IDLE) idleExtract(st, q);
   if (!insIntoIdle || q.finish <= st.vtime) forgetEntity(st, q);
   else {
@@ -169,12 +172,22 @@ export function deactivateEntity(s: BfqState, q: BfqQueue, insIntoIdle: boolean)
   }
 }
 
-/** bfq_bfqq_served: the service counts, and V advances by it over the weight sum. */
+/** bfq_bfqq_served's entity part: the service counts, and V advances by it over the
+ * weight sum. */
 export function served(s: BfqState, q: BfqQueue, service: number): void {
   const st = treeOf(s, q);
   q.service += service;
   st.vtime += bfqDelta(service, st.wsum);
   forgetIdle(s, st);
+}
+
+/** bfq_bfqq_served: also the queue's service since it became backlogged (its first
+ * service then is first_IO_time) and while raised */
+export function bfqqServed(s: BfqState, q: BfqQueue, service: number, j: number): void {
+  if (q.serviceFromBacklogged === 0) q.firstIoJ = j;
+  if (q.wrCoeff > 1) q.serviceFromWr += service;
+  q.serviceFromBacklogged += service;
+  served(s, q, service);
 }
 
 /** bfq_first_active_entity: the eligible (start ≤ V) entity with the smallest finish. */

@@ -36,8 +36,10 @@ export function wrDuration(s: BfqState): number {
   return Math.min(Math.max(dur, msecsToJiffies(3000, s.hz)), msecsToJiffies(25000, s.hz));
 }
 
-/** bfq_bfqq_end_wr */
+/** bfq_bfqq_end_wr: after interactive raising soft_rt_next_start restarts from now (an
+ * application that loaded may go on at a soft real-time pace) */
 export function endWr(s: BfqState, q: BfqQueue, ctx: ElevatorContext): void {
+  if (q.wrCurMaxTime !== rtMaxTime(s)) q.softRtNextStart = jiffies(ctx);
   if (q.busy) s.wrBusyQueues--;
   q.wrCoeff = 1;
   q.wrCurMaxTime = 0;
@@ -46,7 +48,7 @@ export function endWr(s: BfqState, q: BfqQueue, ctx: ElevatorContext): void {
 }
 
 /** switch_back_to_interactive_wr */
-function backToInteractive(s: BfqState, q: BfqQueue): void {
+export function backToInteractive(s: BfqState, q: BfqQueue): void {
   q.wrCoeff = BFQ_WR_COEFF;
   q.wrCurMaxTime = wrDuration(s);
   q.lastWrStartFinish = q.wrStartAtSwitchToSrt;
@@ -60,23 +62,37 @@ function idleForLongTime(s: BfqState, q: BfqQueue, j: number): boolean {
 export interface WrArrival {
   interactive: boolean;
   softRt: boolean;
+  inBurst: boolean;
   wrOrDeserves: boolean;
 }
 
-/** bfq_bfqq_handle_idle_busy_switch's classification of a queue becoming busy. */
-export function classify(s: BfqState, q: BfqQueue, ctx: ElevatorContext): WrArrival {
+/** bfq_bfqq_handle_idle_busy_switch's classification of a queue becoming busy: never
+ * raised in a large burst; a queue shared by merging only if stably merged */
+export function classify(
+  s: BfqState,
+  q: BfqQueue,
+  stablyMerged: boolean,
+  ctx: ElevatorContext,
+): WrArrival {
   const j = jiffies(ctx);
   const defaultWeight = q.origWeight === 40;
+  const inBurst = q.inLargeBurst;
   const softRt =
     BFQ_WR_MAX_SOFTRT_RATE > 0 &&
     !totallySeeky(q) &&
+    !inBurst &&
     q.softRtNextStart < j &&
     q.dispatched === 0 &&
     defaultWeight;
-  const interactive = idleForLongTime(s, q, j) && defaultWeight;
-  const wrOrDeserves = s.t.lowLatency && (q.wrCoeff > 1 || (q.sync && (interactive || softRt)));
-  return { interactive, softRt, wrOrDeserves };
+  const interactive = !inBurst && idleForLongTime(s, q, j) && defaultWeight;
+  const own = q.bic >= 0 || stablyMerged;
+  const wrOrDeserves =
+    s.t.lowLatency && (q.wrCoeff > 1 || (q.sync && own && (interactive || softRt)));
+  return { interactive, softRt, inBurst, wrOrDeserves };
 }
+
+/** bfq_bfqq_idle_for_long_time, exported for the burst-list clean-up */
+export const idleLong = (s: BfqState, q: BfqQueue, j: number) => idleForLongTime(s, q, j);
 
 /** bfq_update_bfqq_wr_on_rq_arrival */
 export function wrOnArrival(
@@ -103,7 +119,8 @@ export function wrOnArrival(
     if (a.interactive) {
       q.wrCoeff = BFQ_WR_COEFF;
       q.wrCurMaxTime = wrDuration(s);
-    } else if (a.softRt) {
+    } else if (a.inBurst) q.wrCoeff = 1;
+    else if (a.softRt) {
       if (q.wrCurMaxTime !== rtMaxTime(s)) {
         q.wrStartAtSwitchToSrt = q.lastWrStartFinish;
         q.wrCurMaxTime = rtMaxTime(s);
@@ -121,7 +138,8 @@ export function wrOnArrival(
 export function updateWrData(s: BfqState, q: BfqQueue, ctx: ElevatorContext): void {
   const j = jiffies(ctx);
   if (q.wrCoeff > 1) {
-    if (q.lastWrStartFinish + q.wrCurMaxTime < j) {
+    if (q.inLargeBurst) endWr(s, q, ctx);
+    else if (q.lastWrStartFinish + q.wrCurMaxTime < j) {
       if (q.wrCurMaxTime !== rtMaxTime(s) || q.wrStartAtSwitchToSrt + wrDuration(s) < j)
         endWr(s, q, ctx);
       else {

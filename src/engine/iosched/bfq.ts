@@ -4,10 +4,16 @@
 // time slices. The in-service queue is served until its budget is used up, its budget
 // timeout passes, or it empties and idling is not worth it (bfq-expire.ts); the next
 // budget follows from why it stopped. Weight raising under low_latency (bfq-wr.ts).
-// This file: the hooks — insertion, dispatch (bfq_select_queue), completion, the idle
-// timer, merging — and the inspection view.
+// Around them: I/O injection while idling (bfq-inject.ts), cooperating-queue merging
+// and bursts (bfq-coop.ts, bfq-pos.ts, bfq-burst.ts), the peak-rate estimator that tunes
+// max_budget (bfq-peak.ts). This file: the hooks — insertion, dispatch
+// (bfq_select_queue), completion, the idle timer, merging — and the inspection view.
 import { msecsToJiffies } from './common';
-import { explainDispatch, explainIdle } from './bfq-explain';
+import { explainDispatch, explainIdle, explainInject } from './bfq-explain';
+import { setupCooperator, mergeQueues } from './bfq-coop';
+import { pickInjection, updateInjectLimit, type InjectWhy } from './bfq-inject';
+import { calcMaxBudget, rateOnCompletion, updatePeakRate } from './bfq-peak';
+import { posTreeAddMove } from './bfq-pos';
 import {
   armSliceTimer,
   betterToIdle,
@@ -17,7 +23,7 @@ import {
   mustIdle,
   setInService,
 } from './bfq-expire';
-import { chooseReq, queueFor, queueOf, servToCharge } from './bfq-queue';
+import { bicOf, chooseReq, queueFor, queueOf, servToCharge } from './bfq-queue';
 import {
   BFQ_DEFAULT_MAX_BUDGET,
   BFQ_HW_QUEUE_SAMPLES,
@@ -36,7 +42,7 @@ import {
 } from './bfq-types';
 import { add, removeRequest, updatedNextReq } from './bfq-insert';
 import { bfqView } from './bfq-view';
-import { served, weightsTreeRemove } from './bfq-wf2q';
+import { bfqqServed, weightsTreeRemove } from './bfq-wf2q';
 import { initRates, softrtNextStart, updateWrData } from './bfq-wr';
 import { findBySector, predecessor, sortInsert, sortRemove, successor } from './common';
 import type { Bio, ElevatorContext, ElevatorType } from './types';
@@ -107,14 +113,47 @@ function init(v: Record<string, number>, ctx: ElevatorContext): BfqState {
       'no-more-requests': 0,
       preempted: 0,
     },
+    lastIdlingStartJ: 0,
+    peakRateSamples: 0,
+    sequentialSamples: 0,
+    totSectorsDispatched: 0,
+    lastRqMaxSize: 0,
+    firstDispatchNs: 0,
+    lastDispatchNs: 0,
+    deltaFromFirstNs: 0,
+    peakRateUpdates: 0,
+    // hw_tag is −1 (unknown, true in C) until measured
+    nonrotWithQueueing: ctx.nonRotational(),
+    bics: {},
+    posTree: [],
+    inServLastPos: 0,
+    lastBfqqCreated: -1,
+    burstList: [],
+    burstSize: 0,
+    largeBurst: false,
+    lastInsInBurstJ: 0,
+    activeList: [],
+    rqsInjected: false,
+    waitDispatch: false,
+    waitedRq: -1,
+    lastEmptyOccupiedNs: 0,
+    lastCompletedQ: -1,
+    merges: 0,
+    splits: 0,
+    injected: 0,
   };
   initRates(s);
+  // bfq_timeout_sync_store: a written timeout_sync recomputes an automatic max_budget
+  if (t.userMaxBudget === 0 && t.timeoutJ !== Math.floor(ctx.hz / 8))
+    s.maxBudget = calcMaxBudget(s);
   return s;
 }
 
-/** bfq_select_queue (no injection): keep the in-service queue, or expire it and let
- * B-WF2Q+ choose; null while idling for it. */
-function selectQueue(s: BfqState, force: boolean, ctx: ElevatorContext) {
+type Pick = { q: BfqQueue; fresh: boolean; inject: InjectWhy | null };
+
+/** bfq_select_queue: keep the in-service queue, or expire it and let B-WF2Q+ choose;
+ * while idling for it, a queue to inject from, or null. */
+function selectQueue(s: BfqState, force: boolean, ctx: ElevatorContext): Pick | null {
   let q: BfqQueue | null = s.queues[s.inService] ?? null;
   let fresh = false;
   if (q && mayExpireForTimeout(q, ctx) && !mustIdle(s, q)) {
@@ -127,7 +166,7 @@ function selectQueue(s: BfqState, force: boolean, ctx: ElevatorContext) {
   }
   while (q) {
     if (q.nextRq >= 0) {
-      if (servToCharge(q, ctx.rq(q.nextRq)) > budgetLeft(q)) {
+      if (servToCharge(s, q, ctx.rq(q.nextRq)) > budgetLeft(q)) {
         expire(s, q, false, 'budget-exhausted', ctx);
       } else {
         if (q.waitRequest) {
@@ -137,10 +176,12 @@ function selectQueue(s: BfqState, force: boolean, ctx: ElevatorContext) {
             ctx.clearTimer();
           }
         }
-        return { q, fresh };
+        return { q, fresh, inject: null };
       }
     } else if (!force && (q.waitRequest || (q.dispatched !== 0 && betterToIdle(s, q)))) {
-      return null; // idling: wait for its next request
+      // plugging for q: inject into the service hole, if anything may go
+      const inj = pickInjection(s, q, ctx);
+      return inj ? { q: inj.q, fresh: false, inject: inj.why } : null;
     } else expire(s, q, false, 'no-more-requests', ctx);
     q = setInService(s, ctx);
     fresh = true;
@@ -149,20 +190,28 @@ function selectQueue(s: BfqState, force: boolean, ctx: ElevatorContext) {
 }
 
 /** bfq_dispatch_rq_from_bfqq: charge the queue, take its next request. */
-function dispatchFrom(s: BfqState, q: BfqQueue, fresh: boolean, ctx: ElevatorContext): number {
+function dispatchFrom(s: BfqState, pick: Pick, ctx: ElevatorContext): number {
+  const q = pick.q;
   const slot = q.nextRq;
   const rq = ctx.rq(slot);
   const fromFifo = q.nextFromFifo;
-  const charge = servToCharge(q, rq);
-  if (q.wrCoeff > 1) q.serviceFromWr += charge;
-  q.serviceFromBacklogged += charge;
-  served(s, q, charge);
-  if (ctx.recording) explainDispatch(s, q, slot, fresh ? 'new-queue' : 'keep-queue', fromFifo, ctx);
+  const inService = q.id === s.inService;
+  bfqqServed(s, q, servToCharge(s, q, rq), jiffies(ctx));
+  if (inService && s.waitDispatch) {
+    s.waitDispatch = false;
+    s.waitedRq = slot; // its completion measures the total service time
+  }
+  if (ctx.recording) {
+    if (pick.inject) explainInject(s, q, slot, pick.inject, ctx);
+    else explainDispatch(s, q, slot, pick.fresh ? 'new-queue' : 'keep-queue', fromFifo, ctx);
+  }
+  if (pick.inject) s.injected++;
+  // bfq_dispatch_remove
   q.dispatched++;
-  s.rqInDriver++;
-  s.lastPosition = rq.sector + rq.nSectors;
+  updatePeakRate(s, rq, inService, ctx);
   removeRequest(s, q, rq, ctx);
-  if (q.id === s.inService) {
+  s.rqInDriver++;
+  if (inService) {
     updateWrData(s, q, ctx);
     // an idle-class queue gives way as soon as others wait
     if (totBusy(s) > 1 && q.ioprioClass === 3) expire(s, q, false, 'budget-exhausted', ctx);
@@ -177,7 +226,7 @@ function dispatch(s: BfqState, force: boolean, ctx: ElevatorContext): number {
   if (s.t.strictGuarantees && s.rqInDriver > 0) return -1;
   const pick = selectQueue(s, force, ctx);
   if (!pick) return -1;
-  return dispatchFrom(s, pick.q, pick.fresh, ctx);
+  return dispatchFrom(s, pick, ctx);
 }
 
 /** bfq_update_hw_tag: after 32 samples with enough in flight, does the device queue? */
@@ -197,12 +246,14 @@ function updateHwTag(s: BfqState): void {
   s.hwTag = s.maxRqInDriver > BFQ_HW_QUEUE_THRESHOLD ? 1 : 0;
   s.maxRqInDriver = 0;
   s.hwTagSamples = 0;
+  s.nonrotWithQueueing = !s.rot && s.hwTag === 1;
 }
 
-/** bfq_completed_request */
+/** bfq_finish_requeue_request → bfq_completed_request */
 function completed(s: BfqState, rq: IoRequest, ctx: ElevatorContext): void {
   if (rq.sched < 0) return;
   const q = queueOf(s, rq);
+  if (rq.slot === s.waitedRq) updateInjectLimit(s, q, ctx);
   updateHwTag(s);
   s.rqInDriver--;
   q.dispatched--;
@@ -211,7 +262,9 @@ function completed(s: BfqState, rq: IoRequest, ctx: ElevatorContext): void {
     weightsTreeRemove(s, q);
   }
   q.ttimeLastEnd = ctx.now;
-  s.lastCompletionNs = ctx.now;
+  rateOnCompletion(s, ctx.now);
+  // a shared queue is not trusted as a waker
+  s.lastCompletedQ = q.coop ? -1 : q.id;
   if (q.softrtUpdate && q.dispatched === 0 && q.sortList.length === 0 && q.wrCoeff !== BFQ_WR_COEFF)
     q.softRtNextStart = softrtNextStart(s, q, ctx);
   if (s.inService !== q.id) return;
@@ -256,18 +309,33 @@ export const bfq: ElevatorType<BfqState> = {
 
   init,
 
-  // bfq_init_rq: the request's queue, created on first use
-  setRequest(s, rq, bio, ctx) {
-    rq.sched = queueFor(s, bio.pid, rq.sync, bio.ioprioClass, bio.ioprioLevel, ctx);
+  // bfq_prepare_request: no queue yet — bfq_init_rq gives it one when it is inserted
+  // (so a request waiting in a plug takes no bio: bfq_allow_bio_merge finds no queue)
+  setRequest(_s, rq) {
+    rq.sched = -1;
+  },
+  // bfq_finish_requeue_request: the process has one request fewer in BFQ
+  putRequest(s, rq) {
+    if (rq.sched >= 0) bicOf(s, rq.pid).requests--;
   },
 
   add,
   dispatch,
 
-  // bfq_allow_bio_merge: only into a request of the bio's own queue
-  allowMerge(s, rq, bio) {
+  // bfq_allow_bio_merge: not a sync bio into an async request; only into a request of the
+  // bio's own queue — after a close cooperator, if any, became that queue
+  allowMerge(s, rq, bio, ctx) {
     const sync = !bio.write || bio.sync;
-    return queueFor(s, bio.pid, sync, bio.ioprioClass, bio.ioprioLevel, null) === rq.sched;
+    if (sync && !rq.sync) return false;
+    const id = queueFor(s, bio.pid, sync, bio.ioprioClass, bio.ioprioLevel, null);
+    if (id < 0) return false;
+    let q = s.queues[id]!;
+    const nq = setupCooperator(s, q, bio.sector, bio.pid, ctx);
+    if (nq) {
+      mergeQueues(s, bio.pid, q, nq, ctx);
+      q = nq;
+    }
+    return q.id === rq.sched;
   },
   // bfq_request_merge: a request of the bio's queue starting where the bio ends
   frontMergeCandidate(s, bio, end, ctx) {
@@ -285,7 +353,10 @@ export const bfq: ElevatorType<BfqState> = {
     sortInsert(q.sortList, rq.slot, ctx);
     const prev = q.nextRq;
     q.nextRq = chooseReq(s, q.nextRq, rq.slot, s.lastPosition, ctx);
-    if (prev !== q.nextRq) updatedNextReq(s, q, ctx);
+    if (prev !== q.nextRq) {
+      updatedNextReq(s, q, ctx);
+      if (!s.nonrotWithQueueing) posTreeAddMove(s, q, ctx);
+    }
   },
   // bfq_requests_merged: the survivor takes the earlier FIFO time and place
   requestsMerged(s, survivor, absorbed, ctx) {

@@ -40,9 +40,12 @@ export function hashDel(h: MergeHash, rq: IoRequest): void {
   rq.hashEnd = -1;
 }
 
-/** elv_rq_merge_ok: not started or barred, same direction, and the scheduler agrees. */
-export function mergeOk(sim: Simulation, rq: IoRequest, bio: Bio): boolean {
+/** elv_rq_merge_ok: not started or barred, same direction, and the scheduler agrees —
+ * unless it is not asked (6.18's plug merge: blk_attempt_bio_merge's sched_allow_merge
+ * is false there). */
+export function mergeOk(sim: Simulation, rq: IoRequest, bio: Bio, askScheduler = true): boolean {
   if (!rq.mergeable || rq.write !== bio.write) return false;
+  if (!askScheduler) return true;
   const allow = sim.elevator.allowMerge;
   return allow ? allow(sim.state.host.elevator, rq, bio, sim.ctx) : true;
 }

@@ -29,12 +29,14 @@ export interface TaskPlug {
   flushDue: boolean;
 }
 
-/** blk_attempt_plug_merge: the bio joins the newest request of its process's plug. */
+/** blk_attempt_plug_merge: the bio joins the newest request of its process's plug — the
+ * scheduler's allow_merge is not asked (BFQ's could not answer: the request has no queue
+ * before it is inserted). */
 export function plugMerge(sim: Simulation, bio: Bio, now: number): boolean {
   const plug = sim.state.host.taskPlugs[bio.pid];
   if (plug === undefined || plug.rqs.length === 0) return false;
   const rq = requestAt(sim.state.requests, plug.rqs[plug.rqs.length - 1]!);
-  if (!mergeOk(sim, rq, bio)) return false;
+  if (!mergeOk(sim, rq, bio, false)) return false;
   if (rq.nSectors + bio.nSectors > sim.model.iosched.queue.maxSectors) return false;
   const back = rq.sector + rq.nSectors === bio.sector;
   if (!back && rq.sector !== bio.sector + bio.nSectors) return false;

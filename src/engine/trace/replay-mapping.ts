@@ -16,7 +16,7 @@ export const SCHEDULER_MAP: Record<string, { simulated: string; note: string }> 
   },
   bfq: {
     simulated: 'bfq',
-    note: "Spindle's BFQ follows Linux 6.18 (B-WF2Q+ over per-process queues with sector budgets, budget feedback and time charging, idling, weight raising) over kernel 6.18's per-task plugging and blk-mq tag pool; not modelled: cgroups, I/O injection, queue merging, burst detection and the peak-rate estimator",
+    note: "Spindle's BFQ follows Linux 6.18 (B-WF2Q+ over per-process queues with sector budgets, budget feedback and time charging, idling, weight raising, I/O injection and wakers, cooperating-queue and stable merging, large bursts, the peak-rate estimator and its automatic max_budget) over kernel 6.18's per-task plugging and blk-mq tag pool; not modelled: cgroups, multiple actuators, processes exiting",
   },
   kyber: {
     simulated: 'kyber',

@@ -72,6 +72,13 @@ describe.skipIf(!haveChromium)('a DiskSim disk opened on the page', () => {
     );
     expect(await seriousViolations(page)).toEqual([]);
     await form.screenshot({ path: join(shotsDir, 'disk-files-settings.png') });
+    // on a phone the disk's facts go under its fields, nothing wider than the screen
+    await page.setViewportSize({ width: 390, height: 900 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await form
+      .getByTestId('disk-file-info')
+      .screenshot({ path: join(shotsDir, 'disk-files-narrow.png') });
+    await page.setViewportSize({ width: 1100, height: 900 });
 
     await form.getByRole('button', { name: 'Run with these settings' }).click();
     await expect
@@ -173,14 +180,20 @@ describe.skipIf(!haveChromium)('a DiskSim disk opened on the page', () => {
     expect(await alert.count()).toBe(0);
     expect(await form.getByLabel('disk', { exact: true }).inputValue()).toBe('file:dec_rz26.parv');
 
-    // a drop anywhere on the page: the C2247A's three files
+    // a drop anywhere on the page: the C2247A's three files (the trace's drop hint shows
+    // while they are dragged, and goes when they are dropped)
     const texts = C2247A.map((n) => [n, readFileSync(join(dir(), n), 'utf8')]);
     await page.evaluate(`(() => {
       const dt = new DataTransfer();
       for (const [name, text] of ${JSON.stringify(texts)}) dt.items.add(new File([text], name));
-      const drop = new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true });
-      document.body.dispatchEvent(drop);
+      window.__dt = dt;
+      const over = new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true });
+      document.body.dispatchEvent(over);
     })()`);
+    await page.locator('.drop-hint').first().waitFor();
+    await page.evaluate(`document.body.dispatchEvent(
+      new DragEvent('drop', { dataTransfer: window.__dt, bubbles: true, cancelable: true }))`);
+    await expect.poll(() => page.locator('.drop-hint').count()).toBe(0);
     await expect
       .poll(() => form.getByRole('status').first().textContent(), { timeout: 30_000 })
       .toBe('Opened file:hp_c2247a.parv.');

@@ -37,6 +37,22 @@ describe.skipIf(!haveChromium)('the built page in headless Chromium', () => {
     await page.context().close();
   });
 
+  it('holds the platter still while it is scrolled out of sight, and turns it when back', async () => {
+    const { page, problems } = await openLab();
+    await page.getByRole('region', { name: 'Charts' }).getByRole('tab', { name: 'All' }).click();
+    await page.getByRole('region', { name: 'Charts' }).scrollIntoViewIfNeeded();
+    await page.evaluate('window.scrollTo(0, document.scrollingElement.scrollHeight)');
+    await page.waitForTimeout(300);
+    const away = await platterTransform(page);
+    await page.waitForTimeout(500);
+    expect(await platterTransform(page)).toBe(away); // playing, but not drawn
+    expect(await page.getByRole('button', { name: 'Pause' }).count()).toBe(1);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await expect.poll(() => platterTransform(page)).not.toBe(away);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('pauses, plays, steps, and changes speed', async () => {
     const { page, problems } = await openLab();
     await page.getByRole('button', { name: 'Pause' }).click();

@@ -23,9 +23,9 @@ interface Props {
 }
 
 export function Controls({ clock, store, seed, onSeed, onFrom, hidden = [] }: Props) {
-  // the clock and the scrubber move every frame: not while scrolled out of sight
+  // the clock and the scrubber move every frame (their own components, so the buttons do
+  // not re-render with them); not while scrolled out of sight
   const [viewRef, shown] = useInView<HTMLElement>();
-  const tNs = useStore(store, (s) => s.tNs, shown);
   const playing = useStore(store, (s) => s.playing);
   const slowdown = useStore(store, (s) => s.slowdown);
   const rule = useStore(store, (s) => s.rule ?? '');
@@ -121,9 +121,7 @@ export function Controls({ clock, store, seed, onSeed, onFrom, hidden = [] }: Pr
         <output className="rate" data-testid="rate">
           {formatRate(slowdown)}
         </output>
-        <output className="clock" data-testid="clock">
-          t = {formatNs(tNs)}
-        </output>
+        <ClockText store={store} live={shown} />
         {seed !== null && show('seed') && <SeedForm seed={seed} onSeed={onSeed} />}
         <button
           type="button"
@@ -135,21 +133,44 @@ export function Controls({ clock, store, seed, onSeed, onFrom, hidden = [] }: Pr
         </button>
       </div>
       <div className="timeline" hidden={!show('scrubber')}>
-        <input
-          className="scrubber"
-          type="range"
-          min={startNs}
-          max={endNs}
-          step={Math.max(1, (endNs - startNs) / 2000)}
-          value={Math.min(Math.max(tNs, startNs), endNs)}
-          aria-label="Timeline"
-          aria-valuetext={`t = ${formatNs(tNs)}, played from ${formatNs(startNs)} to ${formatNs(endNs)}`}
-          onChange={(e) => store.set({ tNs: Number(e.target.value), playing: false })}
-          disabled={!clock}
-        />
+        <Scrubber store={store} live={shown} startNs={startNs} endNs={endNs} disabled={!clock} />
         {onFrom && clock && <FromForm startNs={startNs} endNs={endNs} onFrom={onFrom} />}
       </div>
     </section>
+  );
+}
+
+function ClockText({ store, live }: { store: Store; live: boolean }) {
+  const tNs = useStore(store, (s) => s.tNs, live);
+  return (
+    <output className="clock" data-testid="clock">
+      t = {formatNs(tNs)}
+    </output>
+  );
+}
+
+function Scrubber(props: {
+  store: Store;
+  live: boolean;
+  startNs: number;
+  endNs: number;
+  disabled: boolean;
+}) {
+  const { store, startNs, endNs } = props;
+  const tNs = useStore(store, (s) => s.tNs, props.live);
+  return (
+    <input
+      className="scrubber"
+      type="range"
+      min={startNs}
+      max={endNs}
+      step={Math.max(1, (endNs - startNs) / 2000)}
+      value={Math.min(Math.max(tNs, startNs), endNs)}
+      aria-label="Timeline"
+      aria-valuetext={`t = ${formatNs(tNs)}, played from ${formatNs(startNs)} to ${formatNs(endNs)}`}
+      onChange={(e) => store.set({ tNs: Number(e.target.value), playing: false })}
+      disabled={props.disabled}
+    />
   );
 }
 

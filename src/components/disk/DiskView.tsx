@@ -1,7 +1,9 @@
 // The disk view: a static platter layer (zones, tracks, sector ticks) turned at the simulated
 // speed, and a live layer — pending requests at their sectors, the rotary arm over its
 // cylinder, the request being served, and the phase in its colour. React owns the <svg>.
+import { memo, useMemo } from 'react';
 import {
+  lastAtOrBefore,
   mechanismAt,
   pendingAt,
   platterAngle,
@@ -50,7 +52,11 @@ function PlatterView({ replay, store }: Props) {
   const g = replay.log.geometry;
   const p = platterAngle(replay, tNs);
   const mech = mechanismAt(replay, tNs);
-  const pending = pendingAt(replay, tNs);
+  // The requests in the system change only at the log's stops (their Q and C are events):
+  // found once per stop, not once per frame.
+  const stop = lastAtOrBefore(replay.stops, tNs);
+  const atStop = stop >= 0 ? replay.stops[stop]! : replay.log.fromNs;
+  const pending = useMemo(() => pendingAt(replay, atStop), [replay, atStop]);
   const targetRq = mech.service?.rq ?? -1;
   const ranges = rangeIndex(replay);
   const scene = rangeSceneAt(replay, ranges, pending, tNs);
@@ -204,7 +210,8 @@ function placedLife(
   };
 }
 
-function RequestMark(props: {
+/** A pending request's mark: redrawn when it changes, not every frame the platter turns. */
+const RequestMark = memo(function RequestMark(props: {
   q: RequestLife;
   g: Replay['log']['geometry'];
   activeHead: number;
@@ -242,7 +249,7 @@ function RequestMark(props: {
       )}
     </g>
   );
-}
+});
 
 /**
  * The drive in words above the platter — its speed, cylinders and the surface being read —
@@ -250,7 +257,13 @@ function RequestMark(props: {
  * The surfaces are a plain picture of platters seen edge-on, the active one marked: nothing
  * here is a control, and nothing looks like one.
  */
-function DiskFacts({ g, active }: { g: Replay['log']['geometry']; active: number }) {
+const DiskFacts = memo(function DiskFacts({
+  g,
+  active,
+}: {
+  g: Replay['log']['geometry'];
+  active: number;
+}) {
   const shown = Math.min(g.surfaces, 16);
   return (
     <p className="disk-facts">
@@ -271,4 +284,4 @@ function DiskFacts({ g, active }: { g: Replay['log']['geometry']; active: number
       </span>
     </p>
   );
-}
+});

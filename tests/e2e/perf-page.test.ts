@@ -224,7 +224,7 @@ describe.skipIf(!haveChromium)('the page’s responsiveness (recorded in bench/R
       value: longestIn(tasks, q0, qa),
       unit: 'ms',
       target: 50,
-      note: `${((qa - q0) / 1000).toFixed(1)} s; the playback's own frames (see the frame-time rows)`,
+      note: `${load()}; ${((qa - q0) / 1000).toFixed(1)} s; the playback's own frames (see the frame-time rows)`,
     });
     const arrived = longestIn(tasks, pa, p1);
     figures.push({

@@ -64,7 +64,7 @@ describe('bfq in the engine', () => {
   });
 
   it('__bfq_bfqq_recalc_budget: a sequential reader exhausts its budgets and they grow to bfq_max_budget (autotuned from the peak rate)', () => {
-    const r = tracedRun(sc([seq('s'), rnd('r', 2)], { low_latency: 0 }));
+    const r = tracedRun(sc([seq('s')], { low_latency: 0 }));
     expect(count(r, 'expire-budget-exhausted')).toBeGreaterThan(3);
     const s = r.sim.state.host.elevator as BfqState;
     const q = s.queues[s.syncOf[1000]!]!;
@@ -73,12 +73,18 @@ describe('bfq in the engine', () => {
   });
 
   it('bfq_bfqq_charge_time: random (seeky) readers are charged their time, not their sectors', () => {
-    const r = tracedRun(sc([seq('s'), rnd('r', 2)], { low_latency: 0 }));
+    // the sequential reader at another level: no stable merge with the random ones (which
+    // may share a queue of their own, bfqSHARED-S)
+    const r = tracedRun(sc([seq('s', 3), rnd('r', 2)], { low_latency: 0 }));
     const charged = r.decisions.filter(
       (d) => d.rule.startsWith('expire-') && (d.text ?? '').includes('ms of time'),
     );
     expect(charged.length).toBeGreaterThan(0);
-    expect(charged.every((d) => /bfq100[12]S/.test(d.text ?? ''))).toBe(true);
+    expect(charged.some((d) => /bfq1000S/.test(d.text ?? ''))).toBe(false);
+    const sectors = r.decisions.filter(
+      (d) => /bfq1000S expires/.test(d.text ?? '') && (d.text ?? '').includes('charged its'),
+    );
+    expect(sectors.length).toBeGreaterThan(0);
   });
 
   it('bfq_arm_slice_timer: an emptied sync sequential queue idles (slice_idle); slice_idle 0 never does', () => {

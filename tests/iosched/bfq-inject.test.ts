@@ -217,3 +217,27 @@ function bfqDrainOne(s: BfqState, ctx: Fake, pid: number) {
     if (ctx.table[slot]!.pid === pid) return;
   }
 }
+
+describe('bfq: preemption (bfq_bfqq_handle_idle_busy_switch)', () => {
+  it('next_queue_may_preempt: without groups the in-service queue is off its tree, so a queue whose next request comes in time, with budget left, preempts it (bfq_bfqq_update_budg_for_activation)', () => {
+    const { s, ctx } = bfqFresh();
+    s.hwTag = 1;
+    insert(s, ctx, { pid: 2, sector: 500_000_000 });
+    queueOfPid(s, 2).seekHistory = -1; // seeky: no idling for it
+    insert(s, ctx, { pid: 1, sector: 1000 });
+    insert(s, ctx, { pid: 1, sector: 1008 });
+    const first = dispatch(s, ctx);
+    expect(ctx.table[first]!.pid).toBe(2);
+    expect(ctx.table[dispatch(s, ctx)]!.pid).toBe(1); // pid 2 expired: no more requests
+    const q2 = queueOfPid(s, 2);
+    expect(q2.nonBlockingWaitRq).toBe(true);
+    ctx.now = 1 * MS;
+    complete(s, ctx, first);
+    ctx.now = 2 * MS; // within 3 × slice_idle of its last completion
+    insert(s, ctx, { pid: 2, sector: 300_000_000 });
+    expect(s.expirations.preempted).toBe(1);
+    expect(ctx.records.some((r) => r.rule === 'expire-preempted' && /bfq1S/.test(r.text))).toBe(
+      true,
+    );
+  });
+});

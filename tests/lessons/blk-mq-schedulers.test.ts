@@ -53,7 +53,7 @@ describe('lesson: BFQ’s low latency, an interactive reader beside a heavy writ
     // while idling for the raised reader, the writer's I/O is injected (bfq_select_queue)
     expect(on.decisions!.shown.some((d) => d.rule === 'inject')).toBe(true);
     const reader = (s: RunSummary) => proc(s, 'reader').q2cMeanMs;
-    // measured: about 18 ms with raising, 80 ms without, 54 ms under none
+    // measured: 20.9 ms with raising, 94.5 ms without, 54.2 ms under none
     expect(reader(on)).toBeLessThan(0.7 * reader(off));
     expect(reader(on)).toBeLessThan(25);
     // without raising the reader waits for the writer's whole budget — one timeout_sync
@@ -65,7 +65,7 @@ describe('lesson: BFQ’s low latency, an interactive reader beside a heavy writ
 
 describe('lesson: From CFQ to BFQ, budgets instead of time slices', () => {
   const rnd = (s: RunSummary) => s.processes.filter((p) => p.name === 'rnd').map((p) => p.iops);
-  it('CFQ gives the sequential reader a quarter of the time (about 316 req/s); BFQ gives it less — its queue stably merged with the random readers’ (15), or its automatic budget sized from a peak rate the random reads drag down (155) — and with max_budget set to its 124 ms worth, about CFQ’s, not more', async () => {
+  it('CFQ gives the sequential reader a quarter of the time (about 316 req/s); BFQ gives it less — its queue stably merged with the random readers’ (15), or its automatic budget sized from a peak rate the random reads drag down (192) — and with max_budget set to its 124 ms worth, about CFQ’s, not more', async () => {
     const [cfq, bfq, noLl, tuned] = await Promise.all([
       run('cfq-to-bfq.json'),
       run('cfq-to-bfq.json', '--set', 'iosched.name=bfq', '--decisions', 'queue-merge'),
@@ -99,13 +99,13 @@ describe('lesson: From CFQ to BFQ, budgets instead of time slices', () => {
     expect(merges.every((d) => d.text.includes('stable merge'))).toBe(true);
     expect(seq(bfq)).toBeLessThan(20);
     expect(seq(bfq)).toBeLessThan(Math.min(...rnd(bfq)));
-    // without low_latency: no merge, budgets as designed, but half CFQ's throughput
-    // (155.4 req/s); the random readers get a little more than under CFQ (22.1–22.4)
+    // without low_latency: no merge, budgets as designed, but three fifths of CFQ's
+    // throughput (192.4 req/s); the random readers a little more than under CFQ (21.1–22.1)
     expect(noLl.decisions!.total).toBe(0);
-    expect(seq(noLl)).toBeGreaterThan(0.4 * seq(cfq));
-    expect(seq(noLl)).toBeLessThan(0.6 * seq(cfq));
+    expect(seq(noLl)).toBeGreaterThan(0.5 * seq(cfq));
+    expect(seq(noLl)).toBeLessThan(0.7 * seq(cfq));
     for (const r of rnd(noLl)) expect(r).toBeGreaterThan(Math.max(...rnd(cfq)));
-    // a budget worth 124 ms of the reader's service: about CFQ's share (306.4), not more
+    // a budget worth 124 ms of the reader's service: about CFQ's share (300.1), not more
     expect(seq(tuned)).toBeGreaterThan(0.95 * seq(cfq));
     expect(seq(tuned)).toBeLessThan(seq(cfq));
   });
@@ -113,11 +113,12 @@ describe('lesson: From CFQ to BFQ, budgets instead of time slices', () => {
   // Valente & Checconi (2010): budgets in sectors, with random readers charged time, give a
   // sequential reader more throughput than CFQ's time slices at the same fairness. Spindle's
   // BFQ follows 6.x's code, and on this disk it does not: without low_latency the automatic
-  // max_budget comes from a peak rate the random reads drag down (about 32 MB/s, a budget
-  // of 7600 sectors, 48 ms of the reader's service, against the 124 ms a random reader is
-  // charged for the same service): 155.4 req/s against CFQ's 315.5; with low_latency (the
-  // default) the four queues, created together, are stably merged: 15.3. With max_budget
-  // written to the reader's 124 ms worth (19456 sectors) it gets 306.4 — CFQ's, not more.
+  // max_budget comes from a peak rate the random reads drag down (about 45 MB/s, a budget
+  // of 10900 sectors, 70 ms of the reader's service, against the 124 ms a random reader is
+  // charged for the same service), and random readers preempt it: 192.4 req/s against
+  // CFQ's 315.5; with low_latency (the default) the four queues, created together, are
+  // stably merged: 15.3. With max_budget written to the reader's 124 ms worth (19456
+  // sectors) it gets 300.1 — CFQ's, not more.
   it.fails('paper: BFQ gives the sequential reader more throughput than CFQ', async () => {
     const [cfq, bfq] = await Promise.all([
       run('cfq-to-bfq.json'),
@@ -132,7 +133,7 @@ describe('lesson: From CFQ to BFQ, budgets instead of time slices', () => {
     expect(proc(bfq, 'seq').iops).toBeGreaterThan(proc(cfq, 'seq').iops);
   });
 
-  it('the automatic max_budget settles near 7600 sectors: the peak-rate estimate (bfq_update_rate_reset) falls to about 32 MB/s, the sequential intervals diluted by random reads', () => {
+  it('the automatic max_budget settles near 10900 sectors: the peak-rate estimate (bfq_update_rate_reset) falls to about 45 MB/s, the sequential intervals diluted by random reads', () => {
     const raw = JSON.parse(readFileSync(`${SCENARIOS}/cfq-to-bfq.json`, 'utf8')) as {
       iosched: { name: string; tunables?: Record<string, number> };
     };
@@ -143,10 +144,10 @@ describe('lesson: From CFQ to BFQ, budgets instead of time slices', () => {
     }
     const s = sim.state.host.elevator as BfqState;
     expect(s.merges).toBe(0);
-    expect(s.maxBudget).toBeGreaterThan(7000);
-    expect(s.maxBudget).toBeLessThan(8500);
+    expect(s.maxBudget).toBeGreaterThan(10000);
+    expect(s.maxBudget).toBeLessThan(12000);
     const mbps = (s.peakRate / 2 ** 16) * 512;
-    expect(mbps).toBeGreaterThan(25);
-    expect(mbps).toBeLessThan(40);
+    expect(mbps).toBeGreaterThan(40);
+    expect(mbps).toBeLessThan(50);
   });
 });

@@ -30,8 +30,8 @@ import {
   updateThinktime,
 } from './bfq-queue';
 import { BFQ_SMALL_REQ_SECTORS, BFQ_WR_COEFF, BFQ_WR_MIN_INTER_ARR_ASYNC_MS } from './bfq-tunables';
-import { budgetLeft, classIdx, jiffies, type BfqQueue, type BfqState } from './bfq-types';
-import { activateRequeue } from './bfq-wf2q';
+import { ON_ACTIVE, budgetLeft, jiffies, type BfqQueue, type BfqState } from './bfq-types';
+import { activateRequeue, firstActive, vtimeJump } from './bfq-wf2q';
 import { classify, idleLong, seekyEndsSoftRt, wrDuration, wrOnArrival } from './bfq-wr';
 import type { ElevatorContext } from './types';
 import type { IoRequest } from '../request';
@@ -65,11 +65,18 @@ function higherClassOrWeight(q: BfqQueue, inServ: BfqQueue): boolean {
   return q.ioprioClass < inServ.ioprioClass || q.weight > inServ.weight;
 }
 
-/** next_queue_may_preempt, flat: B-WF2Q+ would now pick q before the in-service queue
- * (a higher class, or eligible with a smaller finish — bfq_update_next_in_service). */
-function mayPreempt(s: BfqState, q: BfqQueue, inServ: BfqQueue): boolean {
-  if (classIdx(q) !== classIdx(inServ)) return classIdx(q) < classIdx(inServ);
-  return q.start <= s.trees[classIdx(q)]!.vtime && inServ.finish > q.finish;
+/** next_queue_may_preempt: sd->next_in_service != sd->in_service_entity. The root
+ * group's next_in_service is the best entity on its active trees; the in-service queue
+ * was taken off its tree when set in service (bfq_get_next_queue) and goes back only as it
+ * expires, so without groups the two never coincide while a queue is in service. */
+function nextQueueMayPreempt(s: BfqState, inServ: BfqQueue): boolean {
+  if (inServ.tree !== ON_ACTIVE) return true;
+  // __bfq_lookup_next_entity with an entity in service: no virtual-time update
+  for (const st of s.trees) {
+    if (st.active.length === 0) continue;
+    return firstActive(s, st, vtimeJump(s, st)) !== inServ;
+  }
+  return true;
 }
 
 /** bfq_bfqq_handle_idle_busy_switch */
@@ -107,7 +114,7 @@ function idleBusySwitch(
     ((wantsToPreempt && q.wrCoeff >= inServ.wrCoeff) ||
       higherClassOrWeight(q, inServ) ||
       !betterToIdle(s, inServ)) &&
-    mayPreempt(s, q, inServ)
+    nextQueueMayPreempt(s, inServ)
   ) {
     expire(s, inServ, false, 'preempted', ctx);
     ctx.kick();

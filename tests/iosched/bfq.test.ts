@@ -325,11 +325,14 @@ describe('bfq: per-queue statistics and idling (bfq_better_to_idle)', () => {
     const { s, ctx } = fresh();
     const light = busyQueue(s, ctx, 1, 1000, 7);
     const heavy = busyQueue(s, ctx, 2, 1000, 0);
-    s.weights = { 10: 1, 80: 1 };
+    s.weights = [
+      [10, 1],
+      [80, 1],
+    ];
     light.inWeightsTree = heavy.inWeightsTree = true;
     expect(asymmetric(s, heavy)).toBe(true);
     expect(asymmetric(s, light)).toBe(false);
-    s.weights = { 40: 2 };
+    s.weights = [[40, 2]];
     s.busyQueues = [1, 1, 0];
     expect(asymmetric(s, light)).toBe(true);
   });

@@ -135,12 +135,13 @@ export function pickInjection(
   q: BfqQueue,
   ctx: ElevatorContext,
 ): { q: BfqQueue; why: InjectWhy } | null {
-  const asyncQ = q.bic >= 0 ? s.queues[s.bics[q.bic]?.asyncQ ?? -1] : undefined;
+  const a = q.bic >= 0 ? s.bics[q.bic]!.asyncQ : -1;
+  const asyncQ = a >= 0 ? s.queues[a] : undefined;
   if (fits(s, asyncQ, ctx) && ctx.rq(asyncQ.nextRq).pid === q.bic)
     return { q: asyncQ, why: 'async' };
-  const waker = s.queues[q.wakerQ];
+  const waker = q.wakerQ >= 0 ? s.queues[q.wakerQ] : undefined;
   if (fits(s, waker, ctx)) return { q: waker, why: 'waker' };
-  const blocked = s.queues[q.woken[0] ?? -1];
+  const blocked = q.woken.length > 0 ? s.queues[q.woken[0]!] : undefined;
   if (fits(s, blocked, ctx)) return { q: blocked, why: 'woken' };
   if (!idlingBoostsThr(s, q) && (q.wrCoeff === 1 || s.wrBusyQueues > 1 || !q.hasShortTtime)) {
     const c = chooseForInjection(s, q, ctx);

@@ -175,14 +175,9 @@ export const queueOf = (s: BfqState, rq: IoRequest) => s.queues[rq.sched]!;
 /** bfq_asymmetric_scenario: queues of different weights (bfqq not the lightest), or
  * several classes busy. */
 export function asymmetric(s: BfqState, q: BfqQueue): boolean {
-  let n = 0;
-  let smallest = Infinity;
-  for (const w in s.weights) {
-    n++;
-    smallest = Math.min(smallest, Number(w));
-  }
-  const isSmallest = q.inWeightsTree && q.weight === smallest;
-  const varied = !isSmallest && n > 1;
+  const w = s.weights;
+  const isSmallest = q.inWeightsTree && w.length > 0 && q.weight === w[0]![0];
+  const varied = !isSmallest && w.length > 1;
   const b = s.busyQueues;
   const classes = (b[0] > 0 ? 1 : 0) + (b[1] > 0 ? 1 : 0) + (b[2] > 0 ? 1 : 0);
   return varied || classes > 1;

@@ -185,8 +185,9 @@ export interface BfqState {
   lastIdlingStartJ: number;
   lastCompletionNs: number;
   classIdleLastService: number;
-  /** weights of the non-raised queues that are busy or have I/O in flight: weight → count */
-  weights: Record<number, number>;
+  /** queue_weights_tree: the weights of the non-raised queues that are busy or have I/O
+   * in flight, ascending, each with how many queues have it */
+  weights: Array<[weight: number, count: number]>;
   /** the idle slice timer is armed (ns), −1 if not */
   idleTimerAt: number;
   /** bfqd->async_depths[weight-raised queues busy][sync]: tags a write may hold */

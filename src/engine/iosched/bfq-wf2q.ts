@@ -91,15 +91,22 @@ export function updateWeightPrio(s: BfqState, q: BfqQueue): void {
 export function weightsTreeAdd(s: BfqState, q: BfqQueue): void {
   if (q.inWeightsTree) return;
   q.inWeightsTree = true;
-  s.weights[q.weight] = (s.weights[q.weight] ?? 0) + 1;
+  const w = s.weights;
+  let i = 0;
+  while (i < w.length && w[i]![0] < q.weight) i++;
+  if (i < w.length && w[i]![0] === q.weight) w[i]![1]++;
+  else w.splice(i, 0, [q.weight, 1]);
 }
 
 export function weightsTreeRemove(s: BfqState, q: BfqQueue): void {
   if (!q.inWeightsTree) return;
   q.inWeightsTree = false;
-  const n = s.weights[q.weight]! - 1;
-  if (n === 0) delete s.weights[q.weight];
-  else s.weights[q.weight] = n;
+  const w = s.weights;
+  for (let i = 0; i < w.length; i++) {
+    if (w[i]![0] !== q.weight) continue;
+    if (--w[i]![1] === 0) w.splice(i, 1);
+    return;
+  }
 }
 
 /** bfq_update_fin_time_enqueue: finish from the budget, back-shifted if asked, active. */

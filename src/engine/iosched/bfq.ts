@@ -100,7 +100,7 @@ function init(v: Record<string, number>, ctx: ElevatorContext): BfqState {
     lastIdlingStartNs: 0,
     lastCompletionNs: 0,
     classIdleLastService: 0,
-    weights: {},
+    weights: [],
     idleTimerAt: -1,
     asyncDepths: [
       [Infinity, Infinity],

@@ -179,6 +179,12 @@ describe('bfq: stable merging (bfq_do_or_sched_stable_merge)', () => {
     insert(seq.s, seq.ctx, { pid: 2, sector: 900_000_008 });
     expect(seq.s.bics[2]!.stableMergeQ).toBe(seq.s.syncOf[1]);
     // a sequential, I/O-bound queue on a disk: idling boosts it — the merge is dropped
+    // (a queue never emptied since its creation is not I/O-bound yet: its tot_idle_time
+    // starts at 2^64 − 1, bfq_update_io_intensity — this one is, as if it had)
+    const q2 = queueOfPid(seq.s, 2);
+    q2.idleWrap = -1;
+    q2.totIdleTime = 0;
+    q2.ioBound = true;
     seq.ctx.now = 700 * MS;
     insert(seq.s, seq.ctx, { pid: 2, sector: 900_000_016 });
     expect(seq.s.bics[2]!.stableMergeQ).toBe(-1);

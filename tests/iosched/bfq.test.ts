@@ -29,8 +29,7 @@ import {
   firstActive,
   served,
 } from '../../src/engine/iosched/bfq-wf2q';
-import { endWr, wrDuration } from '../../src/engine/iosched/bfq-wr';
-import { updatedNextReq } from '../../src/engine/iosched/bfq-insert';
+import { wrDuration } from '../../src/engine/iosched/bfq-wr';
 import type { IoRequest } from '../../src/engine/request';
 
 const INT_MAX = 2147483647;
@@ -342,54 +341,5 @@ describe('bfq: weight raising constants (bfq_wr_duration)', () => {
   it('bfq_wr_duration: ref_wr_duration × 3/2 with the initial peak rate — 10.5 s on a disk', () => {
     const { s } = fresh(1000);
     expect(wrDuration(s)).toBe(10500);
-  });
-});
-
-describe('bfq: details of the 6.x code', () => {
-  it('bfq_init_bfqq sets last_end_request to now + 1, minus infinity in u64: the first think-time sample is 2 × slice_idle, so the third quick request finds a long think time and the fourth a short one again (the one flip per queue in the 6.18 bfq trace)', () => {
-    const { s, ctx } = fresh();
-    const q = s.queues[queueFor(s, 1, true, 2, 4, ctx)]!;
-    const flags: boolean[] = [];
-    for (let i = 0; i < 4; i++) {
-      updateThinktime(s, q, ctx.now);
-      updateShortTtime(s, q, 0);
-      flags.push(q.hasShortTtime);
-      q.ttimeLastEnd = ctx.now;
-      ctx.now += 20_000; // 20 µs to the next request
-    }
-    expect(flags).toEqual([true, true, false, true]);
-  });
-
-  it('bfq_bfqq_end_wr: after interactive raising, soft_rt_next_start restarts from now', () => {
-    const { s, ctx } = fresh();
-    const q = s.queues[queueFor(s, 1, true, 2, 4, ctx)]!;
-    q.wrCoeff = 30;
-    q.wrCurMaxTime = 2625;
-    q.softRtNextStart = 99999;
-    ctx.now = 4e9; // jiffy 1000
-    endWr(s, q, ctx);
-    expect(q.softRtNextStart).toBe(1000);
-  });
-
-  it('bfq_updated_next_req: a waiting queue’s budget covers its next request and what it already got (entity->service)', () => {
-    const { s, ctx } = fresh();
-    const q = busyQueue(s, ctx, 1, 500);
-    q.maxBudget = 100;
-    q.service = 700;
-    const r = { ...rq(64), slot: 0, sector: 0 } as IoRequest;
-    (ctx as unknown as { table: IoRequest[] }).table.push(r);
-    q.nextRq = 0;
-    updatedNextReq(s, q, ctx);
-    expect(q.budget).toBe(700);
-  });
-
-  it('bfq_allow_bio_merge: a request not yet inserted has no queue (bfq_init_rq runs at insertion): no bio may join it through the scheduler', () => {
-    const { s, ctx } = fresh();
-    queueFor(s, 1, true, 2, 4, ctx);
-    const r = { sync: true, sched: -1 } as IoRequest;
-    bfq.setRequest!(s, r, undefined as never, ctx);
-    expect(r.sched).toBe(-1);
-    const bio = { pid: 1, write: false, sync: true, ioprioClass: 2, ioprioLevel: 4, sector: 8 };
-    expect(bfq.allowMerge!(s, r, bio as never, ctx)).toBe(false);
   });
 });

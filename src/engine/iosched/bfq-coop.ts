@@ -128,6 +128,7 @@ function saveState(s: BfqState, q: BfqQueue, ctx: ElevatorContext): void {
     ttimeLastEnd: q.ttimeLastEnd,
     ioStartTime: q.ioStartTime,
     totIdleTime: q.totIdleTime,
+    idleWrap: q.idleWrap,
     inLargeBurst: q.inLargeBurst,
     wasInBurstList: q.inBurstList,
     wrCoeff: q.wrCoeff,
@@ -265,6 +266,7 @@ function resumeState(s: BfqState, q: BfqQueue, bic: BfqBic, existing: boolean, j
   q.ttimeLastEnd = sv.ttimeLastEnd;
   q.ioStartTime = sv.ioStartTime;
   q.totIdleTime = sv.totIdleTime;
+  q.idleWrap = sv.idleWrap;
   let oldWr = 1;
   if (s.t.lowLatency) {
     oldWr = q.wrCoeff;

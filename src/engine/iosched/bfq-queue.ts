@@ -89,6 +89,7 @@ export function newQueue(
     ttimeMean: 0,
     ioStartTime: ctx.now,
     totIdleTime: 0,
+    idleWrap: -1,
     justCreated: sync,
     inWeightsTree: false,
     wrCoeff: 1,
@@ -276,14 +277,66 @@ export function updateShortTtime(s: BfqState, q: BfqQueue, j: number): void {
   );
 }
 
+// tot_idle_time is a u64. A new queue's first sample is −1 ns (last_end_request is "now +
+// 1", and insertion sees the same cached plug time), which makes it 2^64 − 1: the queue
+// counts as idle, not I/O-bound, until an arrival on the empty queue brings it back
+// around or some forty halvings (of 100–200 ms windows) bring it down. Spindle keeps such
+// a value as 2^(64 − idleWrap) − totIdleTime.
+const TWO_64 = 2 ** 64;
+
+/** tot_idle_time += add, modulo 2^64 */
+function idleAdd(q: BfqQueue, add: number): void {
+  if (q.idleWrap < 0) {
+    const v = q.totIdleTime + add;
+    if (v >= 0) q.totIdleTime = v;
+    else {
+      q.idleWrap = 0;
+      q.totIdleTime = -v;
+    }
+    return;
+  }
+  // a request issued "at" a completion comes a little after it in a kernel (its clock is
+  // read again): at least 1 ns, enough to come back around
+  const deficit = q.totIdleTime - Math.max(add, 1);
+  if (q.idleWrap === 0 && deficit <= 0) {
+    q.idleWrap = -1; // around past 2^64: a small value again
+    q.totIdleTime = -deficit;
+  } else q.totIdleTime = deficit;
+}
+
+/** tot_idle_time × 5 (modulo 2^64) > tot */
+function idleTimes5Over(q: BfqQueue, tot: number): boolean {
+  if (q.idleWrap < 0) return q.totIdleTime * 5 > tot;
+  const k = q.idleWrap;
+  const top = k === 0 ? TWO_64 : k <= 2 ? 2 ** (64 - k) : 5 * 2 ** (64 - k); // 5·2^(64−k) mod 2^64
+  let p = top - 5 * q.totIdleTime;
+  if (p < 0) p += TWO_64;
+  return p > tot;
+}
+
+/** tot_idle_time >>= 1 */
+function idleHalve(q: BfqQueue): void {
+  if (q.idleWrap < 0) {
+    q.totIdleTime = Math.floor(q.totIdleTime / 2);
+    return;
+  }
+  q.idleWrap++;
+  q.totIdleTime = Math.ceil(q.totIdleTime / 2);
+  const base = 2 ** (64 - q.idleWrap);
+  if (base <= 2 ** 52) {
+    q.idleWrap = -1; // exact in a double from here on
+    q.totIdleTime = base - q.totIdleTime;
+  }
+}
+
 /** bfq_update_io_intensity: I/O-bound when busy at least 80% of a ≤ 200 ms window. */
 export function updateIoIntensity(q: BfqQueue, now: number): void {
   const tot = now - q.ioStartTime;
-  if (q.sortList.length === 0 && q.dispatched === 0) q.totIdleTime += now - q.ttimeLastEnd;
+  if (q.sortList.length === 0 && q.dispatched === 0) idleAdd(q, now - q.ttimeLastEnd);
   if (q.justCreated) return;
-  q.ioBound = q.totIdleTime * 5 <= tot;
+  q.ioBound = !idleTimes5Over(q, tot);
   if (tot > 200e6) {
     q.ioStartTime = now - Math.floor(tot / 2);
-    q.totIdleTime = Math.floor(q.totIdleTime / 2);
+    idleHalve(q);
   }
 }

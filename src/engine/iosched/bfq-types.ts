@@ -57,6 +57,8 @@ export interface BfqQueue {
   ttimeMean: number;
   ioStartTime: number;
   totIdleTime: number;
+  /** tot_idle_time past 2^63: halvings since it wrapped (see bfq-queue.ts), −1 if not */
+  idleWrap: number;
   justCreated: boolean;
   inWeightsTree: boolean;
   // ── weight raising ──
@@ -115,6 +117,7 @@ export interface BfqSavedState {
   ttimeLastEnd: number;
   ioStartTime: number;
   totIdleTime: number;
+  idleWrap: number;
   inLargeBurst: boolean;
   wasInBurstList: boolean;
   wrCoeff: number;

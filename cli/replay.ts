@@ -97,7 +97,7 @@ export async function replayCommand(
 }
 
 /** meta.json in the trace's folder (the shared corpus's), when there is one */
-function metaBeside(path: string): { meta?: TraceMeta } {
+export function metaBeside(path: string): { meta?: TraceMeta } {
   const p = join(dirname(path), 'meta.json');
   if (!existsSync(p)) return {};
   let m: unknown;
@@ -169,7 +169,6 @@ function bttRow(name: string, b: BttRow | null): string {
 
 function text(r: ReplayReport, path: string): string {
   const m = r.schedulerMapping;
-  const ag = r.dispatchAgreement;
   const me = r.measured;
   const si = r.simulated;
   return [
@@ -185,7 +184,7 @@ function text(r: ReplayReport, path: string): string {
     ...unitLines('measured', me.perRequest, 'requests', me.spanMs),
     ...unitLines('simulated', si.perRequest, 'requests', si.spanMs),
     `btt (as spindle parse prints it): ${bttRow('Q2C', me.btt.q2c)}; ${bttRow('D2C', me.btt.d2c)}`,
-    `dispatch agreement (${ag.method}): ${ag.agreed}/${ag.simulatedDispatches} = ${num(ag.fraction * 100, 1)}% (${ag.matched} matched a kernel dispatch of the same sector and size; ${ag.kernelDispatches} kernel dispatches)`,
+    ...agreementLines(r.agreement),
     ...fitLines(r.fit),
     ...r.caution.map((c) => `CAUTION: ${c}`),
   ].join('\n');
@@ -209,4 +208,26 @@ function fitLines(f: ReplayReport['fit']): string[] {
     dir('writes', f.write),
     `  held-back error: median D2C ${pct(h.medianRelErr)}, p95 D2C ${pct(h.p95RelErr)}; per request: median ${pct(h.perRequest.medianRelErr)}, p95 ${pct(h.perRequest.p95RelErr)} (${h.how}); traced median D2C ${num(f.tracedD2cMedianMs, 4)} ms`,
   ];
+}
+
+/** a fraction to 3 places, or "none" (nothing to count) */
+function frac(x: number | null): string {
+  return x === null ? 'none' : num(x, 3);
+}
+
+function agreementLines(a: ReplayReport['agreement']): string[] {
+  return [
+    `agreement with the kernel's order (${a.note})`,
+    `  requests: kernel ${num(a.kernelRequests, 0)}, simulated ${num(a.simulatedRequests, 0)}, matched ${num(a.matched, 0)} (unmatched: ${num(a.unmatched.kernel, 0)} kernel, ${num(a.unmatched.simulated, 0)} simulated; excluded: ${num(a.excluded.discards, 0)} discards, ${num(a.excluded.flushes, 0)} flushes)`,
+    `  choices ${num(a.choices, 0)} (the kernel's scheduler had ${a.kernelChoices === null ? 'none traced: no I' : num(a.kernelChoices, 0)}): chose the kernel's first ${frac(a.chose)} (arrival order ${frac(a.fifo.chose)})`,
+    `  concordance ${conc(a.concordance, a.matched)} (arrival order ${conc(a.fifo.concordance, a.matched)})`,
+  ];
+}
+
+/** a concordance to 6 places (pairs far apart in time agree under any order, so it sits
+ * near 1) with the discordant pairs it stands for */
+function conc(c: number | null, matched: number): string {
+  if (c === null) return 'none';
+  const pairs = (matched * (matched - 1)) / 2;
+  return `${num(c, 6)}: ${num(Math.round((1 - c) * pairs), 0)} of ${num(pairs, 0)} pairs discordant`;
 }

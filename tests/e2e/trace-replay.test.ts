@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import buildCli from '../../scripts/build-cli.global-setup';
-import { count, grouped, ms, pct } from '../../src/components/trace/format';
+import { agreementText, count, grouped, ms, pct } from '../../src/components/trace/format';
 import type { ReplayReport, UnitFigures } from '../../src/engine/trace/replay';
 import { spindleJson } from '../cli/run-cli';
 import { dataPath, plainCopy } from '../helpers/data';
@@ -60,7 +60,7 @@ function expected(r: ReplayReport) {
       pct(r.fit.heldBack.medianRelErr),
       pct(r.fit.heldBack.p95RelErr),
     ],
-    agreement: pct(r.dispatchAgreement.fraction),
+    agreement: agreementText(r.agreement),
     caution: r.caution,
   };
 }
@@ -80,7 +80,7 @@ async function shown(page: Page) {
           ),
         )
       : null,
-    agreement: /^Dispatch agreement: ([\d.]+%)/.exec(ag)?.[1],
+    agreement: /^Agreement with the kernel: (.*)\. Requests:/.exec(ag)?.[1],
     caution: (await caution.count()) > 0 ? await caution.locator('li').allTextContents() : [],
   };
 }
@@ -201,7 +201,7 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
       units['At the device (D2C), mean ms']![3],
     );
     expect(await page.getByTestId('dispatch-agreement').textContent()).toMatch(
-      /^Dispatch agreement: \d+\.\d% — [\d,]+ of [\d,]+ simulated dispatches/,
+      /^Agreement with the kernel: chose (\d\.\d{3}|none) \(arrival order (\d\.\d{3}|none)\) at [\d,]+ choices \(the kernel's scheduler had ([\d,]+|none traced)\); concordance (\d\.\d{6}|none)/,
     );
     await result.scrollIntoViewIfNeeded();
     await lab.shot(page, 'trace-replay.png');

@@ -50,6 +50,8 @@ function deviceTrace(
     skipped: { flush: 0, discard: 0, zeroSize: 0 },
     flushFuaWithData: 0,
     dispatches: [],
+    dispatchedOther: { discards: 0, flushes: 0 },
+    kernelHeld: { inserted: 0, choices: 0 },
     completions: [],
     requests: [],
     mostInFlight: 0,

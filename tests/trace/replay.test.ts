@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import '../../src/engine/iosched/registry';
 import { readTraceText } from '../../src/engine/trace/replay-source';
 import { buildScenario, replayTrace } from '../../src/engine/trace/replay';
-import { dispatchAgreement } from '../../src/engine/trace/replay-agreement';
 import { dataText } from '../helpers/data';
 
 let seq = 0;
@@ -75,18 +74,24 @@ describe('trace → scenario', () => {
     expect(r.simulated.perBio.count).toBe(3);
   });
 
-  it('requests far apart: the simulator dispatches as the kernel did (agreement 1)', () => {
+  it('three requests: dispatched as the kernel did', () => {
     const r = replayTrace(readTraceText(smallTrace()), {
       meta: { scheduler: 'none', rotational: 1 },
     });
     expect(r.disk.preset).toBe('sata-7200-500g');
-    expect(r.dispatchAgreement).toMatchObject({
-      approximation: true,
-      kernelDispatches: 3,
-      simulatedDispatches: 3,
+    // the trace has no G: the kernel's requests are its dispatches (the discard's Q is
+    // skipped, and no discard was dispatched). The simulated disk takes milliseconds to
+    // seek: the write and the second read wait together for the first read, and the write,
+    // the kernel's next, goes first — one choice, the kernel's
+    expect(r.agreement).toMatchObject({
+      kernelRequests: 3,
+      simulatedRequests: 3,
       matched: 3,
-      agreed: 3,
-      fraction: 1,
+      excluded: { discards: 0, flushes: 0 },
+      choices: 1,
+      chose: 1,
+      concordance: 1,
+      fifo: { chose: 1, concordance: 1 },
     });
     // measured: Q2C 1 ms, 3 ms and 3 ms per bio (btt's too); here each bio is a request
     expect(r.measured.perBio!.q2cMs).toMatchObject({ n: 3, p50: 3, max: 3 });
@@ -101,19 +106,6 @@ describe('trace → scenario', () => {
     const r = replayTrace(reading, { scheduler: 'noop' });
     expect(r.schedulerMapping).toMatchObject({ traced: null, simulated: 'noop' });
     expect(r.schedulerMapping.note).toMatch(/--scheduler/);
-  });
-});
-
-describe('dispatch agreement', () => {
-  const d = (sector: number) => ({ tNs: 0, sector, nSectors: 8 });
-  it('one swapped pair costs one disagreement', () => {
-    const a = dispatchAgreement([d(1), d(2), d(3)], [d(2), d(1), d(3)], 'open');
-    expect(a).toMatchObject({ matched: 3, agreed: 2 });
-    expect(a.fraction).toBeCloseTo(2 / 3, 12);
-  });
-  it('a dispatch of another shape matches nothing', () => {
-    const a = dispatchAgreement([d(1), d(2)], [{ tNs: 0, sector: 1, nSectors: 16 }], 'open');
-    expect(a).toMatchObject({ matched: 0, agreed: 0, fraction: 0 });
   });
 });
 

@@ -4,7 +4,7 @@
 // dispatch agreement, and completions over time.
 import type { ReplayReport } from '../../engine';
 import { pageNote } from '../../app/replay-choices';
-import { count, pct } from './format';
+import { agreementText, count } from './format';
 import { ReplayDevice } from './ReplayDevice';
 import { ThroughputPlot } from './ReplayPlots';
 import { ReplayLadders, ReplayUnits } from './ReplayUnits';
@@ -63,18 +63,22 @@ export function ReplayResult({ report: r }: { report: ReplayReport }) {
 }
 
 function DispatchAgreement({ report: r }: { report: ReplayReport }) {
-  const ag = r.dispatchAgreement;
+  const ag = r.agreement;
   return (
     <>
       <p className="replay-agreement" data-testid="dispatch-agreement">
-        <strong>Dispatch agreement: {pct(ag.fraction)}</strong> — {count(ag.agreed)} of{' '}
-        {count(ag.simulatedDispatches)} simulated dispatches chose the request the kernel dispatched
-        next ({count(ag.matched)} matched a kernel dispatch of the same sector and size).
+        <strong>Agreement with the kernel:</strong> {agreementText(ag)}. Requests: kernel{' '}
+        {count(ag.kernelRequests)}, simulated {count(ag.simulatedRequests)}, matched{' '}
+        {count(ag.matched)}.
       </p>
       <details className="small">
         <summary>How agreement is counted</summary>
-        <p>{pageNote(ag.method)}.</p>
-        <p>{ag.definition}.</p>
+        <p>{pageNote(ag.note)}.</p>
+        {Object.entries(ag.definitions).map(([k, v]) => (
+          <p key={k}>
+            {k}: {v}.
+          </p>
+        ))}
       </details>
     </>
   );

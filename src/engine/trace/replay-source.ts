@@ -63,8 +63,13 @@ export interface DeviceTrace {
   skipped: SkippedQs;
   /** Qs kept that carried a preflush or FUA besides their data (replayed as plain writes) */
   flushFuaWithData: number;
-  /** the kernel's dispatches with data, in trace order */
-  dispatches: Array<{ tNs: number; sector: number; nSectors: number }>;
+  /** the kernel's dispatches with data (discards not included), in trace order */
+  dispatches: Array<{ tNs: number; sector: number; nSectors: number; write: boolean }>;
+  /** the kernel's dispatches of discards and of flushes without data (never replayed) */
+  dispatchedOther: { discards: number; flushes: number };
+  /** the kernel scheduler's own choices: its requests with data inserted (I), and its
+   * dispatches of one at which it held two or more (inserted, not yet dispatched) */
+  kernelHeld: { inserted: number; choices: number };
   /** completions with data, in trace order (throughput over time) */
   completions: Array<{ tNs: number; nSectors: number }>;
   /** the kernel's requests with data, in G order (trace-timed replay issues these) */
@@ -81,6 +86,8 @@ class DeviceCollector {
   readonly out: DeviceTrace;
   /** requests allocated (G) and not yet dispatched; dispatched and not yet completed */
   private building: TracedRequest[] = [];
+  /** requests inserted into the kernel's scheduler (I) and not yet dispatched */
+  private held = new Set<TracedRequest>();
   private inFlight: TracedRequest[] = [];
   /** the Qs' completion (their doneNs, dispatchedNs) and the per-bio, per-request figures */
   private readonly units = new UnitCounter<TracedQ>();
@@ -98,6 +105,8 @@ class DeviceCollector {
       skipped: { flush: 0, discard: 0, zeroSize: 0 },
       flushFuaWithData: 0,
       dispatches: [],
+      dispatchedOther: { discards: 0, flushes: 0 },
+      kernelHeld: { inserted: 0, choices: 0 },
       completions: [],
       requests: [],
       units: (spanMs) => {
@@ -123,9 +132,20 @@ class DeviceCollector {
       case 'F':
         this.merged(e);
         return;
+      case 'I':
+        this.requestInserted(e);
+        return;
       case 'D':
+        if (mainLetter(e.rwbs) === 'D') this.out.dispatchedOther.discards++;
+        else if (e.nSectors === 0 && e.rwbs.includes('F')) this.out.dispatchedOther.flushes++;
         if (e.nSectors > 0 && e.sector >= 0) {
-          this.out.dispatches.push({ tNs: e.tNs, sector: e.sector, nSectors: e.nSectors });
+          if (mainLetter(e.rwbs) !== 'D')
+            this.out.dispatches.push({
+              tNs: e.tNs,
+              sector: e.sector,
+              nSectors: e.nSectors,
+              write: e.write,
+            });
           if (hasData(e)) this.units.dispatched(e.tNs, e.sector, e.nSectors, e.write);
           this.onDevice.dispatched(e.write, e.sector);
           this.requestDispatched(e);
@@ -227,6 +247,23 @@ class DeviceCollector {
     rq.nSectors = e.nSectors;
     rq.dispatchedNs = e.tNs;
     this.inFlight.push(rq);
+    const held = this.held;
+    if (!held.delete(rq)) return;
+    if (held.size >= 1) this.out.kernelHeld.choices++;
+    // a request merged into this one (attempt_merge, not traced) lies within its extent
+    const end = e.sector + e.nSectors;
+    for (const r of held)
+      if (r.write === e.write && r.sector >= e.sector && r.sector + r.nSectors <= end)
+        held.delete(r);
+  }
+
+  /** I: a request with data enters the kernel's scheduler */
+  private requestInserted(e: ParsedEvent): void {
+    if (e.nSectors === 0 || e.sector < 0) return;
+    const rq = this.building.find((r) => r.write === e.write && r.sector === e.sector);
+    if (rq === undefined || this.held.has(rq)) return;
+    this.held.add(rq);
+    this.out.kernelHeld.inserted++;
   }
 
   private requestCompleted(e: ParsedEvent): void {

@@ -1,8 +1,8 @@
 // Trace replay (issue 4 items 4–5): a blkparse trace's Qs become a Spindle workload — one
 // process per traced pid, named after its [comm], each with a fixed request list — run on a
 // simulated disk under the Spindle scheduler nearest the traced one, and compared with what
-// the kernel measured: Q2C and D2C distributions, throughput (and over time), and the
-// dispatch-order agreement (replay-agreement.ts).
+// the kernel measured: Q2C and D2C distributions, throughput (and over time), and how far
+// the simulated scheduler's choices agree with the kernel's (replay-agreement.ts).
 //
 // Modes (LINUX-SCHEDULERS.md §10 "Replay"):
 //  - open:   every request is issued at its traced Q time (atMs = Q − the device's first Q);
@@ -14,13 +14,15 @@
 //  - trace-timed: issued at the traced Q times, and the device completes each request after
 //            its traced D2C (the first D covering the Q's sectors to its last C), each with its
 //            own sync flag from RWBS: the disk model is out of the way, so what differs is the
-//            scheduler's choices, and the dispatch agreement compares those.
+//            scheduler's choices, and the agreement compares those.
 import { runScenario } from '../run';
+import { queueSettings } from '../iosched/queue-settings';
 import type { RunSummary } from '../summary';
 import type { TraceEvent, TraceSink as SimSink } from '../events';
-import { dispatchAgreement, type DispatchAgreement } from './replay-agreement';
+import { computeAgreement, type Agreement, type KernelRequest } from './replay-agreement';
+import { SimulatedOrderRecorder } from './replay-sim-order';
 import { unmapSector, type AddressMap } from './replay-addresses';
-import type { TraceReading } from './replay-source';
+import type { DeviceTrace, TraceReading } from './replay-source';
 import {
   buildScenario,
   firstQNs,
@@ -115,7 +117,8 @@ export interface ReplayReport {
     measured: ThroughputWindow[];
     simulated: ThroughputWindow[];
   };
-  dispatchAgreement: DispatchAgreement;
+  /** the simulated scheduler's choices against the kernel's, with arrival order beside */
+  agreement: Agreement;
   /** the device fitted to the trace (the default device); null when a preset was chosen */
   fit: DeviceFit | null;
   /** what the user should know before trusting the figures (replay-caution.ts) */
@@ -172,13 +175,18 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     fit,
     cautions,
   } = buildScenario(reading, opts);
-  const simDispatches: Array<{ tNs: number; sector: number; nSectors: number; rq: number }> = [];
+  // the run's requests in the trace's addresses, to compare with the kernel's
+  const order = new SimulatedOrderRecorder(
+    queueSettings(scenario.iosched.queue, scenario.iosched.kernel).taskPlug,
+    (s) => unmapSector(addresses, s),
+  );
   const simCompletions: Array<{ tNs: number; nSectors: number }> = [];
   // the simulated side's bios and requests, counted as the trace's are (in the disk's
   // addresses: the pairing needs only its own side's sectors)
   const simUnits = new UnitCounter();
   const sink: SimSink = {
     trace(e: TraceEvent): void {
+      order.event(e);
       if (e.nSectors <= 0) return;
       if (e.action === 'Q')
         simUnits.queued({
@@ -190,21 +198,9 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
         });
       else if (e.action === 'D') {
         simUnits.dispatched(e.tNs, e.sector, e.nSectors, e.write);
-        simDispatches.push({
-          tNs: e.tNs,
-          // in the trace's addresses, to compare with the kernel's dispatches
-          sector: unmapSector(addresses, e.sector),
-          nSectors: e.nSectors,
-          rq: e.rq,
-        });
       } else if (e.action === 'R') {
         // the drive refused it (no free tag): it is dispatched again later, count that one
         simUnits.requeued(e.sector, e.write);
-        for (let k = simDispatches.length - 1; k >= 0; k--)
-          if (simDispatches[k]!.rq === e.rq) {
-            simDispatches.splice(k, 1);
-            break;
-          }
       } else if (e.action === 'C') {
         simUnits.completed(e.tNs, e.sector, e.nSectors, e.write);
         simCompletions.push({ tNs: e.tNs, nSectors: e.nSectors });
@@ -276,7 +272,7 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
       measured: series(measuredPoints, windowMs, windows),
       simulated: series(simCompletions, windowMs, windows),
     },
-    dispatchAgreement: dispatchAgreement(dev.dispatches, simDispatches, mode),
+    agreement: computeAgreement(kernelRequests(dev), order.finish(), mode, dev.kernelHeld),
     fit,
     caution: [
       ...cautions,
@@ -284,4 +280,30 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     ],
     summary,
   };
+}
+
+/** The kernel's side of the agreement: its requests with data from their G (in a trace
+ * without G, each dispatch arrives at its D), and its discard and flush dispatches. */
+function kernelRequests(dev: DeviceTrace): KernelRequest[] {
+  const out: KernelRequest[] = [];
+  for (const r of dev.requests)
+    if (r.dispatchedNs >= 0)
+      out.push({
+        sector: r.sector,
+        nSectors: r.nSectors,
+        write: r.write,
+        kind: 'data',
+        arrivalNs: r.tNs,
+        dispatchNs: r.dispatchedNs,
+      });
+  if (out.length === 0)
+    for (const d of dev.dispatches)
+      out.push({ ...d, kind: 'data', arrivalNs: d.tNs, dispatchNs: d.tNs });
+  const other = (kind: 'discard' | 'flush', n: number): void => {
+    for (let k = 0; k < n; k++)
+      out.push({ sector: -1, nSectors: 0, write: true, kind, arrivalNs: 0, dispatchNs: 0 });
+  };
+  other('discard', dev.dispatchedOther.discards);
+  other('flush', dev.dispatchedOther.flushes);
+  return out;
 }

@@ -37,6 +37,7 @@ export {
   type LatencyMs,
   type UnitFigures,
 } from './trace/replay';
+export type { Agreement } from './trace/replay-agreement';
 export type { ParseReport } from './trace/summary';
 export type { BttRow } from './trace/btt';
 export { elevatorNames } from './iosched/elevator';

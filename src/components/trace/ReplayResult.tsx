@@ -1,10 +1,12 @@
 // A replay's outcome on the trace screen: the cautions first (visible whenever there are any),
 // what was replayed and how, measured and simulated side by side in one set of units
 // (ReplayUnits) with the simulated device and its fit beside them (ReplayDevice), the
-// dispatch agreement, and completions over time.
+// scheduler's choices against the kernel's with arrival order beside them (ReplayAgreement),
+// and completions over time.
 import type { ReplayReport } from '../../engine';
 import { pageNote } from '../../app/replay-choices';
-import { agreementText, count } from './format';
+import { count } from './format';
+import { ReplayAgreement } from './ReplayAgreement';
 import { ReplayDevice } from './ReplayDevice';
 import { ThroughputPlot } from './ReplayPlots';
 import { ReplayLadders, ReplayUnits } from './ReplayUnits';
@@ -56,30 +58,8 @@ export function ReplayResult({ report: r }: { report: ReplayReport }) {
         <ReplayDevice report={r} />
       </div>
       <ReplayLadders report={r} />
-      <DispatchAgreement report={r} />
+      <ReplayAgreement agreement={r.agreement} />
       <ThroughputPlot report={r} />
     </div>
-  );
-}
-
-function DispatchAgreement({ report: r }: { report: ReplayReport }) {
-  const ag = r.agreement;
-  return (
-    <>
-      <p className="replay-agreement" data-testid="dispatch-agreement">
-        <strong>Agreement with the kernel:</strong> {agreementText(ag)}. Requests: kernel{' '}
-        {count(ag.kernelRequests)}, simulated {count(ag.simulatedRequests)}, matched{' '}
-        {count(ag.matched)}.
-      </p>
-      <details className="small">
-        <summary>How agreement is counted</summary>
-        <p>{pageNote(ag.note)}.</p>
-        {Object.entries(ag.definitions).map(([k, v]) => (
-          <p key={k}>
-            {k}: {v}.
-          </p>
-        ))}
-      </details>
-    </>
   );
 }

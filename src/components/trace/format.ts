@@ -37,17 +37,3 @@ export function grouped(x: number, digits: number): string {
     maximumFractionDigits: digits,
   });
 }
-
-/** the agreement line the replay shows (report.agreement): chose and concordance, arrival
- * order's beside them; concordance to six places (pairs far apart agree under any order) */
-export function agreementText(a: {
-  choices: number;
-  kernelChoices: number | null;
-  chose: number | null;
-  concordance: number | null;
-  fifo: { chose: number | null; concordance: number | null };
-}): string {
-  const f = (x: number | null, d: number): string => (x === null ? 'none' : x.toFixed(d));
-  const kernel = a.kernelChoices === null ? 'none traced' : count(a.kernelChoices);
-  return `chose ${f(a.chose, 3)} (arrival order ${f(a.fifo.chose, 3)}) at ${count(a.choices)} choices (the kernel's scheduler had ${kernel}); concordance ${f(a.concordance, 6)} (arrival order ${f(a.fifo.concordance, 6)})`;
-}

@@ -11,7 +11,7 @@ export type ReplayKernel = '6.18' | '2.6.32';
 
 export const KERNEL_CHOICES: ReadonlyArray<{ value: ReplayKernel; label: string }> = [
   { value: '6.18', label: '6.18 — blk-mq, per-process plugging' },
-  { value: '2.6.32', label: '2.6.32 — one queue plug, unplug timer' },
+  { value: '2.6.32', label: '2.6.32 — queue plug, unplug timer' },
 ];
 
 /** the schedulers a blk-mq kernel has: the form starts them on 6.18, the others on 2.6.32 */

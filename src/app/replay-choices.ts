@@ -50,9 +50,12 @@ export function pageNote(note: string): string {
     .replace(/chosen with --scheduler/g, 'chosen in the Scheduler menu')
     .replace(/^--kernel$/, 'chosen in the Kernel menu')
     .replace(/; give --kernel 6\.18 for a blk-mq trace/g, '; choose 6.18 for a blk-mq trace')
-    .replace(/^--disk$/, 'chosen in the Device menu')
-    .replace(/--disk PRESET for a drive model/g, 'a preset from the Device menu for a drive model')
-    .replace(/--disk /g, 'the Device menu: ')
+    .replace(/^--disk$/, 'chosen in the Simulated device menu')
+    .replace(
+      /--disk PRESET for a drive model/g,
+      'a preset from the Simulated device menu for a drive model',
+    )
+    .replace(/--disk /g, 'the Simulated device menu: ')
     .replace(/--disk traced: /g, 'the fitted device: ')
     .replace(/use --mode open or closed/g, 'choose the open or closed mode')
     .replace(/--mode trace-timed/g, 'the trace-timed mode')

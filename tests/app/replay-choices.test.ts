@@ -29,7 +29,7 @@ describe('the replay form', () => {
       const notes = [r.kernel.source, r.schedulerMapping.note, r.disk.source].map(pageNote);
       expect(notes.join(' ')).not.toMatch(/--(kernel|scheduler|disk)/);
       expect(notes).toContain('chosen in the Kernel menu');
-      expect(notes).toContain('chosen in the Device menu');
+      expect(notes).toContain('chosen in the Simulated device menu');
     }
     // the note on an unknown traced scheduler, which tells the CLI's user to give --kernel
     expect(

@@ -28,8 +28,11 @@ describe.skipIf(!haveChromium)('the page cache in the lab', () => {
     // its dirty limit writes back too, so the flusher's leaving is what says the run changed)
     const charts = page.getByRole('region', { name: 'Charts' });
     await expect.poll(() => charts.getByText('flush-8:0').count(), { timeout: 30_000 }).toBe(0);
+    // (the charts' series come from their worker: the legend may be empty a moment first)
     for (const k of [0, 1, 2, 3])
-      expect(await charts.getByText(new RegExp(`^rand-write-?${k}$`)).count()).toBeGreaterThan(0);
+      await expect
+        .poll(() => charts.getByText(new RegExp(`^rand-write-?${k}$`)).count(), { timeout: 30_000 })
+        .toBeGreaterThan(0);
     expect(problems).toEqual([]);
     await page.context().close();
   });

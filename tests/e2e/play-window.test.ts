@@ -11,9 +11,12 @@ requireChromium();
 
 const lessonInfo = (page: Page) =>
   page.getByRole('region', { name: 'Lesson' }).locator('p.muted').textContent();
-/** The clock's reading in seconds ("t = 125.929 s"). */
+/** The clock's reading in seconds ("t = 125.929 s"), scrolled into sight first: a clock out
+ * of sight holds still, so read it through expect.poll (it catches up at its next frame). */
 async function clockSeconds(page: Page): Promise<number> {
-  const text = (await page.getByTestId('clock').textContent()) ?? '';
+  const clock = page.getByTestId('clock');
+  await clock.scrollIntoViewIfNeeded();
+  const text = (await clock.textContent()) ?? '';
   const m = /t = ([\d.]+) (s|ms|µs|ns)/.exec(text);
   if (!m) return NaN;
   const scale = { s: 1, ms: 1e-3, µs: 1e-6, ns: 1e-9 }[m[2] as 's' | 'ms' | 'µs' | 'ns'];
@@ -29,7 +32,7 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
     await expect
       .poll(() => lessonInfo(page), { timeout: 60_000 })
       .toMatch(/showing 125\.9–\d+\.\d s of the run/);
-    expect(await clockSeconds(page)).toBeGreaterThanOrEqual(125.9);
+    await expect.poll(() => clockSeconds(page)).toBeGreaterThanOrEqual(125.9);
     const scrubber = page.getByLabel('Timeline');
     expect(Number(await scrubber.getAttribute('min'))).toBe(125.9e9);
     expect(await page.getByTestId('played-window').textContent()).toMatch(/^played 125\.9–/);
@@ -42,10 +45,12 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
     // the range input snaps to its step ((end − start) / 2000): the first step at or past it
     const step = Number(await scrubber.getAttribute('step'));
     await scrubber.fill(String(125.9e9 + Math.ceil((126e9 - 125.9e9) / step) * step));
+    // the decision log holds still while out of sight: look at it
+    await page.getByRole('region', { name: 'Decision log' }).scrollIntoViewIfNeeded();
     await expect
       .poll(() => page.getByTestId('decision-list').textContent())
       .toContain('switch-to-anticipatory');
-    expect(await clockSeconds(page)).toBeGreaterThanOrEqual(126);
+    await expect.poll(() => clockSeconds(page)).toBeGreaterThanOrEqual(126);
     await lab.shot(page, 'play-window-switch.png', true);
     expect(problems).toEqual([]);
     await page.context().close();
@@ -71,7 +76,7 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
       .poll(() => page.getByTestId('decision-list').locator('li').first().textContent())
       .toMatch(/switch-to-anticipatory.*SR 0\.\d\d ≥ 0\.75/);
     expect(await page.getByTestId('decision-list').locator('li').count()).toBe(1);
-    expect(await clockSeconds(page)).toBeCloseTo(126, 3);
+    await expect.poll(() => clockSeconds(page)).toBeCloseTo(126, 3);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -81,14 +86,14 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
     await expect
       .poll(() => lessonInfo(page), { timeout: 60_000 })
       .toContain('showing the first part of the run');
-    expect(await clockSeconds(page)).toBeLessThan(60);
+    await expect.poll(() => clockSeconds(page)).toBeLessThan(60);
     const from = page.getByLabel(/^Play from \(s/);
     await from.fill('10');
     await page.getByRole('button', { name: 'Watch from there' }).click();
     await expect
       .poll(() => lessonInfo(page), { timeout: 60_000 })
       .toMatch(/showing 10\.0–\d+\.\d s of the run/);
-    expect(await clockSeconds(page)).toBeGreaterThanOrEqual(10);
+    await expect.poll(() => clockSeconds(page)).toBeGreaterThanOrEqual(10);
     expect(await query(page)).toContain('from=10000000000');
     // Reset goes back to the window's start, not to 0
     await page.getByRole('button', { name: 'Reset to the start' }).click();
@@ -111,7 +116,7 @@ describe.skipIf(!haveChromium)('playing a window that starts later in the run', 
       .toMatch(/showing 1[0-9]{2}\.\d–\d+\.\d s of the run/);
     const start = Number(/from=(\d+)/.exec(await query(page))![1]) / 1e9;
     expect(start).toBeGreaterThan(100);
-    expect(await clockSeconds(page)).toBeGreaterThanOrEqual(start);
+    await expect.poll(() => clockSeconds(page)).toBeGreaterThanOrEqual(start);
     await lab.shot(page, 'play-window-chart-click.png', true);
     expect(problems).toEqual([]);
     await page.context().close();

@@ -108,7 +108,10 @@ describe.skipIf(!haveChromium)('hostile traces in the built page', () => {
     expect(await page.getByTestId('other-devices').textContent()).toContain(
       '9,936 more device numbers (9,936 events) are counted in the totals only',
     );
-    const options = page.getByRole('combobox', { name: 'Device' }).first().locator('option');
+    const options = page
+      .getByRole('combobox', { name: 'Device', exact: true })
+      .first()
+      .locator('option');
     expect(await options.count()).toBe(65);
     await lab.shot(page, 'trace-hostile-devices.png');
     expect(problems).toEqual([]);

@@ -118,7 +118,9 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     await upload(page, trace);
     await waitForTrace(page, 'trace.txt');
     const replay = page.getByRole('region', { name: 'Replay' });
-    expect(await replay.getByRole('combobox', { name: 'Device' }).inputValue()).toBe('traced');
+    expect(await replay.getByRole('combobox', { name: 'Simulated device' }).inputValue()).toBe(
+      'traced',
+    );
     expect(await replay.textContent()).not.toContain('--kernel');
     const result = page.getByTestId('replay-result');
     const runs = [
@@ -168,7 +170,7 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     await lab.shot(page, 'trace-replay-agreement.png');
 
     // a preset far from the traced device: the caution is shown, as the CLI prints it
-    await replay.getByRole('combobox', { name: 'Device' }).selectOption('sata-7200-500g');
+    await replay.getByRole('combobox', { name: 'Simulated device' }).selectOption('sata-7200-500g');
     await replay.getByRole('button', { name: 'Replay' }).click();
     const alert = page.getByTestId('replay-caution');
     await alert.waitFor({ timeout: 60_000 });
@@ -204,7 +206,7 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     await waitForTrace(page, 'trace.txt');
     const replay = page.getByRole('region', { name: 'Replay' });
     await replay.getByRole('combobox', { name: 'Scheduler' }).selectOption('deadline');
-    await replay.getByRole('combobox', { name: 'Device' }).selectOption('sata-7200-500g');
+    await replay.getByRole('combobox', { name: 'Simulated device' }).selectOption('sata-7200-500g');
     await replay.getByRole('combobox', { name: 'Mode' }).selectOption('trace-timed');
     await replay.getByRole('button', { name: 'Replay' }).click();
     const result = page.getByTestId('replay-result');
@@ -238,7 +240,7 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     await waitForTrace(page, 'modern-fio-sde.txt');
     const replay = page.getByRole('region', { name: 'Replay' });
     await replay.getByRole('combobox', { name: 'Scheduler' }).selectOption('deadline');
-    await replay.getByRole('combobox', { name: 'Device' }).selectOption('sata-7200-500g');
+    await replay.getByRole('combobox', { name: 'Simulated device' }).selectOption('sata-7200-500g');
     await replay.getByRole('button', { name: 'Replay' }).click();
     await page.getByTestId('replay-result').waitFor({ timeout: 60_000 });
     expect(await page.getByTestId('replay-addresses').textContent()).toMatch(

@@ -108,7 +108,7 @@ describe.skipIf(!haveChromium)('traces in the built page', () => {
     // two devices (a partition remapped onto its disk): list them, pick one or all
     await upload(page, dataPath('public', 'remap-lines.txt'));
     await waitForTrace(page, 'remap-lines.txt');
-    const picker = page.getByRole('combobox', { name: 'Device' });
+    const picker = page.getByRole('combobox', { name: 'Device', exact: true });
     const options = await picker.locator('option').allTextContents();
     expect(options[0]).toBe('all 2 devices');
     expect(options.slice(1).map((o) => o.split(' ')[0])).toEqual(['8,0', '8,3']);

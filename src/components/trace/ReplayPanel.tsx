@@ -89,7 +89,7 @@ export function ReplayPanel({
           </select>
         </label>
         <label>
-          Device{' '}
+          Simulated device{' '}
           <select value={disk} onChange={(e) => setDisk(e.target.value)}>
             {disks.map((p) => (
               <option key={p} value={p}>

@@ -4,13 +4,14 @@
 //      IndexedDB) is read instead — a reload brings the settings back;
 //   3. the DiskSim disks this browser kept (disk-files.ts) are put back into the worker; then,
 //      once the worker has sent the engine's tables (Catalog) and the lesson list is known,
-//      every value is checked against them (config.ts sanitizeConfig); what is refused is
+//      every value is checked against them (config-check.ts sanitizeConfig); what is refused is
 //      reported and left at the lesson's value;
 //   4. from then on every change is written to the URL (history.replaceState: the address
 //      bar is always a link to what is on screen) and to IndexedDB.
 import { useCallback, useEffect, useState } from 'react';
 import type { SimHandle } from '../worker/client';
-import { sanitizeConfig, type Catalog, type LabConfig, type Problem } from './config';
+import type { Catalog, LabConfig } from './config';
+import { sanitizeConfig, type Problem } from './config-check';
 import { restoreKeptDisks } from './disk-files';
 import { errorText, fetchLessonIndex, type LessonEntry } from './lessons';
 import { kvGet, kvSet } from './persist';

@@ -30,8 +30,6 @@ import {
 } from './run-extras';
 
 export type { GeneratorInfo } from './workload-config';
-export type { Problem } from './config-check';
-export { checkTunable, sanitizeConfig, sanitizeOverrides, unitWord } from './config-check';
 export { lessonGenerators, lessonHasGenerators, PAGE_CACHE_CHOICES } from './workload-config';
 
 /** One tunable as the settings panel shows it: the engine's TunableSpec made plain data

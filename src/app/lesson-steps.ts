@@ -5,13 +5,8 @@
 // lesson's own setup plus the step's changes, nothing carried over from the step before — so
 // every step is a link of its own; the terminal line for it is cli-command.ts's.
 // Pure functions; no DOM.
-import {
-  isEmptyOverrides,
-  startCompare,
-  type LabConfig,
-  type Problem,
-  type RunOverrides,
-} from './config';
+import { isEmptyOverrides, startCompare, type LabConfig, type RunOverrides } from './config';
+import type { Problem } from './config-check';
 import { parseUrlState } from './url-state';
 
 /** `[Try: …](?…)`: the label (starting "Try:") and the query. */

@@ -29,7 +29,7 @@
 // default — the function never throws, and nothing from the URL is ever used as markup
 // (the page shows these messages as React text). A link from a future version (`v=2`) is
 // not guessed at: it is reported and the defaults are used. Values are then checked against
-// the engine's tables (config.ts sanitizeConfig) once the worker has sent them.
+// the engine's tables (config-check.ts sanitizeConfig) once the worker has sent them.
 import {
   HIDEABLE,
   MAX_COLUMNS,
@@ -38,9 +38,9 @@ import {
   emptyOverrides,
   type Hideable,
   type LabConfig,
-  type Problem,
   type RunOverrides,
 } from './config';
+import type { Problem } from './config-check';
 import { ioprioText, parseIoprio } from './run-extras';
 
 export const URL_VERSION = 1;

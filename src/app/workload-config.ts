@@ -1,7 +1,6 @@
 // The workload part of a run's overrides: which named generator variants (FFSB's profile,
 // Postmark's configuration and file system, fio's job, the number of kernel builds) a
 // lesson lets the user change, and how a change is written into the scenario.
-import type { Catalog } from './config';
 import { PAGE_CACHE_DEFAULTS } from '../engine/workload/page-cache';
 
 export type Json = Record<string, unknown>;
@@ -42,7 +41,7 @@ export function applyGenerators(scenario: Json, gen: Record<string, string>): vo
  * jobs offer no "job"), with the lesson's value. */
 export function lessonGenerators(
   lesson: unknown,
-  catalog: Catalog,
+  catalog: { generators: readonly GeneratorInfo[] },
 ): Array<GeneratorInfo & { lessonValue: string }> {
   const procs = asObject(asObject(lesson).workload).processes;
   const gens = Array.isArray(procs) ? procs.map((p) => asObject(asObject(p).generator)) : [];

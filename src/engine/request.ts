@@ -1,6 +1,5 @@
-import type { Bio } from './iosched/types';
-
-// One I/O request's life, from the process that queued it (Q) to its completion (C).
+// One I/O request's life, from the process that queued it (Q) to its completion (C), and
+// the bios it carries.
 // Times are ns; −1 means "not yet". Plain data: lives in the simulation state.
 
 export interface IoRequest {
@@ -67,6 +66,32 @@ export interface IoRequest {
   cacheHit: boolean;
   /** it touched the media (a read miss or a write that reached the platter) */
   media: boolean;
+}
+
+/** A bio: one I/O as a process submits it (blktrace Q). Requests hold one or more. */
+export interface Bio {
+  id: number;
+  slot: number;
+  /** issuing process instance and pid */
+  proc: number;
+  pid: number;
+  write: boolean;
+  /** synchronous: reads, and writes a process waits for (O_SYNC, fsync, journal) */
+  sync: boolean;
+  sector: number;
+  nSectors: number;
+  /** CFQ I/O priority: class 1 RT, 2 BE, 3 IDLE; level 0 (highest) … 7 */
+  ioprioClass: number;
+  ioprioLevel: number;
+  queuedNs: number; // Q
+  /** the request it belongs to (slot), −1 before G or M */
+  rq: number;
+  /** a trace-timed device serves it in this time (the traced D2C), ns; −1 = the disk model */
+  serviceNs: number;
+  /** a piece split off a bio larger than max_sectors (X): the bio it came from (slot), else −1 */
+  parent: number;
+  /** a bio that was split: its pieces not yet completed (it completes with the last one) */
+  pending: number;
 }
 
 /**

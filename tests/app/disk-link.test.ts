@@ -2,7 +2,8 @@
 // config-check.ts): it survives the round trip; where this browser has the disk it is kept,
 // where it has not the page says to open the .parv again and keeps the rest of the link.
 import { describe, expect, it } from 'vitest';
-import { sanitizeConfig, type Catalog, type PresetInfo } from '../../src/app/config';
+import type { Catalog, PresetInfo } from '../../src/app/config';
+import { sanitizeConfig } from '../../src/app/config-check';
 import { parseUrlState, serializeUrlState } from '../../src/app/url-state';
 
 const preset = (name: string): PresetInfo => ({

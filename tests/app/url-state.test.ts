@@ -10,11 +10,11 @@ import {
   emptyOverrides,
   HIDEABLE,
   lessonGenerators,
-  sanitizeConfig,
   type Catalog,
   type LabConfig,
   type RunOverrides,
 } from '../../src/app/config';
+import { sanitizeConfig } from '../../src/app/config-check';
 import { parseUrlState, serializeUrlState, MAX_QUERY_CHARS } from '../../src/app/url-state';
 
 // a property run of hundreds of cases: slower than 5 s on a loaded machine

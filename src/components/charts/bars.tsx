@@ -1,5 +1,5 @@
 // Horizontal bar rows with labels at the left: the frame's axes for the bar charts.
-import type { Layout } from './frame';
+import type { Layout } from './layout';
 
 export interface BarRow {
   key: string;

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 import type { ScaleLinear } from 'd3-scale';
 import { useInView } from '../../app/in-view';
 import type { Store } from '../../app/store';
-import { H, W, type Layout } from './frame';
+import { H, W, type Layout } from './layout';
 
 /**
  * The playback clock as a vertical line over the plot. It is an HTML element on its own

@@ -1,7 +1,7 @@
 // The canvas a chart's dense marks are drawn on (./plot-marks.ts), over the plot area of its
 // SVG: redrawn when the marks change and when its box is resized, at device pixels.
 import { useLayoutEffect, useRef } from 'react';
-import { H, W, type Layout } from './frame';
+import { H, W, type Layout } from './layout';
 import { drawMarks, type Plot } from './plot-marks';
 
 /**

@@ -1,7 +1,7 @@
 // What a link (or the stored settings) said that the page could not use: listed in plain
 // words, each left at its default. The text comes from url-state.ts / config.ts, which quote
 // and trim anything taken from the URL; React renders it as text, never as markup.
-import type { Problem } from '../../app/config';
+import type { Problem } from '../../app/config-check';
 
 export function LinkProblems({
   problems,

@@ -9,14 +9,13 @@
 // becomes an override (so a shared link says what was changed).
 import { useCallback, useId, useState, type FormEvent } from 'react';
 import type { DiskFiles } from '../../app/disk-files';
+import { checkTunable, unitWord } from '../../app/config-check';
 import {
-  checkTunable,
   effective,
   emptyOverrides,
   lessonGenerators,
   lessonHasGenerators,
   PAGE_CACHE_CHOICES,
-  unitWord,
   type Catalog,
   type GeneratorInfo,
   type RunOverrides,

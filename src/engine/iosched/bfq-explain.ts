@@ -9,8 +9,8 @@ import {
   type BfqExpiration,
   type BfqQueue,
   type BfqState,
+  type InjectWhy,
 } from './bfq-types';
-import type { InjectWhy } from './bfq-inject';
 import type { Candidate, ElevatorContext } from './types';
 
 /** The rules of BFQ's decision records. */

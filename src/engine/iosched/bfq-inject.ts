@@ -11,7 +11,7 @@ import { explainWaker } from './bfq-explain';
 import { idlingBoostsThr } from './bfq-expire';
 import { servToCharge } from './bfq-queue';
 import { BFQQ_SECT_THR_NONROT } from './bfq-tunables';
-import { budgetLeft, jiffies, type BfqQueue, type BfqState } from './bfq-types';
+import { budgetLeft, jiffies, type BfqQueue, type BfqState, type InjectWhy } from './bfq-types';
 import type { ElevatorContext } from './types';
 
 /** bfq_reset_inject_limit: start from 0 (short think time) or 1, baseline unknown */
@@ -126,7 +126,7 @@ function chooseForInjection(s: BfqState, inServ: BfqQueue, ctx: ElevatorContext)
   return null;
 }
 
-export type InjectWhy = 'async' | 'waker' | 'woken' | 'limit';
+export type { InjectWhy } from './bfq-types';
 
 /** bfq_select_queue while plugging for the empty in-service queue q: the queue to inject
  * from, or null to keep idling */

@@ -254,3 +254,7 @@ export const queueName = (q: BfqQueue) =>
       ? 'bfqSHARED-S'
       : `bfq${q.pid}S`
     : `bfq${['RT', 'BE', 'IDLE'][q.ioprioClass - 1]}${q.ioprio}A`;
+
+/** Why bfq_select_queue injected from another queue while plugging for the in-service one
+ * (bfq-inject.ts): its async queue, its waker, a queue it woke, or under the inject limit. */
+export type InjectWhy = 'async' | 'waker' | 'woken' | 'limit';

@@ -2,7 +2,7 @@
 // with why each lost, and one line in the kernel's terms. Called only while
 // ctx.recording, so an unrecorded run builds no strings. Docs: docs/iosched/deadline.md.
 import { MS } from './common';
-import type { DeadlineRule, DeadlineState, Dir } from './deadline';
+import type { DeadlineRule, DeadlineState, Dir } from './deadline-state';
 import type { Candidate, ElevatorContext } from './types';
 
 const DIR = ['READ', 'WRITE'] as const;

@@ -2,7 +2,7 @@
 // refusal when every domain with requests is out of tokens, and each depth scaling of the
 // timer. Called only while ctx.recording.
 import { MS } from './common';
-import type { Adjustment, KyberRule, KyberState } from './kyber';
+import type { Adjustment, KyberRule, KyberState } from './kyber-state';
 import {
   DOMAIN_NAMES,
   KYBER_BATCH_SIZE,

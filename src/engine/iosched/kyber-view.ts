@@ -3,7 +3,7 @@
 // window's latency percentiles against the target — the p90 of the I/O latency and the
 // p99 of the total latency as the next timer run would read them, as bucket bounds.
 import { MS } from './common';
-import { percentileBucket, type KyberState } from './kyber';
+import { percentileBucket, type KyberState } from './kyber-state';
 import {
   DOMAIN_NAMES,
   KYBER_BATCH_SIZE,

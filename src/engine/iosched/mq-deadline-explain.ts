@@ -2,14 +2,14 @@
 // why each lost, and one line in the kernel's terms. Called only while ctx.recording.
 import { MS, jiffiesNow } from './common';
 import { label } from './deadline-explain';
-import { READ, WRITE, type Dir } from './deadline';
+import { READ, WRITE, type Dir } from './deadline-state';
 import {
   PRIO_NAMES,
   ddQueued,
   type MqDeadlineRule,
   type MqDeadlineState,
   type Prio,
-} from './mq-deadline';
+} from './mq-deadline-state';
 import type { Candidate, ElevatorContext } from './types';
 
 const DIR = ['READ', 'WRITE'] as const;

@@ -2,33 +2,9 @@
 // after the 2.6 kernel's elevator_ops (LINUX-SCHEDULERS.md §1). The framework owns
 // bios, request allocation, merging mechanics, plugging and the dispatch queue; a
 // scheduler owns only its policy and its own state (plain data, so snapshots work).
-import type { IoRequest } from '../request';
+import type { Bio, IoRequest } from '../request';
 
-/** A bio: one I/O as a process submits it (blktrace Q). Requests hold one or more. */
-export interface Bio {
-  id: number;
-  slot: number;
-  /** issuing process instance and pid */
-  proc: number;
-  pid: number;
-  write: boolean;
-  /** synchronous: reads, and writes a process waits for (O_SYNC, fsync, journal) */
-  sync: boolean;
-  sector: number;
-  nSectors: number;
-  /** CFQ I/O priority: class 1 RT, 2 BE, 3 IDLE; level 0 (highest) … 7 */
-  ioprioClass: number;
-  ioprioLevel: number;
-  queuedNs: number; // Q
-  /** the request it belongs to (slot), −1 before G or M */
-  rq: number;
-  /** a trace-timed device serves it in this time (the traced D2C), ns; −1 = the disk model */
-  serviceNs: number;
-  /** a piece split off a bio larger than max_sectors (X): the bio it came from (slot), else −1 */
-  parent: number;
-  /** a bio that was split: its pieces not yet completed (it completes with the last one) */
-  pending: number;
-}
+export type { Bio } from '../request';
 
 /** One tunable, declared once; the UI, the CLI, the loader and the docs all read this. */
 export interface TunableSpec {

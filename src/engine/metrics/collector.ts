@@ -2,7 +2,7 @@
 // per-request Q2C / Q2D / D2C histograms, throughput and queue depth over time,
 // per-process figures and the drive's positioning breakdown.
 import type { IoRequest } from '../request';
-import type { Bio } from '../iosched/types';
+import type { Bio } from '../request';
 import type { Model, Simulation } from '../sim/simulation';
 import { createHistogram, recordValue, type Histogram } from './histogram';
 import {

@@ -7,7 +7,21 @@
 //    *other* requests as the trace has them: up to its traced C, k(t) (which includes it);
 //    after, k(t) + 1 — so its own traced C is only where it stops being one of the others.
 // G(t) = ∫ min(1, P/k) and G⁺(t) = ∫ min(1, P/(k+1)) are kept at each event of the timeline.
-import type { ServicePair } from './replay-fit';
+
+/** One kernel request's D and C with what the model reads. */
+export interface ServicePair {
+  dNs: number;
+  cNs: number;
+  sector: number;
+  nSectors: number;
+  write: boolean;
+  /** requests in flight on the device at its D, itself included */
+  inFlight: number;
+  /** it started where the previous dispatch (any request's) ended */
+  sequential: boolean;
+  /** sectors from the previous dispatch's end to its start (0 for the first) */
+  distance: number;
+}
 
 /** The pairs' Ds and Cs in time order (at one instant completions first: a request
  * completed at t is no longer in flight), whatever the parallelism. */

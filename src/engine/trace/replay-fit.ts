@@ -24,23 +24,10 @@ import { SECTORS_PER_GIB, modelledMs, spreadAt, spreadOf } from '../disk/fitted'
 import type { FittedDirection, FittedSpec } from '../disk/params';
 import { createRng, nextInt } from '../sim/rng';
 import { nonNegativeRelativeL1, quantileSorted, sortedCopy } from './fit-stats';
-import { TraceEvents, WorkTimeline } from './fit-timeline';
-import type { DeviceTrace } from './replay-source';
+import { TraceEvents, WorkTimeline, type ServicePair } from './fit-timeline';
 
-/** One kernel request's D and C with what the model reads. */
-export interface ServicePair {
-  dNs: number;
-  cNs: number;
-  sector: number;
-  nSectors: number;
-  write: boolean;
-  /** requests in flight on the device at its D, itself included */
-  inFlight: number;
-  /** it started where the previous dispatch (any request's) ended */
-  sequential: boolean;
-  /** sectors from the previous dispatch's end to its start (0 for the first) */
-  distance: number;
-}
+export type { ServicePair } from './fit-timeline';
+import type { DeviceTrace } from './replay-source';
 
 export interface DirectionFit extends FittedDirection {
   /** D→C pairs of this direction it was fitted on */

@@ -4,9 +4,17 @@
 import { BLK_MQ_ONLY } from '../iosched/blk-mq-only';
 import { KERNELS, type Kernel } from '../iosched/queue-settings';
 import { mqTagDepth } from '../iosched/tags-mq';
-import type { TraceMeta } from './replay-scenario';
 import { ReplayError } from './replay-errors';
 import type { TraceReading } from './replay-source';
+
+/** What is known about the traced system beside the text (the corpus's meta.json). */
+export interface TraceMeta {
+  scheduler?: string;
+  rotational?: number;
+  maxSectorsKb?: number;
+  /** the traced queue's nr_requests (kernel 6.18 replays size the tag pool by it) */
+  nrRequests?: number;
+}
 
 /** modern blk-mq scheduler → the nearest Spindle scheduler, and why (LINUX-SCHEDULERS.md §9) */
 export const SCHEDULER_MAP: Record<string, { simulated: string; note: string }> = {

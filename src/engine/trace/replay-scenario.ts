@@ -29,18 +29,10 @@ import type { DeviceFit } from './replay-fit';
 
 export type { DiskChoice } from './replay-device';
 import { closedLoopTiming } from './replay-loop';
+import type { TraceMeta } from './replay-mapping';
 import { chooseQueueDepth, type DepthChoice } from './replay-depth';
 
 export type ReplayMode = 'open' | 'closed' | 'trace-timed';
-
-/** What is known about the traced system beside the text (the corpus's meta.json). */
-export interface TraceMeta {
-  scheduler?: string;
-  rotational?: number;
-  maxSectorsKb?: number;
-  /** the traced queue's nr_requests (kernel 6.18 replays size the tag pool by it) */
-  nrRequests?: number;
-}
 
 export interface ReplayOptions {
   /** "maj,min"; default: the only device with Qs */

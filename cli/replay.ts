@@ -173,7 +173,7 @@ function text(r: ReplayReport, path: string): string {
   const si = r.simulated;
   return [
     `${path}: device ${r.device}, ${r.mode} replay of ${r.requests.replayed} ${r.requests.arrivals === 'D' ? 'Ds (the trace has no Q: its dispatches are the arrivals)' : 'Qs'} (${r.requests.skipped.total} skipped: ${r.requests.skipped.flush} flush, ${r.requests.skipped.discard} discard, ${r.requests.skipped.zeroSize} zero-size) from ${r.processes.length} processes`,
-    `issued: ${r.requests.dependent} dependent (after a completion of their own process), ${r.requests.independent} independent (on the clock)`,
+    `issued: ${r.requests.dependent} dependent (after a completion of their own process), ${r.requests.independent} independent (on the clock${r.requests.inPlug > 0 ? `; ${r.requests.inPlug} of them into the plug of their process's previous Q, one submission as traced between P and U` : ''})`,
     `scheduler: traced ${m.traced ?? 'unknown'} (${m.tracedFrom}) → simulated ${m.simulated}: ${m.note}`,
     `disk: ${r.disk.preset} (${r.disk.source}); queue depth ${r.queueDepth.value} (${r.queueDepth.source})`,
     `block layer: kernel ${r.kernel.value} (${r.kernel.source})${r.nrRequests ? `; nr_requests ${r.nrRequests.value} (${r.nrRequests.source})` : ''}`,

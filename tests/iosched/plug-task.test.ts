@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLUG_MAX_REQUESTS } from '../../src/engine/iosched/plug-task';
 import type { FixedRequest } from '../../src/engine/scenario/types';
+import { loadScenario } from '../../src/engine/scenario/load';
 import { actions, loadedIosched, runProcs, type BlockRun } from '../helpers/mq-run';
 import { rd, wr } from '../helpers/traced-run';
 
@@ -117,5 +118,83 @@ describe('kernel 6.18: each process plugs its own submissions', () => {
     expect(kernelOf({ name: 'cfq', kernel: '6.18' })).toBe('6.18');
     // `--set iosched.kernel=6.18` arrives as the number 6.18
     expect(kernelOf({ name: 'deadline', kernel: 6.18 })).toBe('6.18');
+  });
+
+  it('blk_start_plug … blk_finish_plug over several issues: bios a process submits apart in time merge in its plug, flushed after the last', () => {
+    // a replayed trace's Qs between one P and its U (jbd2's commit blocks, 0.5 µs apart):
+    // the task was submitting, not sleeping, so its plug stayed open between them
+    const apart = [wr(8000, 0), wr(8008, 0.0005), wr(8016, 0.001), wr(8024, 0.0015)];
+    const held = apart.map((r, k) => (k < apart.length - 1 ? { ...r, plugged: true } : r));
+    const r = run('mq-deadline', held, { queueDepth: 4 });
+    expect(actions(r.trace).filter((a) => a !== 'C')).toEqual([
+      'Q',
+      'G',
+      'P',
+      'Q',
+      'M',
+      'Q',
+      'M',
+      'Q',
+      'M',
+      'U1',
+      'I',
+      'D',
+    ]);
+    // flushed at the last bio's issue, not at the first's
+    expect(r.d).toHaveLength(1);
+    expect(r.d[0]).toMatchObject({ sector: 8000, nSectors: 32 });
+    expect(r.d[0]!.tNs).toBeCloseTo(0.0015 * MS, 6);
+    // without the hold each issue is a submission of its own: flushed at once and, on an
+    // idle device, dispatched before the next bio could join it
+    const alone = run('mq-deadline', apart, { queueDepth: 4 });
+    expect(alone.d.map((e) => e.nSectors)).toEqual([8, 8, 8, 8]);
+    expect(alone.trace.filter((e) => e.action === 'M')).toHaveLength(0);
+    // the 2.6 block layer has no per-task plug: the hold means nothing there
+    expect(run('deadline', held, { kernel: '2.6.32' }).trace).toEqual(
+      run('deadline', apart, { kernel: '2.6.32' }).trace,
+    );
+  });
+
+  it('a held plug still obeys its limits: at 32 requests it is flushed (U, then P) and the submission goes on', () => {
+    const many = Array.from({ length: PLUG_MAX_REQUESTS + 3 }, (_, k) => ({
+      ...wr(100_000 + k * 64, k * 0.001),
+      plugged: k < PLUG_MAX_REQUESTS + 2,
+    }));
+    const r = run('mq-deadline', many, { queueDepth: 32 });
+    const plugs = r.trace.filter((e) => e.action === 'P' || e.action === 'U');
+    expect(plugs.map((e) => (e.action === 'U' ? `U${e.count}` : 'P'))).toEqual([
+      'P',
+      `U${PLUG_MAX_REQUESTS}`,
+      'P',
+      'U3',
+    ]);
+    // the first flush when the 33rd joins, the last after the 35th's issue
+    expect(plugs[1]!.tNs).toBeCloseTo(PLUG_MAX_REQUESTS * 0.001 * MS, 6);
+    expect(plugs[3]!.tNs).toBeCloseTo((PLUG_MAX_REQUESTS + 2) * 0.001 * MS, 6);
+  });
+
+  it('a held plug must be released by an issue on the clock: not on the last entry, not before one that waits for a completion', () => {
+    const load = (requests: unknown[]) => () =>
+      loadScenario(
+        {
+          name: 'k',
+          iosched: { name: 'mq-deadline' },
+          workload: { processes: [{ name: 'p', requests }] },
+        },
+        'k.json',
+      );
+    const w = (extra: Record<string, unknown>) => ({
+      sector: 8,
+      sizeKiB: 4,
+      op: 'write',
+      ...extra,
+    });
+    expect(load([w({ atMs: 0, plugged: true }), w({ gapMs: 0.001 })])).not.toThrow();
+    expect(load([w({ atMs: 0 }), w({ atMs: 1, plugged: true })])).toThrow(
+      /requests\.1\.plugged: .*the last one/,
+    );
+    expect(load([w({ atMs: 0, plugged: true }), w({ thinkTimeMs: 1, afterDone: 0 })])).toThrow(
+      /requests\.0\.plugged: .*waits for a completion/,
+    );
   });
 });

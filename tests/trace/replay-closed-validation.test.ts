@@ -40,8 +40,10 @@ describe('closed mode under the traced scheduler on the fitted device: mean Q2C 
     expect(e.error).toBeLessThan(BOUND);
   }, 60_000);
 
-  // 0.209 ms simulated against 0.346 measured (40 %): the replay makes about three times the
-  // kernel's 3,963 requests, its merges differ (docs/VALIDATION.md)
+  // 0.1235 ms simulated against 0.3459 measured (64 %), with the kernel's 3,963 requests
+  // (its plug merges: replay-plugs.ts): the final sync's 7 requests took 19.3 ms on the loop
+  // device (57 % of the measured sum) and the preflush+FUA writes' flushes are not replayed
+  // (14 %); the other bios 0.125 against 0.113 (docs/VALIDATION.md)
   it.fails(
     'mq-deadline_ext4_smallfiles_fsync (mq-deadline): mean Q2C per bio within 25 % of the measured',
     () => {
@@ -51,7 +53,9 @@ describe('closed mode under the traced scheduler on the fitted device: mean Q2C 
     60_000,
   );
 
-  // 0.030 ms simulated against 0.054 measured (44 %): see docs/VALIDATION.md
+  // 0.0302 ms simulated against 0.0544 measured (45 %): the kernel spent 20.7 µs per request
+  // between Q and D with the device idle (host time; I2D alone 15.0 µs), which Spindle's
+  // schedulers do not take; the fitted D2C is 30.2 µs against 33.7 (docs/VALIDATION.md)
   it.fails(
     'bfq_randrw7030_jobs4 (bfq): mean Q2C per bio within 25 % of the measured',
     () => {

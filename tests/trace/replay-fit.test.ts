@@ -42,6 +42,7 @@ function deviceTrace(
     rwbs: r.write ? 'W' : 'R',
     doneNs: r.c,
     dispatchedNs: r.d,
+    plug: -1,
   }));
   return {
     dev: '8,0',

@@ -135,3 +135,122 @@ describe.each(TRACES)('closed replay of linux-6.18/%s', (name) => {
     }
   });
 });
+
+/** C (pid 300, like jbd2) writes one block at 9 ms; at 10 ms it submits three contiguous
+ * blocks 0.5 µs apart under one plug (Q G P Q M Q M U), and its 9 ms write completes between
+ * the second and third Q; then, after sleeping (UT), two blocks in a plug flushed at its
+ * limits in between (U, then P before the next Q), then one Q alone. */
+function plugged(): string {
+  seq = 0;
+  const c = '[c]';
+  const w = (ms: number, a: string, sector: number, n = 8) =>
+    line(ms, 300, a, 'W', `${sector} + ${n} ${c}`);
+  const n = (ms: number, a: string, rest = '') => line(ms, 300, a, 'N', `${c}${rest}`);
+  return [
+    w(9, 'Q', 500),
+    w(9, 'G', 500),
+    n(9, 'P'),
+    n(9, 'U', ' 1'),
+    w(9, 'D', 500),
+    w(10, 'Q', 1000),
+    w(10, 'G', 1000),
+    n(10, 'P'),
+    w(10.0005, 'Q', 1008),
+    w(10.0005, 'M', 1008),
+    line(10.0007, 0, 'C', 'W', '500 + 8 [0]'),
+    w(10.001, 'Q', 1016),
+    w(10.001, 'M', 1016),
+    n(10.0012, 'U', ' 1'),
+    w(10.0013, 'D', 1000, 24),
+    line(11, 0, 'C', 'W', '1000 + 24 [0]'),
+    w(12, 'Q', 2000),
+    w(12, 'G', 2000),
+    n(12, 'P'),
+    n(12.0001, 'UT', ' 1'),
+    w(12.0002, 'Q', 3000),
+    w(12.0002, 'G', 3000),
+    n(12.0002, 'P'),
+    w(12.0003, 'Q', 4000),
+    w(12.0003, 'G', 4000),
+    n(12.0003, 'U', ' 1'), // at the plug's limits: flushed before 4000's request joins
+    n(12.0003, 'P'),
+    n(12.0004, 'U', ' 1'),
+    w(12.0005, 'D', 2000),
+    w(12.0005, 'D', 3000),
+    w(12.0005, 'D', 4000),
+    line(13, 0, 'C', 'W', '2000 + 8 [0]'),
+    line(13, 0, 'C', 'W', '3000 + 8 [0]'),
+    line(13, 0, 'C', 'W', '4000 + 8 [0]'),
+  ].join('\n');
+}
+
+describe('closed replay: the Qs of one traced plug are one submission', () => {
+  it('numbers the plugs from the Q that opened each (Q G P) to its U; a flush at the limits goes on, UT ends it', () => {
+    const dev = [...readTraceText(plugged()).devices.values()][0]!;
+    const plugOf = Object.fromEntries(dev.qs.map((q) => [q.sector, q.plug]));
+    const p = plugOf[500]!;
+    // 2000's plug ends at the UT; 3000 opens the next, and 4000 stays in it past the flush
+    // at the limits (U then P before the task's next Q)
+    expect(plugOf).toEqual({
+      500: p,
+      1000: p + 1,
+      1008: p + 1,
+      1016: p + 1,
+      2000: p + 2,
+      3000: p + 3,
+      4000: p + 3,
+    });
+  });
+
+  it('a Q in the plug of the one before is independent, whatever of its own completed meanwhile, and that entry keeps the plug open', () => {
+    const reading = readTraceText(plugged());
+    const { scenario, workload } = buildScenario(reading, {
+      mode: 'closed',
+      meta: { scheduler: 'mq-deadline' },
+    });
+    const list = scenario.workload.processes[0]!.requests!;
+    const by = Object.fromEntries(list.map((r) => [r.sector, r]));
+    // 500's completion (10.0007 ms) falls between 1008 and 1016: still in the plug
+    expect(by[1016]).toMatchObject({ gapMs: expect.closeTo(0.0005, 9) });
+    expect(by[1016]!.afterDone).toBeUndefined();
+    expect([500, 1000, 1008, 1016, 2000, 3000, 4000].map((s) => by[s]!.plugged ?? false)).toEqual([
+      false,
+      true,
+      true,
+      false,
+      false,
+      true,
+      false,
+    ]);
+    expect(workload.inPlug).toBe(3);
+    // open mode keeps the same submissions, each Q at its traced time
+    const open = buildScenario(reading, { mode: 'open', meta: { scheduler: 'mq-deadline' } });
+    const openList = open.scenario.workload.processes[0]!.requests!;
+    expect(openList.map((r) => r.plugged ?? false)).toEqual([
+      false,
+      true,
+      true,
+      false,
+      false,
+      true,
+      false,
+    ]);
+  });
+
+  it('replayed on kernel 6.18 the three blocks become the kernel’s one request, dispatched after the last Q', () => {
+    const reading = readTraceText(plugged());
+    const { scenario } = buildScenario(reading, {
+      mode: 'closed',
+      meta: { scheduler: 'mq-deadline', rotational: 1 },
+      queueDepth: 4,
+    });
+    const { trace } = tracedRun(scenario);
+    const d = trace.filter((e) => e.action === 'D' && e.sector >= 1000 && e.sector < 2000);
+    expect(d.map((e) => [e.sector, e.nSectors])).toEqual([[1000, 24]]);
+    const lastQ = trace.find((e) => e.action === 'Q' && e.sector === 1016)!;
+    expect(d[0]!.tNs).toBe(lastQ.tNs);
+    // 3000 and 4000: one submission too (sectors apart: two requests, one U of 2)
+    const u = trace.filter((e) => e.action === 'U' && e.tNs >= lastQ.tNs + 1e6);
+    expect(u.map((e) => e.count)).toEqual([1, 2]);
+  });
+});

@@ -8,7 +8,9 @@
 // directly) and the queue runs. A plug holding 32 requests, or whose newest request has
 // 128 KiB (while merging is on: nomerges < 2), is flushed before the next one joins. In
 // Spindle a submission is what one process issues at one instant: the flush is an event at
-// that instant after every issue.
+// that instant after every issue — unless the process holds its plug over several issues
+// (holdTaskPlug: a replayed trace's Qs between one P and its U, submitted by a task that did
+// not sleep between them), when the flush comes after the last of them (releaseTaskPlug).
 import { requestAt, type IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
@@ -27,6 +29,9 @@ export const PLUG_FLUSH_BYTES = 128 * 1024;
 export interface TaskPlug {
   rqs: number[];
   flushDue: boolean;
+  /** the process goes on submitting under this plug (blk_start_plug without its
+   * blk_finish_plug yet): no flush at this instant */
+  held: boolean;
 }
 
 /** blk_attempt_plug_merge: the bio joins the newest request of its process's plug — the
@@ -47,7 +52,7 @@ export function plugMerge(sim: Simulation, bio: Bio, now: number): boolean {
 /** blk_add_rq_to_plug: a new request (after G) waits in its process's plug. */
 export function addToPlug(sim: Simulation, rq: IoRequest, bio: Bio, now: number): void {
   const plugs = sim.state.host.taskPlugs;
-  const plug = (plugs[bio.pid] ??= { rqs: [], flushDue: false });
+  const plug = (plugs[bio.pid] ??= { rqs: [], flushDue: false, held: false });
   const n = plug.rqs.length;
   if (n > 0) {
     const last = requestAt(sim.state.requests, plug.rqs[n - 1]!);
@@ -57,10 +62,30 @@ export function addToPlug(sim: Simulation, rq: IoRequest, bio: Bio, now: number)
   }
   if (plug.rqs.length === 0 && sim.sink) emitPlug(sim, 'P', now, 0, bio);
   plug.rqs.push(rq.slot);
-  if (!plug.flushDue) {
-    plug.flushDue = true;
-    pushEvent(sim.state.heap, now, EventPriority.HostTimer, EventKind.PlugFlush, bio.pid);
-  }
+  if (!plug.held) flushAtThisInstant(sim, plug, bio.pid, now);
+}
+
+function flushAtThisInstant(sim: Simulation, plug: TaskPlug, pid: number, now: number): void {
+  if (plug.flushDue) return;
+  plug.flushDue = true;
+  pushEvent(sim.state.heap, now, EventPriority.HostTimer, EventKind.PlugFlush, pid);
+}
+
+/** blk_start_plug over more than one issue: the process's next issue joins this
+ * submission, whenever it comes (it is running, not sleeping: a task that sleeps with a
+ * plug flushes it, UT — as one sleeping for a tag still does). */
+export function holdTaskPlug(sim: Simulation, pid: number): void {
+  const plugs = sim.state.host.taskPlugs;
+  (plugs[pid] ??= { rqs: [], flushDue: false, held: false }).held = true;
+}
+
+/** blk_finish_plug after the last issue of a held submission: the flush, at this instant
+ * after every issue at it (the last bio may have merged in the plug: no addToPlug). */
+export function releaseTaskPlug(sim: Simulation, pid: number, now: number): void {
+  const plug = sim.state.host.taskPlugs[pid];
+  if (plug === undefined || !plug.held) return;
+  plug.held = false;
+  if (plug.rqs.length > 0) flushAtThisInstant(sim, plug, pid, now);
 }
 
 /** The process's submission is over: blk_finish_plug. */
@@ -68,6 +93,7 @@ export function onPlugFlush(sim: Simulation, pid: number, now: number): void {
   const plug = sim.state.host.taskPlugs[pid];
   if (plug === undefined) return;
   plug.flushDue = false;
+  if (plug.held) return; // the submission goes on: releaseTaskPlug flushes it
   flushTaskPlug(sim, pid, now, false);
 }
 

@@ -25,8 +25,9 @@ export const fixedRequest = object(
     gapMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
     serviceMs: numIn(0, 1e9, 'must be null or a service time in ms from 0').nullable().optional(),
     sync: z.boolean({ error: 'must be true, false or null' }).nullable().optional(),
+    plugged: z.boolean({ error: 'must be true or false' }).optional(),
   },
-  'an object {"sector", "sizeKiB", "op", "atMs", "thinkTimeMs" (optionally with "afterDone") or "gapMs", optionally "serviceMs", "sync"}',
+  'an object {"sector", "sizeKiB", "op", "atMs", "thinkTimeMs" (optionally with "afterDone") or "gapMs", optionally "serviceMs", "sync", "plugged"}',
 );
 
 type RawFixed = z.infer<typeof fixedRequest>;
@@ -50,6 +51,7 @@ export function checkFixed(
       ...(q.gapMs !== undefined ? { gapMs: q.gapMs } : {}),
       ...(q.serviceMs != null ? { serviceMs: q.serviceMs } : {}),
       ...(q.sync != null ? { sync: q.sync } : {}),
+      ...(q.plugged === true ? { plugged: true } : {}),
     };
     const n = r.sizeKiB * 2;
     if (totalLbns > 0 && r.sector + n > totalLbns) {
@@ -96,6 +98,20 @@ export function checkFixed(
             j === 0
               ? 'must point to an earlier request of the list, and the first request has none'
               : `must point to an earlier request of the list (0 to ${j - 1}) (got ${r.afterDone})`,
+          ),
+        );
+    }
+    // a held plug is flushed by the next issue: it must come, and not wait for a completion
+    // (the process would wait with its requests unsent)
+    if (r.plugged) {
+      const next = list[j + 1];
+      if (next === undefined || (next.thinkTimeMs != null && next.gapMs === undefined))
+        problems.push(
+          problem(
+            at('requests', j, 'plugged'),
+            next === undefined
+              ? 'keeps the plug open for the next entry, and this is the last one'
+              : 'keeps the plug open for the next entry, which waits for a completion: give the next one "atMs" or "gapMs"',
           ),
         );
     }

@@ -35,6 +35,10 @@ export interface FixedRequest {
   /** this request's own sync flag (a replayed trace's RWBS "S"); absent or null = the
    * process's */
   sync?: boolean | null;
+  /** kernel 6.18: the process keeps its plug open after this entry — the next entry (on the
+   * clock: atMs or gapMs) joins the same submission and the plug is flushed after it, not
+   * at this issue (a replayed trace's Qs between one P and its U) */
+  plugged?: boolean;
 }
 
 export interface ProcessSpec {

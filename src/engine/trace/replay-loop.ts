@@ -6,6 +6,10 @@
 // gapMs = Q − previous Q after the previous Q is issued. So a process keeps its own
 // outstanding count (a burst stays a burst) and each think time or gap is at most the gap
 // between its Q and the one before: their sum never exceeds the process's span of Qs.
+// A Q in the same plug as the previous one (TracedQ.plug: between one P and its U) is
+// independent whatever completed meanwhile — the task was submitting, not waiting (a task
+// that sleeps flushes its plug, UT) — and the previous entry keeps the plug open for it
+// (`plugged`), so the two are one submission as they were in the kernel.
 import type { TracedQ } from './replay-source';
 
 export interface LoopEntry {
@@ -16,6 +20,8 @@ export interface LoopEntry {
   afterDone?: number;
   /** independent: after the previous entry is issued */
   gapMs?: number;
+  /** the next Q is in the same plug: the process keeps it open for it */
+  plugged?: boolean;
 }
 
 export interface LoopTiming {
@@ -26,13 +32,15 @@ export interface LoopTiming {
   /** the sums of the think times and of the gaps, ms */
   thinkMs: number;
   gapMs: number;
+  /** Qs issued into the plug the previous one opened or joined (independent) */
+  inPlug: number;
 }
 
 /** `qs`: one process's Qs in time order; `t0Ns`: the device's first Q. */
 export function closedLoopTiming(qs: readonly TracedQ[], t0Ns: number): LoopTiming {
   const n = qs.length;
   const entries: LoopEntry[] = new Array<LoopEntry>(n);
-  if (n === 0) return { entries, dependent: 0, independent: 0, thinkMs: 0, gapMs: 0 };
+  if (n === 0) return { entries, dependent: 0, independent: 0, thinkMs: 0, gapMs: 0, inPlug: 0 };
   // the completed Qs by completion time (ties: by index), to find the latest in a window
   const done: number[] = [];
   for (let k = 0; k < n; k++) if (qs[k]!.doneNs >= 0) done.push(k);
@@ -42,9 +50,17 @@ export function closedLoopTiming(qs: readonly TracedQ[], t0Ns: number): LoopTimi
   let dependent = 0;
   let thinkMs = 0;
   let gapMs = 0;
+  let inPlug = 0;
   for (let i = 1; i < n; i++) {
     const t = qs[i]!.tNs;
     const prev = qs[i - 1]!.tNs;
+    if (samePlug(qs[i - 1]!, qs[i]!)) {
+      entries[i - 1]!.plugged = true;
+      entries[i] = { gapMs: (t - prev) / 1e6 };
+      gapMs += entries[i]!.gapMs!;
+      inPlug++;
+      continue;
+    }
     // the latest completion at or before t, of a request before i, after prev
     let j = -1;
     for (let k = lastAtOrBefore(doneAt, t); k >= 0 && doneAt[k]! > prev; k--) {
@@ -64,7 +80,12 @@ export function closedLoopTiming(qs: readonly TracedQ[], t0Ns: number): LoopTimi
       gapMs += gap;
     }
   }
-  return { entries, dependent, independent: n - dependent, thinkMs, gapMs };
+  return { entries, dependent, independent: n - dependent, thinkMs, gapMs, inPlug };
+}
+
+/** two consecutive Qs of a process that went into one plug (P … U) */
+export function samePlug(a: TracedQ, b: TracedQ): boolean {
+  return a.plug >= 0 && a.plug === b.plug;
 }
 
 /** the index of the last value ≤ x in ascending `a` (−1: none) */

@@ -28,7 +28,7 @@ import { chooseDisk, diskSectors, type DiskChoice } from './replay-device';
 import type { DeviceFit } from './replay-fit';
 
 export type { DiskChoice } from './replay-device';
-import { closedLoopTiming } from './replay-loop';
+import { closedLoopTiming, samePlug } from './replay-loop';
 import type { TraceMeta } from './replay-mapping';
 import { chooseQueueDepth, type DepthChoice } from './replay-depth';
 
@@ -122,6 +122,8 @@ interface BuiltWorkload {
   /** issued after a completion of their own process (closed mode), and on the clock */
   dependent: number;
   independent: number;
+  /** Qs issued into the plug of their process's previous Q (`plugged` on that entry) */
+  inPlug: number;
 }
 
 /**
@@ -188,6 +190,7 @@ function buildTimedWorkload(dev: DeviceTrace): BuiltWorkload {
     replayed,
     dependent: 0,
     independent: replayed,
+    inPlug: 0,
   };
 }
 
@@ -203,6 +206,7 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
   }
   let syncMismatched = 0;
   let dependent = 0;
+  let inPlug = 0;
   const processes: BuiltWorkload['processes'] = [];
   for (const [pid, qs] of byPid) {
     // a pid's Qs can come from several CPUs: issue them in time order (the sort is stable)
@@ -217,10 +221,17 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
       if (simSync !== isSyncRwbs(q.rwbs, q.write)) syncMismatched++;
     }
     const loop = mode === 'closed' ? closedLoopTiming(qs, t0) : null;
-    if (loop) dependent += loop.dependent;
+    if (loop) {
+      dependent += loop.dependent;
+      inPlug += loop.inPlug;
+    }
     const requests = qs.map((q, i) => {
       const base = { sector: q.sector, sizeKiB: q.nSectors / 2, op: q.write ? 'write' : 'read' };
-      return { ...base, ...(loop ? loop.entries[i] : { atMs: (q.tNs - t0) / 1e6 }) };
+      if (loop) return { ...base, ...loop.entries[i] };
+      // open mode: each Q at its time, those of one traced plug still one submission
+      const plugged = i + 1 < qs.length && samePlug(q, qs[i + 1]!);
+      if (plugged) inPlug++;
+      return { ...base, atMs: (q.tNs - t0) / 1e6, ...(plugged ? { plugged } : {}) };
     });
     const name = processName(comm, pid);
     processes.push({
@@ -252,6 +263,7 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
     replayed: dev.qs.length,
     dependent,
     independent: dev.qs.length - dependent,
+    inPlug,
   };
 }
 

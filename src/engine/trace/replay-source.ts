@@ -11,6 +11,7 @@ import { DeviceTable } from './device-table';
 import { DeviceInFlight } from './device-in-flight';
 import { DEFAULT_HOLD, TimeOrder } from './time-order';
 import { UnitCounter, type UnitFigures } from './replay-units';
+import { PlugNumbers } from './replay-plugs';
 
 /** One Q of the trace as it will be replayed. */
 export interface TracedQ {
@@ -25,6 +26,8 @@ export interface TracedQ {
   doneNs: number;
   /** the time the first D covering its sectors was traced (−1: none seen) */
   dispatchedNs: number;
+  /** the plug its task queued it into, one number per submission (replay-plugs.ts; −1: none) */
+  plug: number;
 }
 
 /** One request as the kernel built it: allocated at G for its first bio (just after that
@@ -96,6 +99,7 @@ class DeviceCollector {
   private dArrivals: TracedQ[] | null = [];
   private dPending = new Map<number, TracedQ[]>();
   private readonly onDevice = new DeviceInFlight();
+  private readonly plugs = new PlugNumbers(); // each process's plugs, numbered
 
   constructor(dev: string) {
     this.out = {
@@ -161,6 +165,11 @@ class DeviceCollector {
           if (this.dArrivals !== null) this.dispatchCompleted(e);
         }
         return;
+      case 'P':
+      case 'U':
+      case 'UT':
+        this.plugs.event(e.action, e.pid);
+        return;
       case 'R':
         if (e.sector >= 0) this.units.requeued(e.sector, e.write);
         if (e.nSectors > 0 && e.sector >= 0) this.onDevice.left(e.write, e.sector, false);
@@ -171,6 +180,7 @@ class DeviceCollector {
   }
 
   private queued(e: ParsedEvent): void {
+    this.plugs.queued(e.pid, null);
     const main = mainLetter(e.rwbs);
     if (main === 'D') {
       this.out.skipped.discard++;
@@ -183,6 +193,7 @@ class DeviceCollector {
     }
     if (e.rwbs.includes('F')) this.out.flushFuaWithData++;
     const q: TracedQ = traced(e, -1);
+    this.plugs.queued(e.pid, q);
     this.out.qs.push(q);
     this.units.queued(q);
   }
@@ -287,6 +298,7 @@ function traced(e: ParsedEvent, dispatchedNs: number): TracedQ & TracedRequest {
     rwbs: e.rwbs,
     doneNs: -1,
     dispatchedNs,
+    plug: -1,
   };
 }
 

@@ -11,6 +11,8 @@
 //            last completed between the previous Q and this one in the trace — or, when none
 //            did, independent: issued `gapMs` after the previous Q (replay-loop.ts). Each
 //            process keeps its own outstanding count; bursts stay bursts.
+//  In both, the Qs a process queued into one plug (P … U, replay-plugs.ts) are issued as one
+//  submission: kernel 6.18 flushes the plug after the last of them, as the kernel's task did.
 //  - trace-timed: issued at the traced Q times, and the device completes each request after
 //            its traced D2C (the first D covering the Q's sectors to its last C), each with its
 //            own sync flag from RWBS: the disk model is out of the way, so what differs is the
@@ -90,6 +92,10 @@ export interface ReplayReport {
     /** issued on the clock: after the previous request of their process (closed mode), at
      * their traced time (open and trace-timed modes: all of them) */
     independent: number;
+    /** open and closed modes: Qs queued into the plug their process's previous Q opened or
+     * joined (traced between one P and its U), issued as one submission with it (kernel
+     * 6.18 flushes the plug after the last; the 2.6 block layer has its queue plug instead) */
+    inPlug: number;
   };
   processes: ReplayProcess[];
   /** the trace's figures and the simulated run's, counted alike (replay-units.ts): per bio
@@ -254,6 +260,7 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
       untimed: workload.untimed,
       dependent: workload.dependent,
       independent: workload.independent,
+      inPlug: workload.inPlug,
     },
     processes: workload.processes.map((p) => p.info),
     measured: {

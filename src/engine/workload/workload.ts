@@ -5,6 +5,7 @@
 import { allocBio } from '../request';
 import type { Bio } from '../iosched/types';
 import { submitBio } from '../iosched/host';
+import { holdTaskPlug, releaseTaskPlug } from '../iosched/plug-task';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import { createRng, nextExponential, nextFloat, nextInt, type Rng } from '../sim/rng';
@@ -217,9 +218,12 @@ export function onIssue(sim: Simulation, instIndex: number, now: number): void {
   }
   inst.inFlight++;
   inst.issued++;
+  // kernel 6.18: an entry that keeps the plug open holds the process's submission for the next
+  let plugged = false;
   if (p.requests) {
     const next = p.requests[inst.listIndex];
     if (next) scheduleAfterIssue(sim, inst, instIndex, next, now);
+    plugged = sim.model.iosched.queue.taskPlug && p.requests[inst.listIndex - 1]!.plugged === true;
   } else if (p.mode === 'open') {
     pushEvent(
       sim.state.heap,
@@ -229,7 +233,9 @@ export function onIssue(sim: Simulation, instIndex: number, now: number): void {
       instIndex,
     );
   }
+  if (plugged) holdTaskPlug(sim, inst.pid);
   submitBio(sim, bio, now);
+  if (!plugged && p.requests) releaseTaskPlug(sim, inst.pid, now);
 }
 
 function patternBio(

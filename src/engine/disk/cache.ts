@@ -153,11 +153,12 @@ function prefetchProgress(sim: Simulation, pf: Prefetch, t: number): TransferEnd
   );
 }
 
-/** When the arm's angle was last known: where read-ahead has got to by `now` (it runs
- * sector by sector, as DiskSim updates its angle), else the end of the last transfer. */
+/** When the arm's angle was last known: the end of the last whole sector read ahead by
+ * `now` (DiskSim records the angle as each sector is done, not between), else the end of
+ * the last transfer. */
 export function armKnownNs(sim: Simulation, now: number): number {
   const pf = sim.state.drive.prefetch;
-  return pf ? prefetchProgress(sim, pf, now).endNs : sim.state.drive.armKnownNs;
+  return pf ? prefetchProgress(sim, pf, now).knownNs : sim.state.drive.armKnownNs;
 }
 
 /**

@@ -148,13 +148,24 @@ export interface TransferEnd {
   sectors: number;
   /** cut short during a track switch: the arm is moving until then (else endNs) */
   armBusyUntilNs: number;
+  /** when the last whole sector ended (or the first after a switch began): the last
+   * instant DiskSim records the disk's angle, sector by sector (disk_buffer_sector_done) */
+  knownNs: number;
   /** when the first `markSectors` sectors were done (the read watermark), else −1 */
   markNs: number;
 }
 
 /** A scratch TransferEnd for callers that reuse one (the hot path allocates nothing). */
 export function newTransferEnd(): TransferEnd {
-  return { endNs: 0, cylinder: 0, head: 0, sectors: 0, armBusyUntilNs: 0, markNs: -1 };
+  return {
+    endNs: 0,
+    cylinder: 0,
+    head: 0,
+    sectors: 0,
+    armBusyUntilNs: 0,
+    markNs: -1,
+    knownNs: 0,
+  };
 }
 
 /**
@@ -197,6 +208,7 @@ export function mediaTransfer(
   let cyl = p.cylinder;
   let head = p.head;
   let busy = 0;
+  let known = startNs;
   while (done < n) {
     if (done > 0) {
       if (t >= untilNs) break;
@@ -210,6 +222,11 @@ export function mediaTransfer(
         break;
       }
       t = switchEnd + rotationalWaitNs(d, switchEnd, sectorAngle(g, p));
+      if (t > untilNs) {
+        t = untilNs;
+        break;
+      }
+      known = t;
     }
     const z = g.zones[p.zone]!;
     const sectorNs = d.sectorNs[p.zone]!;
@@ -221,6 +238,7 @@ export function mediaTransfer(
     if (t + run * sectorNs > untilNs) {
       const whole = Math.max(0, Math.min(run, Math.floor((untilNs - t) / sectorNs)));
       done += whole;
+      known = t + whole * sectorNs;
       t = untilNs;
       break;
     }
@@ -229,6 +247,7 @@ export function mediaTransfer(
         out.markNs = t + (markSectors - done) * sectorNs;
       t += run * sectorNs;
       done += run;
+      known = t;
       continue;
     }
     // Write as far as the data has come; where it has not, wait whole revolutions.
@@ -244,8 +263,10 @@ export function mediaTransfer(
       t += m * sectorNs;
       done += m;
     }
+    known = t;
   }
   out.endNs = t;
+  out.knownNs = known;
   out.cylinder = cyl;
   out.head = head;
   out.sectors = done;

@@ -22,6 +22,7 @@ import {
 } from '../src/engine/trace/replay';
 import type { BttRow } from '../src/engine/trace/btt';
 import { ReplayReader } from '../src/engine/trace/replay-source';
+import { traceMetaOf } from '../src/engine/trace/replay-meta';
 import { flag, onePositional, parseArgs, single } from './args';
 import { UsageError } from './errors';
 import { num } from './format';
@@ -107,16 +108,7 @@ export function metaBeside(path: string): { meta?: TraceMeta } {
     throw new UsageError(`${p}: not JSON (${(e as Error).message})`);
   }
   if (typeof m !== 'object' || m === null) return {};
-  const o = m as {
-    scheduler?: unknown;
-    device?: { rotational?: unknown; max_sectors_kb?: unknown; nr_requests?: unknown };
-  };
-  const meta: TraceMeta = {};
-  if (typeof o.scheduler === 'string') meta.scheduler = o.scheduler;
-  if (typeof o.device?.rotational === 'number') meta.rotational = o.device.rotational;
-  if (typeof o.device?.max_sectors_kb === 'number') meta.maxSectorsKb = o.device.max_sectors_kb;
-  if (typeof o.device?.nr_requests === 'number') meta.nrRequests = o.device.nr_requests;
-  return { meta };
+  return { meta: traceMetaOf(m) };
 }
 
 async function feedFile(path: string, reader: ReplayReader): Promise<void> {

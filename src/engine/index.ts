@@ -38,6 +38,8 @@ export {
   type UnitFigures,
 } from './trace/replay';
 export type { Agreement } from './trace/replay-agreement';
+export { traceMetaOf, META_FACTS, type MetaFact } from './trace/replay-meta';
+export type { TraceMeta } from './trace/replay-mapping';
 export type { ParseReport } from './trace/summary';
 export type { BttRow } from './trace/btt';
 export { elevatorNames } from './iosched/elevator';

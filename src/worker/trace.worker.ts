@@ -24,6 +24,7 @@ import {
   type ParseReport,
   type ReplayMode,
   type ReplayReport,
+  type TraceMeta,
   type TraceReading,
 } from '../engine';
 
@@ -72,6 +73,8 @@ export interface TraceOverview {
   /** the scheduler the trace's message lines name, and the nearest Spindle one */
   tracedScheduler: string | null;
   suggestedScheduler: string | null;
+  /** each traced scheduler Spindle maps → its nearest Spindle one (for a meta.json added) */
+  nearestScheduler: Record<string, string>;
   schedulers: string[];
   presets: string[];
 }
@@ -89,6 +92,8 @@ export interface ReplayRequest {
   /** the block layer's kernel */
   kernel: '2.6.32' | '6.18';
   mode: ReplayMode;
+  /** the facts of a meta.json the user added beside the trace (traceMetaOf), or none */
+  meta: TraceMeta | null;
 }
 
 export type ReplayOutcome =
@@ -210,6 +215,9 @@ async function open(blob: Blob, name: string, onProgress?: ProgressFn): Promise<
       replayable: [...reading.devices.values()].filter((d) => d.qs.length > 0).map((d) => d.dev),
       tracedScheduler: traced,
       suggestedScheduler: traced !== null ? (SCHEDULER_MAP[traced]?.simulated ?? null) : null,
+      nearestScheduler: Object.fromEntries(
+        Object.entries(SCHEDULER_MAP).map(([k, v]) => [k, v.simulated]),
+      ),
       schedulers: elevatorNames(),
       presets: presetNames(),
     },
@@ -342,6 +350,7 @@ function replay(req: ReplayRequest): ReplayOutcome {
       disk: req.disk,
       kernel: req.kernel,
       mode: req.mode,
+      ...(req.meta !== null ? { meta: req.meta } : {}),
     });
     return { kind: 'ok', report };
   } catch (e) {

@@ -200,6 +200,57 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     await page.context().close();
   }, 240_000);
 
+  it('takes the device facts from a meta.json added beside the upload, as the CLI takes them from the file beside the trace', async () => {
+    // max_sectors_kb = 128 in this trace's meta.json: each 1 MiB bio splits in eight, as the
+    // kernel split it; without the file the replay splits at Spindle's default, 512 KiB
+    const name = 'kyber_seqread_1m_split';
+    const bare = plainCopy('linux-6.18', name, 'trace.txt.gz'); // a folder without meta.json
+    const beside = dataPath('linux-6.18', name, 'trace.txt.gz'); // the corpus's, meta.json beside
+    const { page, problems } = await lab.openLab();
+    await upload(page, bare);
+    await waitForTrace(page, 'trace.txt');
+    const replay = page.getByRole('region', { name: 'Replay' });
+    const facts = page.getByTestId('replay-meta');
+    expect(await facts.textContent()).toContain('No meta.json added');
+    expect(await facts.textContent()).toContain('Spindle’s default, 512 KiB');
+    await replay
+      .getByLabel('The trace’s meta.json (optional)')
+      .setInputFiles(dataPath('linux-6.18', name, 'meta.json'));
+    await expect.poll(() => facts.textContent()).toContain('From meta.json:');
+    // the traced scheduler it names becomes the menu's choice (nearest: kyber itself)
+    expect(await replay.getByRole('combobox', { name: 'Scheduler' }).inputValue()).toBe('kyber');
+    expect(await facts.locator('li').allTextContents()).toEqual([
+      expect.stringMatching(/^scheduler \(.*\): kyber$/),
+      expect.stringMatching(/^device\.rotational \(.*\): 1$/),
+      expect.stringMatching(/^device\.max_sectors_kb \(.*\): 128$/),
+      expect.stringMatching(/^device\.nr_requests \(.*\): 256$/),
+    ]);
+    await replay.getByRole('combobox', { name: 'Mode' }).selectOption('closed');
+    const result = page.getByTestId('replay-result');
+    const options = ['--scheduler', 'kyber', '--kernel', '6.18', '--mode', 'closed', '--json'];
+    const cases = [
+      { cli: beside, requests: 3072 }, // with the file: the kernel's 3,072 pieces
+      { cli: bare, requests: 768 }, // without: two pieces a bio
+    ];
+    for (const [k, c] of cases.entries()) {
+      if (k === 1) {
+        await replay.getByRole('button', { name: 'Forget meta.json' }).click();
+        await expect.poll(() => facts.textContent()).toContain('No meta.json added');
+      }
+      const cli = spindleJson<ReplayReport>(['replay', c.cli, ...options]);
+      await replay.getByRole('button', { name: 'Replay' }).click();
+      await expect
+        .poll(() => result.textContent(), { timeout: 60_000 })
+        .toContain(k === 0 ? 'meta.json: the traced kyber' : 'the trace does not give it');
+      const r = await cli;
+      expect(r.simulated.perRequest.count).toBe(c.requests);
+      expect(await shown(page)).toEqual(expected(r));
+    }
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 240_000);
+
   it('replays a trace under deadline: measured and simulated side by side', async () => {
     const { page, problems } = await lab.openLab();
     await upload(page, plainCopy('linux-6.18', 'none_randread_4k', 'trace.txt.gz'));

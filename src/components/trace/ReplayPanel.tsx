@@ -3,7 +3,6 @@
 // worker (the engine's replayTrace); what it measured is set beside what the trace measured
 // (ReplayResult.tsx). Every choice the CLI takes as an option is a menu here.
 import { useState } from 'react';
-import type { ReplayMode } from '../../engine';
 import type { TraceSession, TraceSessionState } from '../../app/trace-session';
 import type { TraceOverview } from '../../worker/trace-client';
 import {
@@ -16,6 +15,8 @@ import {
   type ReplayKernel,
 } from '../../app/replay-choices';
 import { ReplayResult } from './ReplayResult';
+import { ReplayMeta, readMetaFile, type AddedMeta } from './ReplayMeta';
+import type { ReplayMode } from '../../engine';
 
 export function ReplayPanel({
   overview,
@@ -29,6 +30,11 @@ export function ReplayPanel({
   state: TraceSessionState['replay'];
 }) {
   const replayable = overview.replayable;
+  // a meta.json added for this trace (another trace's is not kept)
+  const [added, setAdded] = useState<{ for: TraceOverview; meta: AddedMeta } | null>(null);
+  const [metaError, setMetaError] = useState<string | null>(null);
+  const meta = added !== null && added.for === overview ? added.meta : null;
+  const [schedulerChosen, setSchedulerChosen] = useState(false);
   const [scheduler, setScheduler] = useState(
     overview.suggestedScheduler !== null &&
       overview.schedulers.includes(overview.suggestedScheduler)
@@ -72,12 +78,25 @@ export function ReplayPanel({
         className="replay-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void session.replay({ device: replayDevice, scheduler, disk, kernel, mode });
+          void session.replay({
+            device: replayDevice,
+            scheduler,
+            disk,
+            kernel,
+            mode,
+            meta: meta?.facts ?? null,
+          });
         }}
       >
         <label>
           Scheduler{' '}
-          <select value={scheduler} onChange={(e) => setScheduler(e.target.value)}>
+          <select
+            value={scheduler}
+            onChange={(e) => {
+              setScheduler(e.target.value);
+              setSchedulerChosen(true);
+            }}
+          >
             {overview.schedulers.map((s) => (
               <option key={s} value={s}>
                 {s}
@@ -142,6 +161,28 @@ export function ReplayPanel({
       <p className="muted small">
         {modeChoice.label}: {modeChoice.what}.
       </p>
+      <ReplayMeta
+        meta={meta}
+        error={metaError}
+        onFile={(file) => {
+          void readMetaFile(file).then((read) => {
+            if (typeof read === 'string') {
+              setMetaError(read);
+              return;
+            }
+            setMetaError(null);
+            setAdded({ for: overview, meta: read });
+            // the traced scheduler it names: its nearest, unless one was chosen in the menu
+            const nearest = read.facts.scheduler && overview.nearestScheduler[read.facts.scheduler];
+            if (!schedulerChosen && nearest && overview.schedulers.includes(nearest))
+              setScheduler(nearest);
+          });
+        }}
+        onForget={() => {
+          setAdded(null);
+          setMetaError(null);
+        }}
+      />
       {state.busy && (
         <p role="status" className="small">
           Replaying {replayDevice} under {scheduler} on {deviceLabel(disk)}, kernel {kernel} ({mode}

@@ -33,9 +33,11 @@ export function ReplayResult({ report: r }: { report: ReplayReport }) {
         {rq.skipped.total > 0 &&
           ` (${count(rq.skipped.total)} Qs skipped: ${count(rq.skipped.flush)} flush, ${count(rq.skipped.discard)} discard, ${count(rq.skipped.zeroSize)} without size)`}{' '}
         from {count(r.processes.length)} processes — {count(rq.dependent)} issued after a completion
-        of their own process, {count(rq.independent)} on the clock — under{' '}
-        <strong>{r.simulated.iosched}</strong> on <strong>{r.simulated.disk}</strong>, kernel{' '}
-        <strong>{r.kernel.value}</strong>, queue depth {r.queueDepth.value}{' '}
+        of their own process, {count(rq.independent)} on the clock
+        {rq.inPlug > 0 &&
+          ` (${count(rq.inPlug)} of them into the plug of their process’s previous request, one submission as traced between P and U)`}{' '}
+        — under <strong>{r.simulated.iosched}</strong> on <strong>{r.simulated.disk}</strong>,
+        kernel <strong>{r.kernel.value}</strong>, queue depth {r.queueDepth.value}{' '}
         <span className="muted">({pageNote(r.queueDepth.source)})</span>.
       </p>
       <p className="small muted">

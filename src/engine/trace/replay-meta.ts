@@ -1,0 +1,57 @@
+// A trace's meta.json (the shared corpus's, tests/data/linux-6.18/*/meta.json): the facts
+// about the traced system beside the text that replay takes from it. The CLI reads the file
+// beside the trace; the page reads one the user adds beside the upload. Both parse it here,
+// and the page says, fact by fact, what a replay without it uses instead.
+import type { TraceMeta } from './replay-mapping';
+
+/** The facts replay takes from a parsed meta.json; anything else in it is ignored. */
+export function traceMetaOf(json: unknown): TraceMeta {
+  if (typeof json !== 'object' || json === null) return {};
+  const o = json as {
+    scheduler?: unknown;
+    device?: { rotational?: unknown; max_sectors_kb?: unknown; nr_requests?: unknown };
+  };
+  const meta: TraceMeta = {};
+  if (typeof o.scheduler === 'string') meta.scheduler = o.scheduler;
+  if (typeof o.device?.rotational === 'number') meta.rotational = o.device.rotational;
+  if (typeof o.device?.max_sectors_kb === 'number') meta.maxSectorsKb = o.device.max_sectors_kb;
+  if (typeof o.device?.nr_requests === 'number') meta.nrRequests = o.device.nr_requests;
+  return meta;
+}
+
+export interface MetaFact {
+  key: keyof TraceMeta;
+  /** where it is in meta.json */
+  field: string;
+  /** what replay does with it */
+  sets: string;
+  /** what a replay without it uses */
+  without: string;
+}
+
+export const META_FACTS: readonly MetaFact[] = [
+  {
+    key: 'scheduler',
+    field: 'scheduler',
+    sets: 'the traced scheduler, and the nearest Spindle one replayed by default',
+    without: 'the trace’s own BFQ messages if it has them, else unknown',
+  },
+  {
+    key: 'rotational',
+    field: 'device.rotational',
+    sets: 'whether the traced device rotates (the fitted device’s model, the preset for a trace too short to fit)',
+    without: 'taken as rotating',
+  },
+  {
+    key: 'maxSectorsKb',
+    field: 'device.max_sectors_kb',
+    sets: 'the largest request: bios split and merges stop at it',
+    without: 'Spindle’s default, 512 KiB',
+  },
+  {
+    key: 'nrRequests',
+    field: 'device.nr_requests',
+    sets: 'kernel 6.18’s tag pool',
+    without: 'the kernel’s default for the queue depth',
+  },
+];

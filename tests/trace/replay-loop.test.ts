@@ -202,6 +202,36 @@ describe('closed replay: the Qs of one traced plug are one submission', () => {
     });
   });
 
+  it('a 2.6 queue plug is not a submission: P by one process, unplugged by another (UT: kblockd on the timer)', () => {
+    seq = 0;
+    const q = (ms: number, a: string, sector: number, pid = 400) =>
+      line(ms, pid, a, 'W', `${sector} + 8 [k]`);
+    // 2.6.32: the writer plugs the empty queue (P), kblockd's unplug timer unplugs it (UT) 3 ms
+    // later; its next Qs meet a queue plugged by someone else
+    const old = [
+      q(0, 'Q', 100),
+      q(0, 'G', 100),
+      line(0, 400, 'P', 'N', '[k]'),
+      q(0.1, 'Q', 108),
+      q(0.1, 'M', 108),
+      line(3, 35, 'UT', 'N', '[kblockd/0] 1'),
+      q(3, 'D', 100),
+      q(4, 'Q', 5000),
+      q(4, 'G', 5000),
+      line(4, 400, 'P', 'N', '[k]'),
+      q(4.1, 'Q', 6000),
+      q(4.1, 'G', 6000),
+      line(7, 35, 'UT', 'N', '[kblockd/0] 2'),
+    ].join('\n');
+    const dev = [...readTraceText(old).devices.values()][0]!;
+    expect(dev.qs.map((x) => x.plug)).toEqual([-1, -1, -1, -1]);
+    // and a trace with no U at all says nothing of plugs either
+    const noU = [q(0, 'Q', 100), q(0, 'G', 100), line(0, 400, 'P', 'N', '[k]'), q(0.1, 'Q', 108)];
+    expect([...readTraceText(noU.join('\n')).devices.values()][0]!.qs.map((x) => x.plug)).toEqual([
+      -1, -1,
+    ]);
+  });
+
   it('a Q in the plug of the one before is independent, whatever of its own completed meanwhile, and that entry keeps the plug open', () => {
     const reading = readTraceText(plugged());
     const { scenario, workload } = buildScenario(reading, {

@@ -123,6 +123,8 @@ class DeviceCollector {
 
   event(e: ParsedEvent): void {
     if (e.pc !== undefined) return;
+    if (e.action === 'P' || e.action === 'U' || e.action === 'UT')
+      this.plugs.event(e.action, e.pid);
     switch (e.action) {
       case 'Q':
         this.dArrivals = null; // a trace with Qs: they are the arrivals
@@ -165,11 +167,6 @@ class DeviceCollector {
           if (this.dArrivals !== null) this.dispatchCompleted(e);
         }
         return;
-      case 'P':
-      case 'U':
-      case 'UT':
-        this.plugs.event(e.action, e.pid);
-        return;
       case 'R':
         if (e.sector >= 0) this.units.requeued(e.sector, e.write);
         if (e.nSectors > 0 && e.sector >= 0) this.onDevice.left(e.write, e.sector, false);
@@ -207,6 +204,7 @@ class DeviceCollector {
     this.dArrivals = null;
     this.dPending.clear();
     this.out.mostInFlight = this.onDevice.mostInFlight();
+    if (!this.plugs.perTask) for (const q of this.out.qs) q.plug = -1; // a queue plug's P and U
   }
 
   private dispatchArrival(e: ParsedEvent): void {

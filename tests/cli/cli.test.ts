@@ -170,13 +170,13 @@ describe('spindle run --json', () => {
     expect(decisions.total).toBe(2);
     expect(decisions.shown.map((d) => [d.tMs, d.layer, d.rule])).toEqual([
       [126000, 'iosched', 'switch-to-anticipatory'],
-      [126810, 'iosched', 'switch-done'],
+      [126820, 'iosched', 'switch-done'],
     ]);
     expect(decisions.shown[0]!.text).toMatch(/SR 0\.\d\d ≥ 0\.75 → sequential: anticipatory$/);
     const text = await spindle(['run', SWITCHER, '--decisions', 'switch-done']);
     expect(text.stdout).toContain('decisions whose rule contains "switch-done": 1\n');
     expect(text.stdout).toMatch(
-      /126,810\.000 ms {2}iosched {2}switch-done {2}elevator switch cfq → anticipatory/,
+      /126,820\.000 ms {2}iosched {2}switch-done {2}elevator switch cfq → anticipatory/,
     );
     const empty = await spindle(['run', SWITCHER, '--decisions', ',']);
     expect(empty.code).toBe(2);

@@ -176,16 +176,27 @@ export function stopPrefetch(sim: Simulation, t: number): number {
   drive.arm.cylinder = got.cylinder;
   drive.arm.head = got.head;
   drive.arm.nextLbn = seg.hi;
+  drive.armKnownNs = got.knownNs;
   drive.prefetchSpare = pf;
   drive.prefetch = null;
   return got.armBusyUntilNs;
 }
 
+/** The read-ahead has reached its limit by `now`: DiskSim releases the mechanism there
+ * and the segment is clean (disksim_diskctlr.c disk_check_hda, disk_initiate_seek). */
+function prefetchFinished(sim: Simulation, pf: Prefetch, now: number): boolean {
+  return (
+    pf.holdUntilNs <= now && pf.baseLbn + prefetchProgress(sim, pf, now).sectors >= pf.limitLbn
+  );
+}
+
 /**
  * A read served from the buffer: a whole hit (its first and last sectors are there, or
- * in the write segment), or a partial hit on the segment being read ahead, which sends
- * what is there at once and the rest as the stream brings it. True if served so.
- * DiskSim counts a read as a hit only if its first sector is already buffered.
+ * in the write segment), or a partial hit — its first sector buffered, the rest not yet —
+ * which sends what is there at once and the rest as the media brings it: on the segment
+ * being read ahead, as the stream reaches it; on a clean segment, by reading on from the
+ * segment's end (partialHitReadOn). True if served so. DiskSim counts a read as a hit only
+ * if its first sector is already buffered.
  */
 export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boolean {
   const drive = sim.state.drive;
@@ -193,8 +204,12 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
   const cache = d.params.cache;
   const lo = rq.sector;
   const hi = rq.sector + rq.nSectors;
+  // A read-ahead that has run to its end no longer streams: what it read is a clean
+  // segment, and a read wanting more must move the mechanism again.
+  if (drive.prefetch && prefetchFinished(sim, drive.prefetch, now)) stopPrefetch(sim, now);
   let dataAt = -1;
   let segment = -1;
+  let partial = -1;
   const pf = drive.prefetch;
   for (let i = 0; i < drive.segments.length && dataAt < 0; i++) {
     const seg = drive.segments[i]!;
@@ -223,10 +238,16 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
     } else if (lo >= seg.lo && hi <= seg.hi) {
       segment = i;
       dataAt = now;
+    } else if (lo >= seg.lo && lo < seg.hi && partial < 0) {
+      partial = i; // a whole hit elsewhere is better (disk_buffer_select_read_segment)
     }
   }
   const ws = drive.writeSegment;
   if (dataAt < 0 && cache.separateWriteSegment && lo >= ws.lo && hi <= ws.hi) dataAt = now;
+  if (dataAt < 0 && partial >= 0) {
+    dataAt = partialHitReadOn(sim, partial, hi, now);
+    if (dataAt >= 0) segment = partial;
+  }
   if (dataAt < 0) return false;
 
   const bus = rq.nSectors * d.busReadNsPerSector;
@@ -244,6 +265,49 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
     keepReadingAhead(sim, segment, hi, now, complete);
   }
   return true;
+}
+
+/**
+ * A partial hit on a clean segment (DiskSim's BUFFER_PARTIAL): the mechanism, once the
+ * command is processed ("Read miss over.", disk_read_arrive's overhead_done), goes from
+ * where the arm is to the segment's end and reads on from there (disk_check_hda_pending:
+ * the access starts at seg->endblkno), to the read's last sector and its read-ahead
+ * beyond. Returns when the read's last sector is buffered, or −1 when the mechanism is
+ * not free for it (busy, commands waiting, or a read-ahead that cannot be stopped yet) —
+ * then the read is served as a miss.
+ */
+function partialHitReadOn(sim: Simulation, segment: number, hi: number, now: number): number {
+  const drive = sim.state.drive;
+  const d = sim.model.disk;
+  if (drive.mechBusy || drive.queue.length > 0) return -1;
+  if (drive.prefetch && drive.prefetch.holdUntilNs > now) return -1;
+  const armFree = drive.prefetch ? stopPrefetch(sim, now) : now;
+  const seg = drive.segments[segment]!;
+  const startAt = Math.max(now + commandOverheadNs(sim, 'read-miss'), armFree);
+  positionTo(d, startAt, drive.arm.cylinder, drive.arm.head, seg.hi, false, 0, 0, pos);
+  const limit = Math.max(hi, readAheadLimit(sim, seg.lo, hi, d.params.cache.readAheadSectors));
+  // held until the read completes; keepReadingAhead raises the hold to its completion
+  const pf = beginPrefetch(
+    drive,
+    segment,
+    seg.hi,
+    startAt + pos.seekNs + pos.rotationNs,
+    limit,
+    now,
+  );
+  lbnToPhys(d.geometry, seg.hi, pf.base);
+  return mediaTransfer(
+    d,
+    pf.baseLbn,
+    hi - pf.baseLbn,
+    pf.baseStartNs,
+    false,
+    progress,
+    Infinity,
+    null,
+    0,
+    pf.base,
+  ).endNs;
 }
 
 /**

@@ -128,7 +128,8 @@ first few reported with their line numbers; they never stop the parse.
   --device MAJ,MIN  summarise one device (default: all; "devices" lists them)
   --json            print the summary as one JSON document`,
 
-  replay: `Usage: spindle replay <trace.txt|.gz> [--scheduler S] [--disk traced|PRESET] [--mode open|closed|trace-timed]
+  replay: `Usage: spindle replay <trace.txt|.gz> [--scheduler S] [--disk traced|PRESET | --disk-file F.parv]
+                      [--mode open|closed|trace-timed]
                       [--queue-depth N] [--nr-requests N] [--device MAJ,MIN] [--kernel K]
                       [--json]
 
@@ -150,8 +151,9 @@ smaller until they fit) keep their order and each request its offset in its regi
 (recorded with blktrace -a issue -a complete) is replayed from its dispatches (D).
 
   --scheduler S     the Spindle scheduler; default: the nearest to the traced one
-                    (mq-deadline → mq-deadline, bfq → cfq, kyber → noop, none → none),
-                    stated in "schedulerMapping"
+                    (each of mq-deadline, bfq, kyber and none → itself; a 2.6 trace's
+                    noop, deadline, anticipatory, cfq → itself), stated in
+                    "schedulerMapping"
   --disk D          the simulated device: traced (the default) is the device fitted
                     to this trace's D→C pairs (service by direction, size, distance,
                     parallelism; "fit" in the output, with its error on held-back
@@ -159,6 +161,9 @@ smaller until they fit) keep their order and each request its offset in its regi
                     D→C pairs falls back to sata-7200-500g (ssd for a non-rotating
                     device). A caution is printed when the simulated median D2C
                     differs from the traced one by more than 2×
+  --disk-file F     a DiskSim 4.0 disk as the simulated device (its .parv, with the
+                    files it sources beside it), named "file:<F's name>" as the page
+                    names it; instead of --disk
   --mode M          open: issue at the traced Q times (default); closed: a request
                     waits its traced think time after its process's own completion
                     (dependent), or its traced gap after the process's previous

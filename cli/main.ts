@@ -66,7 +66,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         await parseCommand(rest, print);
         break;
       case 'replay':
-        await replayCommand(rest, print);
+        await replayCommand(rest, print, note);
         break;
       case 'range-sweep':
         rangeSweepCommand(rest, print);

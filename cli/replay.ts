@@ -28,15 +28,18 @@ import { UsageError } from './errors';
 import { num } from './format';
 import { TraceInputError } from './parse';
 import { schedulerSetting } from './settings';
+import { diskFileSetting } from './disksim';
 
 export async function replayCommand(
   argv: readonly string[],
   print: (text: string) => void,
+  note: (text: string) => void = () => {},
 ): Promise<void> {
   const a = parseArgs('replay', argv, {
     json: { value: false },
     scheduler: { value: true },
     disk: { value: true },
+    'disk-file': { value: true },
     mode: { value: true },
     'queue-depth': { value: true },
     'nr-requests': { value: true },
@@ -44,6 +47,12 @@ export async function replayCommand(
     kernel: { value: true },
   });
   const path = onePositional(a, 'replay', 'trace file');
+  const diskFile = single(a, 'disk-file');
+  if (diskFile !== undefined && single(a, 'disk') !== undefined)
+    throw new UsageError('--disk and --disk-file both name the simulated device: give one');
+  // a DiskSim disk read from its .parv, registered under the page's name for it (file:X.parv)
+  const disk =
+    diskFile !== undefined ? String(diskFileSetting(diskFile, note).value) : single(a, 'disk');
   const mode = single(a, 'mode') ?? 'open';
   if (mode !== 'open' && mode !== 'closed' && mode !== 'trace-timed')
     throw new UsageError(`--mode ${mode}: must be open, closed or trace-timed`);
@@ -82,7 +91,7 @@ export async function replayCommand(
     report = replayTrace(reading, {
       mode,
       ...(scheduler !== undefined ? { scheduler } : {}),
-      ...(single(a, 'disk') !== undefined ? { disk: single(a, 'disk')! } : {}),
+      ...(disk !== undefined ? { disk } : {}),
       ...(queueDepth !== undefined ? { queueDepth } : {}),
       ...(nr !== undefined ? { nrRequests: Number(nr) } : {}),
       ...(device !== undefined ? { device } : {}),

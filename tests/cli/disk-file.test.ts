@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunSummary } from '../../src/engine/summary';
+import type { ReplayReport } from '../../src/engine/trace/replay';
 import { dataPath } from '../helpers/data';
 import { SCENARIOS, spindle } from './run-cli';
 
@@ -47,5 +48,26 @@ describe('spindle run --disk-file', () => {
     const gone = await spindle(['run', RANDOM_READ, '--disk-file', join(dir, 'nosuch.parv')]);
     expect(gone.code).not.toBe(0);
     expect(gone.stderr).toContain(`--disk-file ${join(dir, 'nosuch.parv')}: no such file`);
+  });
+});
+
+describe('spindle replay --disk-file', () => {
+  const trace = dataPath('linux-6.18', 'none_randread_4k', 'trace.txt.gz');
+  const atlas = dataPath('disksim-validation', 'atlas10k.parv');
+
+  it('replays a trace on the disk a .parv describes (the Atlas 10K: zones with gaps, sector sparing)', async () => {
+    const r = await spindle(['replay', trace, '--mode', 'closed', '--disk-file', atlas, '--json']);
+    expect(r.stderr).toMatch(/atlas10k\.parv: \d+ DiskSim parameters are not applied/);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as ReplayReport;
+    expect(report.disk.preset).toBe('file:atlas10k.parv');
+    expect(report.fit).toBeNull();
+    expect(report.simulated.perRequest.count).toBe(8192);
+  });
+
+  it('refuses --disk beside --disk-file', async () => {
+    const r = await spindle(['replay', trace, '--disk', 'ssd', '--disk-file', atlas]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('--disk and --disk-file both name the simulated device: give one');
   });
 });

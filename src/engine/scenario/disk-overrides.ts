@@ -42,6 +42,10 @@ const zoneSchema = obj({
   cylinderSkew: numIn(0, 100_000),
   spareTracks: intIn(0, 1e7),
   slips: z.array(intIn(0, 1e8), { error: 'must be a list of track numbers' }),
+  // DiskSim's sector sparing (schemes 3 and 9; the disks its files describe)
+  sparesPerTrack: intIn(0, 100_000).optional(),
+  spareSectors: sectors().optional(),
+  sectorSlips: z.array(intIn(0, 1e12), { error: 'must be a list of sector numbers' }).optional(),
 });
 
 // Not strict: an override that changes the curve's type is merged key by key into the
@@ -104,10 +108,14 @@ export const diskParamsSchema = obj({
   zones: z
     .array(zoneSchema, { error: 'must be a list of zones' })
     .min(1, { error: 'must be a non-empty list of zones' }),
+  mapping: oneOf(['conventional', 'serpentine', 'serpentine-even']).optional(),
+  sparing: oneOf(['tracks', 'sectors-per-track', 'sectors-per-zone']).optional(),
   initialAngle: numIn(0, 1, 'must be a fraction of a revolution from 0 to 1'),
   seek: seekSchema,
   headSwitchMs: ms(),
-  writeSettleMs: ms(),
+  // DiskSim's files give some drives a negative settle (the write may start that much
+  // before the seek ends: the C2490A's and RZ26's)
+  writeSettleMs: numIn(-10, 10_000, 'must be a time in ms from -10 to 10000'),
   minWriteSeekMs: ms(),
   overheads: obj({
     readHitMs: ms(),
@@ -117,6 +125,13 @@ export const diskParamsSchema = obj({
     reselectMs: ms(),
     readCompleteMs: ms(),
     writeCompleteMs: ms(),
+    afterWrite: obj({
+      readHitMs: ms(),
+      readMissMs: ms(),
+      writeMs: ms(),
+      writeHitMs: ms(),
+    }).optional(),
+    writeHitMs: ms().optional(),
   }),
   bus: obj({
     readMsPerSector: ms(1000),
@@ -128,6 +143,7 @@ export const diskParamsSchema = obj({
     separateWriteSegment: bool(),
     segmentSectors: sectors(),
     readAheadSectors: sectors(),
+    readAheadStop: oneOf(['segment', 'track', 'cylinder', 'next-track']).optional(),
     writePolicy: oneOf(['write-through', 'write-back']),
     writeBufferSectors: sectors(),
     writeSegments: intIn(0, 1024),
@@ -245,16 +261,19 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** Zones must tile cylinders 0…cylinders−1 in order. */
+/** Zones run over cylinders 0…cylinders−1 in order, without overlapping; a cylinder between
+ * two zones holds no data (DiskSim's files leave such gaps: the Cheetah 9LP's, the Atlas 10K's). */
 function checkZones(p: DiskParams): Problem[] {
   const out: Problem[] = [];
   let next = 0;
   p.zones.forEach((z, i) => {
-    if (z.firstCylinder !== next)
+    if (z.firstCylinder < next)
       out.push(
         problem(
           ['disk', 'zones', i, 'firstCylinder'],
-          `must be ${next}, just after the previous zone (got ${z.firstCylinder})`,
+          i === 0
+            ? `must be at least 0 (got ${z.firstCylinder})`
+            : `must be at least ${next}, after the previous zone (got ${z.firstCylinder})`,
         ),
       );
     if (z.lastCylinder < z.firstCylinder)

@@ -19,6 +19,7 @@ import {
   type KeepOutcome,
 } from './trace-persist';
 import { stopsInTime, stoppedText } from './cancel-reading';
+import { keptDisks } from './disk-persist';
 
 export interface Notice {
   kind: 'error' | 'info';
@@ -232,7 +233,13 @@ export class TraceSession {
     this.set({ replay: { ...NO_REPLAY, busy: true, request, outcome: r.outcome } });
     let outcome: ReplayOutcome;
     try {
-      outcome = await this.worker.get().replay(request);
+      // a DiskSim disk the user opened travels with its kept files: the trace worker reads it
+      const kept = request.disk.startsWith('file:')
+        ? (await keptDisks()).find((d) => d.name === request.disk)
+        : undefined;
+      outcome = await this.worker
+        .get()
+        .replay(kept !== undefined ? { ...request, diskFiles: kept.files } : request);
     } catch (e) {
       outcome = {
         kind: 'error',

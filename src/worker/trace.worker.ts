@@ -27,6 +27,8 @@ import {
   type TraceMeta,
   type TraceReading,
 } from '../engine';
+import { readDiskSimSet } from '../engine/disk/disksim/file-set';
+import { registerDisk } from '../engine/disk/presets';
 
 /** The LBA-over-time picture's grid: every request lands in one cell, so the picture is
  * bounded whatever the trace's size. */
@@ -94,6 +96,9 @@ export interface ReplayRequest {
   mode: ReplayMode;
   /** the facts of a meta.json the user added beside the trace (traceMetaOf), or none */
   meta: TraceMeta | null;
+  /** a DiskSim disk the user opened ("file:x.parv"): the files it was read from (kept in
+   * IndexedDB, app/disk-persist.ts), read here into this worker's disks before the replay */
+  diskFiles?: Array<{ path: string; text: string }>;
 }
 
 export type ReplayOutcome =
@@ -343,6 +348,16 @@ function cancel(): void {
 
 function replay(req: ReplayRequest): ReplayOutcome {
   if (current === null) return { kind: 'error', message: 'no trace has been read yet' };
+  if (req.diskFiles !== undefined) {
+    const read = readDiskSimSet(req.diskFiles);
+    const disk = read.disks.find((d) => d.name === req.disk);
+    if (disk === undefined)
+      return {
+        kind: 'error',
+        message: `the disk ${req.disk} could not be read again: ${read.errors.join('; ') || 'its .parv is not among its kept files'}`,
+      };
+    registerDisk(disk.disk.params);
+  }
   try {
     const report = replayTrace(current, {
       device: req.device,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import buildCli from '../../scripts/build-cli.global-setup';
 import { count, grouped, ms, pct } from '../../src/components/trace/format';
 import type { ReplayReport, UnitFigures } from '../../src/engine/trace/replay';
-import { spindleJson } from '../cli/run-cli';
+import { spindle, spindleJson } from '../cli/run-cli';
 import { dataPath, plainCopy } from '../helpers/data';
 import { seriousViolations } from './axe';
 import { haveChromium, requireChromium, useLab } from './harness';
@@ -247,6 +247,55 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
       expect(await shown(page)).toEqual(expected(r));
     }
     expect(await seriousViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 240_000);
+
+  it('replays on a DiskSim disk opened in Settings, as spindle replay --disk-file does', async () => {
+    // the Atlas 10K: zones with a cylinder between them and sector sparing
+    const files = ['atlas10k.parv', 'atlas10k.diskspecs', 'atlas10k.model', 'atlas10k.seek'];
+    const trace = plainCopy('linux-6.18', 'none_randread_4k', 'trace.txt.gz');
+    const { page, problems } = await lab.openLab();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Settings' });
+    await form
+      .getByLabel('DiskSim disk files')
+      .setInputFiles(files.map((f) => dataPath('disksim-validation', f)));
+    await expect
+      .poll(() => form.getByRole('status').first().textContent(), { timeout: 30_000 })
+      .toBe('Opened file:atlas10k.parv.');
+    await upload(page, trace);
+    await waitForTrace(page, 'trace.txt');
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay
+      .getByRole('combobox', { name: 'Simulated device' })
+      .selectOption('file:atlas10k.parv');
+    await replay.getByRole('combobox', { name: 'Scheduler' }).selectOption('none');
+    await replay.getByRole('combobox', { name: 'Kernel' }).selectOption('6.18');
+    await replay.getByRole('combobox', { name: 'Mode' }).selectOption('closed');
+    // (its note on stderr counts the parameters Spindle does not apply)
+    const cli = spindle([
+      'replay',
+      trace,
+      '--scheduler',
+      'none',
+      '--kernel',
+      '6.18',
+      '--disk-file',
+      dataPath('disksim-validation', 'atlas10k.parv'),
+      '--mode',
+      'closed',
+      '--json',
+    ]);
+    await replay.getByRole('button', { name: 'Replay' }).click();
+    await expect
+      .poll(() => page.getByTestId('replay-result').textContent(), { timeout: 60_000 })
+      .toContain('under none on file:atlas10k.parv');
+    const done = await cli;
+    expect(done.code).toBe(0);
+    const r = JSON.parse(done.stdout) as ReplayReport;
+    expect(r.disk.preset).toBe('file:atlas10k.parv');
+    expect(await shown(page)).toEqual(expected(r));
     expect(problems).toEqual([]);
     await page.context().close();
   }, 240_000);

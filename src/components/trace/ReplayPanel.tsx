@@ -2,7 +2,8 @@
 // one fitted to the trace, or a preset), on the block layer of the kernel chosen, in the
 // worker (the engine's replayTrace); what it measured is set beside what the trace measured
 // (ReplayResult.tsx). Every choice the CLI takes as an option is a menu here.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { keptDisks } from '../../app/disk-persist';
 import type { TraceSession, TraceSessionState } from '../../app/trace-session';
 import type { TraceOverview } from '../../worker/trace-client';
 import {
@@ -43,7 +44,22 @@ export function ReplayPanel({
         ? 'deadline'
         : (overview.schedulers[0] ?? ''),
   );
-  const disks = [TRACED_DISK, ...overview.presets];
+  // the DiskSim disks opened in Settings (kept in this browser) are devices to replay on too
+  const [userDisks, setUserDisks] = useState<string[]>([]);
+  useEffect(() => {
+    let live = true;
+    void keptDisks().then((kept) => {
+      if (live) setUserDisks(kept.map((d) => d.name));
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  const disks = [
+    TRACED_DISK,
+    ...overview.presets,
+    ...userDisks.filter((d) => !overview.presets.includes(d)),
+  ];
   const [disk, setDisk] = useState(TRACED_DISK);
   // the kernel follows the scheduler until one is chosen
   const [chosenKernel, setKernel] = useState<ReplayKernel | null>(null);

@@ -363,3 +363,25 @@ export function writeStopsReadAhead(sim: Simulation, rq: IoRequest, now: number)
     pf.limitLbn = pf.baseLbn + prefetchProgress(sim, pf, now).sectors;
   }
 }
+
+/**
+ * A write empties the clean segments it overlaps — their data is stale
+ * (disksim_diskcache.c disk_buffer_set_segment: "clear out clean, non-active, overlapping
+ * segments if write"). A read-ahead the write has stopped, or that has run to its end, is
+ * such a segment; one still serving a read is not.
+ */
+export function writeEmptiesSegments(sim: Simulation, rq: IoRequest, now: number): void {
+  const drive = sim.state.drive;
+  if (drive.prefetch && prefetchFinished(sim, drive.prefetch, now)) stopPrefetch(sim, now);
+  const lo = rq.sector;
+  const hi = rq.sector + rq.nSectors;
+  const pf = drive.prefetch;
+  for (let i = 0; i < drive.segments.length; i++) {
+    if (pf && pf.segment === i) continue;
+    const seg = drive.segments[i]!;
+    if (seg.hi > seg.lo && lo < seg.hi && hi > seg.lo) {
+      seg.hi = seg.lo;
+      seg.lastUse = -1; // empty: the first a read miss takes
+    }
+  }
+}

@@ -21,6 +21,7 @@ import {
   startReadAhead,
   stopPrefetch,
   tryCacheRead,
+  writeEmptiesSegments,
   writeStopsReadAhead,
 } from './cache';
 import { ssdSubmit } from './ssd';
@@ -118,6 +119,7 @@ export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: 
     return true;
   }
   writeStopsReadAhead(sim, rq, now);
+  writeEmptiesSegments(sim, rq, now);
   // The mechanism may start after the command overhead; the data crosses the bus meanwhile.
   const cmd = commandOverheadNs(sim, 'write');
   rq.eligibleNs = now + cmd;

@@ -62,9 +62,12 @@ const BLK_MQ_SIMULATED = new Set([...BLK_MQ_ONLY, 'none']);
  * replayed under a blk-mq scheduler; a 2.6 scheduler runs on the 2.6 block layer. */
 export function chooseKernel(mapping: SchedulerMapping, given: Kernel | undefined): KernelChoice {
   if (given !== undefined) return { value: given, source: '--kernel' };
-  // mq-deadline, bfq and kyber exist only on blk-mq kernels: any trace replays on 6.18
+  // mq-deadline, bfq and kyber exist only on blk-mq kernels: any trace replays on 6.18; so
+  // does "none" (blk-mq without a scheduler) where the trace does not say it was 2.6's —
+  // the page's form starts it there too (app/replay-choices.ts)
   if (
-    BLK_MQ_ONLY.has(mapping.simulated) &&
+    (BLK_MQ_ONLY.has(mapping.simulated) ||
+      (mapping.simulated === 'none' && mapping.traced === null)) &&
     !(mapping.traced !== null && BLK_MQ_SCHEDULERS.has(mapping.traced))
   )
     return {

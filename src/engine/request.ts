@@ -63,6 +63,8 @@ export interface IoRequest {
   transferNs: number; // media transfer, including switches inside it
   busNs: number;
   overheadNs: number; // controller overheads charged to it
+  /** a write that disconnected an extra time (DiskParams overheads.extraWriteDisconnect) */
+  extraDisconnect: boolean;
   cacheHit: boolean;
   /** it touched the media (a read miss or a write that reached the platter) */
   media: boolean;
@@ -166,6 +168,7 @@ function newRequestObject(): IoRequest {
     transferNs: 0,
     busNs: 0,
     overheadNs: 0,
+    extraDisconnect: false,
     cacheHit: false,
     media: false,
   };
@@ -250,6 +253,7 @@ export function allocRequest(
   rq.transferNs = 0;
   rq.busNs = 0;
   rq.overheadNs = 0;
+  rq.extraDisconnect = false;
   rq.cacheHit = false;
   rq.media = false;
   return rq;

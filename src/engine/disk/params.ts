@@ -81,6 +81,25 @@ export interface OverheadSpec {
   /** a write-back drive's write command overhead (DiskSim uses "Write hit over." whenever
    * fast writes are on); absent: writeMs */
   writeHitMs?: number;
+  /** DiskSim's "Extra write disconnect" (the HP C2247A's measured behaviour): a write
+   * that does not append to the last one written disconnects from the bus after its
+   * command and reconnects later for its data; absent: no extra disconnect. */
+  extraWriteDisconnect?: ExtraWriteDisconnectSpec;
+}
+
+/** DiskSim's "Extradisc …" parameters and the reconnection they lead to. */
+export interface ExtraWriteDisconnectSpec {
+  /** command processing before the disconnect ("Extradisc command overhead") */
+  commandMs: number;
+  /** the disconnect itself ("Extradisc disconnect overhead") */
+  disconnectMs: number;
+  /** disconnected, before reconnecting for the data ("Extradisc inter-disconnect delay") */
+  interDisconnectMs: number;
+  /** the mechanism waits this much past the command overhead ("Extradisc seek delta") */
+  seekDeltaMs: number;
+  /** reconnecting for the completion ("Other reselect overhead"; the data's reconnection
+   * is the first, reselectMs) */
+  otherReselectMs: number;
 }
 
 export interface BusSpec {

@@ -132,6 +132,13 @@ export const diskParamsSchema = obj({
       writeHitMs: ms(),
     }).optional(),
     writeHitMs: ms().optional(),
+    extraWriteDisconnect: obj({
+      commandMs: ms(),
+      disconnectMs: ms(),
+      interDisconnectMs: ms(),
+      seekDeltaMs: ms(),
+      otherReselectMs: ms(),
+    }).optional(),
   }),
   bus: obj({
     readMsPerSector: ms(1000),

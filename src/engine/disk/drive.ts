@@ -27,6 +27,7 @@ import {
 } from './cache';
 import { ssdSubmit } from './ssd';
 import { fittedSubmit } from './fitted';
+import { acceptFlush } from './flush-command';
 import { diskLoserNote, explainDiskPick } from './explain';
 import { pickNext, type DiskPick } from './disk-scheduler';
 import { noteDestaged, noteServiced } from '../metrics/collector';
@@ -63,6 +64,15 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
 export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: boolean): boolean {
   const drive = sim.state.drive;
   const d = sim.model.disk;
+  if (rq.flushOp) {
+    // a flush command: no data, no buffer room (disk/flush-command.ts)
+    if (tag) {
+      drive.tagsInUse++;
+      rq.dispatchedNs = now;
+    }
+    acceptFlush(sim, rq, now);
+    return true;
+  }
   const rw = drive.ranges !== null && rq.write ? takeRangeWrite(drive.ranges, rq.bios[0]!) : null;
   // Write-back takes a write into its buffer; one larger than the whole buffer streams
   // through to the media instead (write-through). A range write is placed before it is

@@ -170,6 +170,10 @@ export interface FittedSpec {
   rotational: boolean;
   read: FittedDirection | null;
   write: FittedDirection | null;
+  /** a flush command (REQ_OP_FLUSH, no data): its own term, fitted to the trace's flush D→C
+   * pairs (baseMs and the spread; the other coefficients 0). Absent or null: the trace had
+   * none, and a flush costs nothing beyond the device's sharing */
+  flush?: FittedDirection | null;
 }
 
 export interface DiskParams {

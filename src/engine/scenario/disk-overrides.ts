@@ -169,6 +169,7 @@ export const diskParamsSchema = obj({
     rotational: bool(),
     read: fittedDirection,
     write: fittedDirection,
+    flush: fittedDirection.optional(),
   })
     .refine((f) => f.read !== null || f.write !== null, {
       error: 'needs a read or a write fit (both are null)',

@@ -27,6 +27,11 @@ export interface TraceEvent {
   count?: number;
   /** the task name when it is not a workload process (a timer's "swapper", "kblockd/0") */
   comm?: string;
+  /** kernel 6.18's flush machinery (iosched/blk-flush.ts): a bio's REQ_PREFLUSH and REQ_FUA
+   * (RWBS F…F), a request's FUA left for the device, and the flush command (RWBS FN) */
+  preflush?: boolean;
+  fua?: boolean;
+  flushOp?: boolean;
 }
 
 /** One media access by the mechanism, for drawing the arm and platter. */

@@ -63,9 +63,19 @@ export interface IoRequest {
   transferNs: number; // media transfer, including switches inside it
   busNs: number;
   overheadNs: number; // controller overheads charged to it
+  /** a write that disconnected an extra time (DiskParams overheads.extraWriteDisconnect) */
+  extraDisconnect: boolean;
   cacheHit: boolean;
   /** it touched the media (a read miss or a write that reached the platter) */
   media: boolean;
+
+  /** kernel 6.18's flush machinery (iosched/blk-flush.ts): a flush command (REQ_OP_FLUSH,
+   * no data; the queue's one flush_rq) */
+  flushOp: boolean;
+  /** REQ_FUA still set for the driver: the device does FUA itself (QUEUE_FLAG_FUA) */
+  fua: boolean;
+  /** in a PREFLUSH/FUA sequence (RQF_FLUSH_SEQ): the REQ_FSEQ_* steps done so far; −1 not */
+  flushSeq: number;
 }
 
 /** A bio: one I/O as a process submits it (blktrace Q). Requests hold one or more. */
@@ -92,6 +102,10 @@ export interface Bio {
   parent: number;
   /** a bio that was split: its pieces not yet completed (it completes with the last one) */
   pending: number;
+  /** REQ_PREFLUSH: the device's volatile cache is flushed before its data (or, with no
+   * data, the bio is just a flush); REQ_FUA: its data is on stable media when it completes */
+  preflush: boolean;
+  fua: boolean;
 }
 
 /**
@@ -166,8 +180,12 @@ function newRequestObject(): IoRequest {
     transferNs: 0,
     busNs: 0,
     overheadNs: 0,
+    extraDisconnect: false,
     cacheHit: false,
     media: false,
+    flushOp: false,
+    fua: false,
+    flushSeq: -1,
   };
 }
 
@@ -188,6 +206,8 @@ function newBioObject(): Bio {
     serviceNs: -1,
     parent: -1,
     pending: 0,
+    preflush: false,
+    fua: false,
   };
 }
 
@@ -250,8 +270,12 @@ export function allocRequest(
   rq.transferNs = 0;
   rq.busNs = 0;
   rq.overheadNs = 0;
+  rq.extraDisconnect = false;
   rq.cacheHit = false;
   rq.media = false;
+  rq.flushOp = false;
+  rq.fua = false;
+  rq.flushSeq = -1;
   return rq;
 }
 
@@ -289,5 +313,7 @@ export function allocBio(
   bio.serviceNs = -1;
   bio.parent = -1;
   bio.pending = 0;
+  bio.preflush = false;
+  bio.fua = false;
   return bio;
 }

@@ -66,9 +66,9 @@ describe.skipIf(!haveChromium)('a DiskSim disk opened on the page', () => {
     expect(await info.textContent()).toContain(
       'HP_C2247A_validate read from hp_c2247a.parv, hp_c2247a.diskspecs, hp_c2247a_validate.model',
     );
-    expect(await info.locator('li').count()).toBe(11);
+    expect(await info.locator('li').count()).toBe(5);
     expect(await info.locator('li').first().textContent()).toMatch(
-      /^hp_c2247a\.diskspecs:70 disksim_disk: Other reselect overhead = [\d.]+ — \S/,
+      /^hp_c2247a\.diskspecs:78 disksim_disk: Extradisc 2nd disconnect overhead = [\d.]+ — \S/,
     );
     expect(await seriousViolations(page)).toEqual([]);
     await form.screenshot({ path: join(shotsDir, 'disk-files-settings.png') });

@@ -27,5 +27,7 @@ export function testBio(b: {
     serviceNs: -1,
     parent: -1,
     pending: 0,
+    preflush: false,
+    fua: false,
   };
 }

@@ -14,6 +14,8 @@ export interface BlockRun {
   queueDepth?: number;
   /** every process's sync flag (null: reads sync, writes async) */
   sync?: boolean;
+  /** the disk preset (the helper's default: hp-c2247a) */
+  preset?: string;
 }
 
 /** Processes p0, p1, … each issuing one list of fixed requests. */
@@ -25,6 +27,7 @@ export function runProcs(iosched: string, procs: FixedRequest[][], o: BlockRun =
       queue: o.queue ?? {},
       tunables: o.tunables ?? {},
       queueDepth: o.queueDepth ?? 1,
+      ...(o.preset ? { preset: o.preset } : {}),
       processes: procs.map((requests, k) =>
         proc({ name: procs.length === 1 ? 'p' : `p${k}`, requests, sync: o.sync ?? null }),
       ),

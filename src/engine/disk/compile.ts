@@ -30,6 +30,16 @@ export interface CompiledDisk {
   readCompleteNs: number;
   writeCompleteNs: number;
   minWriteSeekNs: number;
+  /** the extra write disconnect's timing from the command's arrival, or null (none) */
+  extraDisc: {
+    /** when the mechanism may start */
+    mechanismNs: number;
+    /** when the data starts to cross the bus (after the disconnect, the delay, the
+     * reconnection and the data preparation) */
+    dataNs: number;
+    /** the reconnection for the completion */
+    completeReselectNs: number;
+  } | null;
   busReadNsPerSector: number;
   busWriteNsPerSector: number;
   readSegments: number;
@@ -64,6 +74,19 @@ export function compileDisk(params: DiskParams): CompiledDisk {
     readCompleteNs: o.readCompleteMs * MS,
     writeCompleteNs: o.writeCompleteMs * MS,
     minWriteSeekNs: params.minWriteSeekMs * MS,
+    extraDisc: o.extraWriteDisconnect
+      ? {
+          mechanismNs: (o.extraWriteDisconnect.commandMs + o.extraWriteDisconnect.seekDeltaMs) * MS,
+          dataNs:
+            (o.extraWriteDisconnect.commandMs +
+              o.extraWriteDisconnect.disconnectMs +
+              o.extraWriteDisconnect.interDisconnectMs +
+              o.reselectMs +
+              o.dataPrepMs) *
+            MS,
+          completeReselectNs: o.extraWriteDisconnect.otherReselectMs * MS,
+        }
+      : null,
     busReadNsPerSector: params.bus.readMsPerSector * MS,
     busWriteNsPerSector: params.bus.writeMsPerSector * MS,
     readSegments: Math.max(0, params.cache.segments - (params.cache.separateWriteSegment ? 1 : 0)),

@@ -33,6 +33,8 @@ export interface DriveState {
   dirtyWrites: number[];
   /** segments holding data not yet on the media */
   dirtySegments: number;
+  /** flush commands waiting for the dirty segments' destages (disk/flush-command.ts) */
+  flushWaiting: number[];
   /** writes waiting for room in the write-back buffer ("buffer full") */
   /** writes refused with QUEUE FULL because the write-back buffer had no room */
   queueFullRefusals: number;
@@ -83,6 +85,7 @@ export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
     dirtyEnd: new Array<number>(p.cache.writeSegments).fill(-1),
     dirtyWrites: new Array<number>(p.cache.writeSegments).fill(0),
     dirtySegments: 0,
+    flushWaiting: [],
     queueFullRefusals: 0,
     bufferFullNs: 0,
     bufferFullSinceNs: -1,

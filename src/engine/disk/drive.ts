@@ -16,6 +16,7 @@ import {
   type WriteData,
 } from './mechanics';
 import type { PhysAddr } from './geometry';
+import type { CompiledDisk } from './compile';
 import {
   noteWritten,
   startReadAhead,
@@ -26,6 +27,7 @@ import {
 } from './cache';
 import { ssdSubmit } from './ssd';
 import { fittedSubmit } from './fitted';
+import { acceptFlush } from './flush-command';
 import { diskLoserNote, explainDiskPick } from './explain';
 import { pickNext, type DiskPick } from './disk-scheduler';
 import { noteDestaged, noteServiced } from '../metrics/collector';
@@ -62,6 +64,15 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
 export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: boolean): boolean {
   const drive = sim.state.drive;
   const d = sim.model.disk;
+  if (rq.flushOp) {
+    // a flush command: no data, no buffer room (disk/flush-command.ts)
+    if (tag) {
+      drive.tagsInUse++;
+      rq.dispatchedNs = now;
+    }
+    acceptFlush(sim, rq, now);
+    return true;
+  }
   const rw = drive.ranges !== null && rq.write ? takeRangeWrite(drive.ranges, rq.bios[0]!) : null;
   // Write-back takes a write into its buffer; one larger than the whole buffer streams
   // through to the media instead (write-through). A range write is placed before it is
@@ -120,10 +131,24 @@ export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: 
   }
   writeStopsReadAhead(sim, rq, now);
   writeEmptiesSegments(sim, rq, now);
+  rq.busNs = rq.nSectors * d.busWriteNsPerSector;
+  const extra = buffered ? null : extraDisconnect(sim, rq);
+  if (extra !== null) {
+    // DiskSim's extra write disconnect (disk_request_arrive): the drive processes the
+    // command, disconnects, waits and reconnects for the data; the mechanism may start
+    // after the command overhead and the seek delta, well before the data comes
+    rq.extraDisconnect = true;
+    rq.eligibleNs = now + extra.mechanismNs;
+    rq.dataReadyNs = now + extra.dataNs + d.busWriteNsPerSector;
+    rq.overheadNs = extra.mechanismNs + extra.completeReselectNs + d.writeCompleteNs;
+    locate(d, rq);
+    drive.queue.push(rq.slot);
+    schedulePick(sim, rq.eligibleNs);
+    return true;
+  }
   // The mechanism may start after the command overhead; the data crosses the bus meanwhile.
   const cmd = commandOverheadNs(sim, 'write');
   rq.eligibleNs = now + cmd;
-  rq.busNs = rq.nSectors * d.busWriteNsPerSector;
   // Sector i's data is in the buffer at dataReadyNs + i·(bus time per sector).
   rq.dataReadyNs = rq.eligibleNs + d.dataPrepNs + d.busWriteNsPerSector;
   if (buffered) {
@@ -135,6 +160,23 @@ export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: 
   drive.queue.push(rq.slot);
   schedulePick(sim, rq.eligibleNs);
   return true;
+}
+
+/**
+ * Whether a write arriving now takes DiskSim's extra write disconnect: the drive has one,
+ * the write does not append to the last one written (disk_buffer_select_segment in
+ * disksim_diskcache.c sets EXTRA_WRITE_DISCONNECT when the write segment's last access was
+ * a write ending elsewhere), and the drive is free to take its data at once — nothing in
+ * service or waiting but read-ahead, which stops (disk_request_arrive's write path; a busy
+ * drive disconnects as usual). Its timing, or null.
+ */
+function extraDisconnect(sim: Simulation, rq: IoRequest): CompiledDisk['extraDisc'] {
+  const extra = sim.model.disk.extraDisc;
+  if (extra === null || rq.internal) return null;
+  const drive = sim.state.drive;
+  if (drive.mechBusy || drive.queue.length > 0) return null;
+  const ws = drive.writeSegment;
+  return ws.hi > ws.lo && rq.sector !== ws.hi ? extra : null;
 }
 
 /** The host has taken the completion: the tag is free again. */
@@ -320,7 +362,8 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
       pushEvent(st.heap, complete, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
     }
   } else if (!rq.internal) {
-    const c = xfer.endNs + d.reselectNs + d.writeCompleteNs;
+    const reselect = rq.extraDisconnect ? d.extraDisc!.completeReselectNs : d.reselectNs;
+    const c = xfer.endNs + reselect + d.writeCompleteNs;
     pushEvent(st.heap, c, EventPriority.Complete, EventKind.DriveComplete, 0, rq.slot);
   }
   pushEvent(

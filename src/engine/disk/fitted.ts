@@ -139,17 +139,32 @@ function schedule(sim: Simulation, st: FittedState, now: number): void {
   pushEvent(sim.state.heap, t, EventPriority.Complete, EventKind.FittedDone, st.generation);
 }
 
+/** A flush command's work, ms: the flush term's base times a draw from its spread (no
+ * address, no size); 0 on a device fitted to a trace without flushes. */
+export function flushWorkMs(spec: FittedSpec, u: number): number {
+  const f = spec.flush;
+  return f ? f.baseMs * spreadAt(f.spread, u) : 0;
+}
+
 export function fittedSubmit(sim: Simulation, rq: IoRequest, now: number): void {
   const spec = sim.model.disk.params.fitted!;
   const st = sim.state.drive.fitted!;
-  const d = directionOf(spec, rq.write);
-  const sequential = isSequential(st.lastEnd, rq.sector);
-  const distance = distanceSectors(st.lastEnd, rq.sector);
-  const work = Math.max(
-    0,
-    modelledMs(d, rq.nSectors, sequential, distance) * spreadAt(d.spread, nextFloat(st.rng)) * 1e6,
-  );
-  st.lastEnd = rq.sector + rq.nSectors;
+  let work: number;
+  if (rq.flushOp) {
+    // a flush: its own term, and it leaves the device's position where it was
+    work = spec.flush ? Math.max(0, flushWorkMs(spec, nextFloat(st.rng)) * 1e6) : 0;
+  } else {
+    const d = directionOf(spec, rq.write);
+    const sequential = isSequential(st.lastEnd, rq.sector);
+    const distance = distanceSectors(st.lastEnd, rq.sector);
+    work = Math.max(
+      0,
+      modelledMs(d, rq.nSectors, sequential, distance) *
+        spreadAt(d.spread, nextFloat(st.rng)) *
+        1e6,
+    );
+    st.lastEnd = rq.sector + rq.nSectors;
+  }
   advance(st, spec.parallelism, now);
   st.active.push(rq.slot);
   st.remainingNs.push(work);

@@ -311,5 +311,18 @@ export function rotationFor(
   rq: IoRequest,
   seekNs: number,
 ): number {
-  return rotationAfterSeek(d, startNs, seekNs, rq.angle, rq.write ? rq.dataReadyNs : 0);
+  return rotationAfterSeek(d, startNs, seekNs, rq.angle, rq.write ? writeStartNs(d, rq) : 0);
+}
+
+/**
+ * When a write may begin on the media: once its first sector's data is in the buffer — and
+ * on a drive with DiskSim's extra write disconnect, once min(n, 10) sectors' data are (15
+ * from 45 sectors on): disk_buffer_block_available (disksim_diskcache.c) holds the write
+ * back until the segment has that much. The bus being slower than the media, a write of up
+ * to 10 sectors then never waits a revolution part-way.
+ */
+export function writeStartNs(d: CompiledDisk, rq: IoRequest): number {
+  if (d.extraDisc === null || rq.dataReadyNs < 0) return rq.dataReadyNs;
+  const need = rq.nSectors < 45 ? Math.min(rq.nSectors, 10) : 15;
+  return rq.dataReadyNs + (need - 1) * d.busWriteNsPerSector;
 }

@@ -81,6 +81,25 @@ export interface OverheadSpec {
   /** a write-back drive's write command overhead (DiskSim uses "Write hit over." whenever
    * fast writes are on); absent: writeMs */
   writeHitMs?: number;
+  /** DiskSim's "Extra write disconnect" (the HP C2247A's measured behaviour): a write
+   * that does not append to the last one written disconnects from the bus after its
+   * command and reconnects later for its data; absent: no extra disconnect. */
+  extraWriteDisconnect?: ExtraWriteDisconnectSpec;
+}
+
+/** DiskSim's "Extradisc …" parameters and the reconnection they lead to. */
+export interface ExtraWriteDisconnectSpec {
+  /** command processing before the disconnect ("Extradisc command overhead") */
+  commandMs: number;
+  /** the disconnect itself ("Extradisc disconnect overhead") */
+  disconnectMs: number;
+  /** disconnected, before reconnecting for the data ("Extradisc inter-disconnect delay") */
+  interDisconnectMs: number;
+  /** the mechanism waits this much past the command overhead ("Extradisc seek delta") */
+  seekDeltaMs: number;
+  /** reconnecting for the completion ("Other reselect overhead"; the data's reconnection
+   * is the first, reselectMs) */
+  otherReselectMs: number;
 }
 
 export interface BusSpec {
@@ -151,6 +170,10 @@ export interface FittedSpec {
   rotational: boolean;
   read: FittedDirection | null;
   write: FittedDirection | null;
+  /** a flush command (REQ_OP_FLUSH, no data): its own term, fitted to the trace's flush D→C
+   * pairs (baseMs and the spread; the other coefficients 0). Absent or null: the trace had
+   * none, and a flush costs nothing beyond the device's sharing */
+  flush?: FittedDirection | null;
 }
 
 export interface DiskParams {

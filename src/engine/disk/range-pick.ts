@@ -8,7 +8,7 @@ import { streamingWriteLbn } from './drive-state';
 import { bioAt } from '../request';
 import type { Simulation } from '../sim/simulation';
 import type { RangeDecisionRecord, RangePieceRecord } from '../events';
-import { locate, positionFor, type Positioning } from './mechanics';
+import { locate, positionFor, writeStartNs, type Positioning } from './mechanics';
 import { pickNext, type DiskPick, type DiskPickRule } from './disk-scheduler';
 import { buildPieces, reserve, type RangeState, type RangeWrite } from './range';
 import {
@@ -54,7 +54,7 @@ function placeOne(
   inp.arm.cylinder = drive.arm.cylinder;
   inp.arm.head = drive.arm.head;
   inp.startNs = now;
-  inp.dataReadyNs = rq.dataReadyNs;
+  inp.dataReadyNs = writeStartNs(sim.model.disk, rq);
   inp.lastWriteEnd = drive.writeSegment.hi;
   inp.nSectors = rq.nSectors;
   inp.align = rs.align[rq.slot]!;

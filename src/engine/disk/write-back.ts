@@ -7,6 +7,7 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { Simulation } from '../sim/simulation';
 import { locate } from './mechanics';
+import { flushAfterDestage } from './flush-command';
 
 /**
  * The write-back segment a write goes into, or −1 if it must wait: its sectors must fit in
@@ -107,6 +108,7 @@ export function destageDone(sim: Simulation, rq: IoRequest, now: number): void {
     drive.dirtySegments--;
   }
   freeRequest(sim.state.requests, rq);
+  flushAfterDestage(sim, now);
   // A "buffer full" spell ends.
   if (drive.bufferFullSinceNs < 0) return;
   drive.bufferFullNs += now - drive.bufferFullSinceNs;

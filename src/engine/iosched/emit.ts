@@ -15,6 +15,8 @@ export function emitRq(sim: Simulation, action: BlkAction, rq: IoRequest, t: num
     nSectors: rq.nSectors,
     write: rq.write,
     sync: rq.sync,
+    ...(rq.flushOp ? { flushOp: true } : {}),
+    ...(rq.fua ? { fua: true } : {}),
   });
 }
 
@@ -30,6 +32,8 @@ export function emitBio(sim: Simulation, action: BlkAction, bio: Bio, t: number)
     nSectors: bio.nSectors,
     write: bio.write,
     sync: bio.sync,
+    ...(bio.preflush ? { preflush: true } : {}),
+    ...(bio.fua ? { fua: true } : {}),
   });
 }
 

@@ -22,6 +22,7 @@ import { createMqTags, mqGetRequest, mqRequestFreed, mqSleeps, type MqTags } fro
 import type { Bio, ElevatorType } from './types';
 import './registry';
 import { isBatching, setBatching, type Batchers } from './ioc-batching';
+import { createFlushQueue, flushComplete, insertFlush, type FlushQueue } from './blk-flush';
 
 export interface HostState {
   /** the scheduler's own state (plain data) */
@@ -60,6 +61,8 @@ export interface HostState {
   taskPlugs: Record<number, TaskPlug>;
   /** kernel 6.18: blk-mq's tag pool in place of the 2.6 request pool (tags-mq.ts) */
   mq: MqTags;
+  /** kernel 6.18: the PREFLUSH/FUA machinery's flush queue (blk-flush.ts) */
+  flush: FlushQueue;
 }
 
 export function createHostState(): HostState {
@@ -86,6 +89,7 @@ export function createHostState(): HostState {
     plugArmed: -1,
     taskPlugs: {},
     mq: createMqTags(),
+    flush: createFlushQueue(),
   };
 }
 
@@ -117,6 +121,11 @@ export function submitBio(sim: Simulation, bio: Bio, now: number): void {
 function submitPiece(sim: Simulation, bio: Bio, now: number): void {
   const e = sim.elevator;
   const q = sim.model.iosched.queue;
+  // bio_mergeable: a PREFLUSH or FUA bio never merges (REQ_NOMERGE_FLAGS)
+  if (q.taskPlug && (bio.preflush || bio.fua)) {
+    getRequest(sim, bio, now);
+    return;
+  }
   // blk_mq_attempt_bio_merge: nomerges 2 alone stops the plug's and the scheduler's bio merges
   if (q.taskPlug && q.nomerges !== 2 && plugMerge(sim, bio, now)) return;
   if (e.passthrough) {
@@ -243,6 +252,8 @@ export function newRequest(sim: Simulation, bio: Bio, c: number, now: number): v
   e.setRequest?.(h.elevator, rq, bio, sim.ctx);
   if (sim.sink) emitBio(sim, 'G', bio, now);
   if (sim.model.iosched.queue.taskPlug) {
+    // blk_mq_submit_bio: a PREFLUSH/FUA request enters the flush machinery before the plug
+    if ((bio.preflush || bio.fua) && insertFlush(sim, rq, bio, now)) return;
     addToPlug(sim, rq, bio, now);
     return;
   }
@@ -332,27 +343,42 @@ export function hostRunQueue(sim: Simulation, now: number): void {
     const rq = requestAt(sim.state.requests, takeFirst(h.dispatchQueue));
     rq.mergeable = false;
     h.inDriver++;
-    h.endSector = rq.sector + rq.nSectors;
-    // elv_next_request: the activate hook runs, then D is traced — before the device
-    // says whether it can take the command (2.6.32 SCSI).
-    e.activate?.(h.elevator, rq, sim.ctx);
+    // a flush command has no sectors and never was the scheduler's (blk-flush.ts)
+    if (!rq.flushOp) {
+      h.endSector = rq.sector + rq.nSectors;
+      // elv_next_request: the activate hook runs, then D is traced — before the device
+      // says whether it can take the command (2.6.32 SCSI).
+      e.activate?.(h.elevator, rq, sim.ctx);
+    }
     if (sim.sink) emitRq(sim, 'D', rq, now);
     if (!driveSubmit(sim, rq, now)) {
       requeue(sim, rq, now);
       break;
     }
-    noteDispatched(sim, rq);
+    if (!rq.flushOp) noteDispatched(sim, rq);
   }
 }
 
 /** The device completed a request (C): its bios end, it is freed, the queue runs. */
 export function hostComplete(sim: Simulation, rq: IoRequest, now: number): void {
+  if (rq.flushOp || rq.flushSeq >= 0) {
+    flushComplete(sim, rq, now); // a flush command, or a flush sequence's data
+    return;
+  }
   const h = sim.state.host;
   rq.completedNs = now;
   h.inDriver--;
   h.blocked = false; // a completion makes room: a refused command may go again
   if (sim.sink) emitRq(sim, 'C', rq, now);
   noteCompleted(sim, rq);
+  endRequest(sim, rq, now, true);
+  hostRunQueue(sim, now);
+}
+
+/** The request is over (after its C): its bios end, the scheduler hears of it if it had it
+ * on the device (`dispatched`), it is freed. */
+export function endRequest(sim: Simulation, rq: IoRequest, now: number, dispatched: boolean): void {
+  const h = sim.state.host;
   // An index loop: for…of runs the array iterator's protocol, on every completion.
   const slots = rq.bios;
   for (let i = 0; i < slots.length; i++) {
@@ -363,9 +389,8 @@ export function hostComplete(sim: Simulation, rq: IoRequest, now: number): void 
     noteBioDone(sim, bio, now);
     freeBio(sim.state.bios, bio);
   }
-  sim.elevator.completed(h.elevator, rq, sim.ctx);
+  if (dispatched) sim.elevator.completed(h.elevator, rq, sim.ctx);
   releaseRequest(sim, rq, now);
-  hostRunQueue(sim, now);
 }
 
 /** Free a request (completed, or merged away): the pool may wake a sleeping process. */

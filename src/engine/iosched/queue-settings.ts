@@ -43,6 +43,22 @@ export const QUEUE_SETTINGS: readonly TunableSpec[] = [
     max: 1000,
     doc: 'The unplug timer: a plugged queue runs at the latest this long after it was plugged.',
   },
+  {
+    name: 'write_cache',
+    default: -1,
+    unit: 'count',
+    min: -1,
+    max: 1,
+    doc: 'Kernel 6.18: 1 “write back” — the device has a volatile write cache (QUEUE_FLAG_WC), so a preflush or FUA write goes through the flush machinery (blk-flush.c); 0 “write through” — preflush and FUA mean nothing and are dropped. Left out (−1): the device’s — a preset’s write policy (write-back: 1); the fitted device has none unless the replay sets it from the trace.',
+  },
+  {
+    name: 'fua',
+    default: -1,
+    unit: 'count',
+    min: -1,
+    max: 1,
+    doc: 'Kernel 6.18, read-only in Linux: 1 — the device does FUA writes itself (QUEUE_FLAG_FUA), so a FUA write needs no flush after it; 0 — it does not: the flush machinery issues one (a post-flush). Left out (−1): 0.',
+  },
 ];
 
 /** Kernels whose block layer differs in ways Spindle models: 6.18 is blk-mq's per-task
@@ -70,6 +86,9 @@ export interface QueueSettings {
   /** each process plugs its own submissions (2.6.39 on; kernel 6.18 here): no queue plug,
    * no unplug timer or unplug_thresh */
   taskPlug: boolean;
+  /** write_cache and fua as set (null: the device's, resolved in model.ts) */
+  writeCache: boolean | null;
+  fua: boolean | null;
 }
 
 export function queueSettings(values: Record<string, number>, kernel: Kernel): QueueSettings {
@@ -86,5 +105,7 @@ export function queueSettings(values: Record<string, number>, kernel: Kernel): Q
     poolBySync: kernel !== '2.6.16',
     backMergeHash: kernel !== '2.6.16',
     taskPlug: kernel === '6.18',
+    writeCache: v('write_cache') < 0 ? null : v('write_cache') === 1,
+    fua: v('fua') < 0 ? null : v('fua') === 1,
   };
 }

@@ -192,7 +192,8 @@ export function noteBioCompleted(sim: Simulation, bio: Bio, rq: IoRequest): void
   const q2c = t - bio.queuedNs;
   m.iosCompleted++;
   recordValue(m.q2c, q2c);
-  recordValue(m.q2d, rq.dispatchedNs - bio.queuedNs);
+  // an empty flush's request never went to the device (blk-flush.ts)
+  if (rq.dispatchedNs >= 0) recordValue(m.q2d, rq.dispatchedNs - bio.queuedNs);
   countAt(m.completions, t, 1);
   countAt(m.q2cSum, t, q2c);
   const p = m.processes[bio.proc]!;

@@ -132,6 +132,13 @@ export const diskParamsSchema = obj({
       writeHitMs: ms(),
     }).optional(),
     writeHitMs: ms().optional(),
+    extraWriteDisconnect: obj({
+      commandMs: ms(),
+      disconnectMs: ms(),
+      interDisconnectMs: ms(),
+      seekDeltaMs: ms(),
+      otherReselectMs: ms(),
+    }).optional(),
   }),
   bus: obj({
     readMsPerSector: ms(1000),
@@ -162,6 +169,7 @@ export const diskParamsSchema = obj({
     rotational: bool(),
     read: fittedDirection,
     write: fittedDirection,
+    flush: fittedDirection.optional(),
   })
     .refine((f) => f.read !== null || f.write !== null, {
       error: 'needs a read or a write fit (both are null)',

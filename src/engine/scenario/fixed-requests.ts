@@ -17,7 +17,8 @@ export const kib = () =>
 export const fixedRequest = object(
   {
     sector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
-    sizeKiB: kib(),
+    // 0 only for an empty flush (preflush with no data: checked below)
+    sizeKiB: z.union([z.literal(0), kib()], { error: SIZE_PHRASE }),
     op: oneOf(['read', 'write']),
     atMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
     thinkTimeMs: numIn(0, 1e9, 'must be null or a time in ms from 0').nullable().optional(),
@@ -26,8 +27,10 @@ export const fixedRequest = object(
     serviceMs: numIn(0, 1e9, 'must be null or a service time in ms from 0').nullable().optional(),
     sync: z.boolean({ error: 'must be true, false or null' }).nullable().optional(),
     plugged: z.boolean({ error: 'must be true or false' }).optional(),
+    preflush: z.boolean({ error: 'must be true or false' }).optional(),
+    fua: z.boolean({ error: 'must be true or false' }).optional(),
   },
-  'an object {"sector", "sizeKiB", "op", "atMs", "thinkTimeMs" (optionally with "afterDone") or "gapMs", optionally "serviceMs", "sync", "plugged"}',
+  'an object {"sector", "sizeKiB", "op", "atMs", "thinkTimeMs" (optionally with "afterDone") or "gapMs", optionally "serviceMs", "sync", "plugged", "preflush", "fua"}',
 );
 
 type RawFixed = z.infer<typeof fixedRequest>;
@@ -52,7 +55,18 @@ export function checkFixed(
       ...(q.serviceMs != null ? { serviceMs: q.serviceMs } : {}),
       ...(q.sync != null ? { sync: q.sync } : {}),
       ...(q.plugged === true ? { plugged: true } : {}),
+      ...(q.preflush === true ? { preflush: true } : {}),
+      ...(q.fua === true ? { fua: true } : {}),
     };
+    // an empty bio makes sense only as a flush (blk-flush.c: "If a request doesn't have
+    // data, only REQ_PREFLUSH makes sense")
+    if (r.sizeKiB === 0 && !(r.preflush === true && r.op === 'write'))
+      problems.push(
+        problem(
+          at('requests', j, 'sizeKiB'),
+          `${SIZE_PHRASE} (0 only for a write with "preflush": an empty flush)`,
+        ),
+      );
     const n = r.sizeKiB * 2;
     if (totalLbns > 0 && r.sector + n > totalLbns) {
       problems.push(

@@ -353,6 +353,8 @@ function checkIosched(
   );
   // 6.18 derives nr_requests from the queue depth and the scheduler unless given (tags-mq.ts)
   if (queue && kernel === '6.18' && raw?.queue?.nr_requests === undefined) delete queue.nr_requests;
+  // write_cache and fua left out are the device's (blk-flush.ts queueFlushFlags)
+  for (const k of ['write_cache', 'fua']) if (raw?.queue?.[k] === undefined) delete queue?.[k];
   return tunables && queue ? { name, tunables, queue, kernel, hz } : null;
 }
 

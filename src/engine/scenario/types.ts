@@ -39,6 +39,11 @@ export interface FixedRequest {
    * clock: atMs or gapMs) joins the same submission and the plug is flushed after it, not
    * at this issue (a replayed trace's Qs between one P and its U) */
   plugged?: boolean;
+  /** REQ_PREFLUSH: the device's write cache is flushed before this write's data (with
+   * sizeKiB 0: the write is only a flush, as fsync's blkdev_issue_flush); REQ_FUA: its data
+   * is on stable media when it completes (kernel 6.18's flush machinery, iosched/blk-flush.ts) */
+  preflush?: boolean;
+  fua?: boolean;
 }
 
 export interface ProcessSpec {

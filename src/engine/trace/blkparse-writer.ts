@@ -21,10 +21,16 @@ export interface BlkparseOptions {
 const NS_PER_S = 1_000_000_000;
 
 /** RWBS letters (§6.3): R or W, then S for a synchronous write. Plain reads print `R` —
- * the kernel treats every read as synchronous without setting REQ_SYNC on it. */
-export function rwbs(e: Pick<TraceEvent, 'action' | 'write' | 'sync' | 'nSectors'>): string {
+ * the kernel treats every read as synchronous without setting REQ_SYNC on it. A preflush
+ * puts F first and FUA an F after the W; the flush command (REQ_OP_FLUSH: no data, not a
+ * write) prints FN. */
+export function rwbs(
+  e: Pick<TraceEvent, 'action' | 'write' | 'sync' | 'nSectors' | 'preflush' | 'fua' | 'flushOp'>,
+): string {
   if (e.action === 'P' || e.action === 'U' || e.action === 'T' || e.action === 'm') return 'N';
-  return e.write ? (e.sync ? 'WS' : 'W') : 'R';
+  if (e.flushOp) return 'FN';
+  const main = e.write ? 'W' : 'R';
+  return `${e.preflush ? 'F' : ''}${main}${e.fua ? 'F' : ''}${e.write && e.sync ? 'S' : ''}`;
 }
 
 /** `sec.nanosec` as blkparse prints it: `%5d.%09d`. Simulation time is float ns. */

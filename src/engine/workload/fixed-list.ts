@@ -73,6 +73,8 @@ export function listBio(
     now,
   );
   if (r.serviceMs != null) bio.serviceNs = r.serviceMs * MS;
+  if (r.preflush === true) bio.preflush = true;
+  if (r.fua === true) bio.fua = true;
   inst.listWaits?.entryOfBio.set(bio.id, entry);
   return bio;
 }

@@ -51,17 +51,38 @@ export function readDiskBlock(r: BlockReader): DiskPart {
   ) {
     overheads.afterWrite = afterWrite;
   }
-  // Bus disconnects and reconnects beyond the first reselect are not modelled.
+  // The extra write disconnect (the HP C2247A's): its command overhead, disconnect, delay
+  // and seek delta, and the "other" reselect its completion reconnects with.
+  if (r.num('Extra write disconnect', 0) === 1) {
+    overheads.extraWriteDisconnect = {
+      commandMs: ms('Extradisc command overhead'),
+      disconnectMs: ms('Extradisc disconnect overhead'),
+      interDisconnectMs: ms('Extradisc inter-disconnect delay'),
+      seekDeltaMs: ms('Extradisc seek delta'),
+      otherReselectMs: ms('Other reselect overhead'),
+    };
+    r.note(
+      'Extradisc 2nd disconnect overhead',
+      'the disconnect after the data of an extra-disconnect write is not modelled (nothing waits on it)',
+    );
+  } else {
+    r.expect('Extra write disconnect', 0, 'only the extra write disconnect "1" is modelled');
+    for (const name of [
+      'Other reselect overhead',
+      'Extradisc command overhead',
+      'Extradisc disconnect overhead',
+      'Extradisc inter-disconnect delay',
+      'Extradisc 2nd disconnect overhead',
+      'Extradisc seek delta',
+    ]) {
+      r.expect(name, 0, 'used only with the extra write disconnect, which this drive has not');
+    }
+  }
+  // Bus disconnects after data or status are not modelled (nothing waits on them here).
   for (const name of [
-    'Other reselect overhead',
     'Read disconnect afterread',
     'Read disconnect afterwrite',
     'Write disconnect overhead',
-    'Extradisc command overhead',
-    'Extradisc disconnect overhead',
-    'Extradisc inter-disconnect delay',
-    'Extradisc 2nd disconnect overhead',
-    'Extradisc seek delta',
   ]) {
     r.expect(
       name,
@@ -69,7 +90,6 @@ export function readDiskBlock(r: BlockReader): DiskPart {
       'bus disconnect/reconnect overheads beyond the first reselect are not modelled',
     );
   }
-  r.expect('Extra write disconnect', 0, 'the extra write disconnect is not modelled');
   r.expect('Never disconnect', 0, "Spindle's drive always disconnects during mechanical work");
   r.expect('Hold bus entire read xfer', 1, 'Spindle sends read data as DiskSim does with this 1');
   r.expect('Hold bus entire write xfer', 0, 'Spindle takes write data as DiskSim does with this 0');

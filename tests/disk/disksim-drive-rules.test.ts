@@ -80,8 +80,9 @@ describe('where read-ahead stops', () => {
     // the segment began on an earlier track than the next block's: a track's worth further
     expect(readAheadLimit(withStop('next-track'), 10, 96, 1000)).toBe(192 + 96);
     expect(readAheadLimit(withStop('next-track'), 90, 100, 1000)).toBe(192 + 96);
-    // and never past the count
-    expect(readAheadLimit(withStop('next-track'), 90, 100, 50)).toBe(150);
+    // not held to the count: disk_buffer_get_max_readahead returns before applying it (the
+    // segment wraps instead, keeping the last blocks read: disksim-dec-readahead.test.ts)
+    expect(readAheadLimit(withStop('next-track'), 90, 100, 50)).toBe(192 + 96);
   });
 });
 

@@ -88,7 +88,9 @@ export function startReadAhead(sim: Simulation, rq: IoRequest): void {
  * Where read-ahead after data ending at `end` (its segment starting at `segLo`) stops:
  * `count` sectors on, or sooner where the drive's "Buffer continuous read" says
  * (disksim_diskcache.c disk_buffer_get_max_readahead; track and cylinder ends, where the
- * background read would need a switch, disksim_diskctlr.c).
+ * background read would need a switch, disksim_diskctlr.c). DEC's scheme ("next-track")
+ * is not held to the count: disk_buffer_get_max_readahead returns before applying it, and
+ * a read-ahead longer than the segment keeps only its last blocks (the segment wraps).
  */
 export function readAheadLimit(sim: Simulation, segLo: number, end: number, count: number): number {
   const g = sim.model.disk.geometry;
@@ -99,7 +101,7 @@ export function readAheadLimit(sim: Simulation, segLo: number, end: number, coun
     const [first, last] = lbnBounds(g, end);
     // a segment that began on an earlier track is a stream: a track's worth further
     const more = segLo < first ? zoneOfLbn(g, segLo).sectorsPerTrack : 0;
-    return Math.min(limit, last + 1 + more);
+    return Math.min(last + 1 + more, g.totalLbns);
   }
   limit = Math.min(limit, lbnBounds(g, end - 1, stop === 'cylinder')[1] + 1);
   return limit;
@@ -217,7 +219,8 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
       // Cheap test first: most reads are nowhere near the stream.
       if (lo < seg.lo || lo >= pf.limitLbn) continue;
       const got = Math.max(seg.hi, pf.baseLbn + prefetchProgress(sim, pf, now).sectors);
-      if (lo >= got) continue;
+      // the segment holds the last segmentSectors read (disk_buffer_segment_wrap)
+      if (lo >= got || lo < got - d.segmentSectors) continue;
       segment = i;
       if (hi <= got) dataAt = now;
       else {

@@ -145,7 +145,8 @@ export function readDiskBlock(r: BlockReader): DiskPart {
     segments,
     separateWriteSegment: r.num('Use separate write segment') === 1,
     segmentSectors,
-    // DEC's scheme (4) ignores "Maximum read-ahead": the segment is its bound
+    // DEC's scheme (4) ignores "Maximum read-ahead" (readAheadLimit applies no count to it;
+    // the segment keeps the last blocks read)
     readAheadSectors: continuous === 0 ? 0 : continuous === 4 ? segmentSectors : maxReadAhead,
     writePolicy: fastWrite === 0 ? 'write-through' : 'write-back',
     writeBufferSectors: segmentSectors * writeSegments,

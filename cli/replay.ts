@@ -178,6 +178,7 @@ function text(r: ReplayReport, path: string): string {
     `scheduler: traced ${m.traced ?? 'unknown'} (${m.tracedFrom}) → simulated ${m.simulated}: ${m.note}`,
     `disk: ${r.disk.preset} (${r.disk.source}); queue depth ${r.queueDepth.value} (${r.queueDepth.source})`,
     `block layer: kernel ${r.kernel.value} (${r.kernel.source})${r.nrRequests ? `; nr_requests ${r.nrRequests.value} (${r.nrRequests.source})` : ''}`,
+    ...flushLines(r),
     `per bio (every Q: Q → the C of its last sectors; D → C of the request that completed it):`,
     ...unitLines('measured', me.perBio, 'bios', me.spanMs),
     ...unitLines('simulated', si.perBio, 'bios', si.spanMs),
@@ -189,6 +190,19 @@ function text(r: ReplayReport, path: string): string {
     ...fitLines(r.fit),
     ...r.caution.map((c) => `CAUTION: ${c}`),
   ].join('\n');
+}
+
+/** Kernel 6.18's flush machinery: the traced device's cache, the flagged Qs, the flushes. */
+function flushLines(r: ReplayReport): string[] {
+  const f = r.flushes;
+  if (f.flaggedQs === 0 && f.commands.measured === 0) return [];
+  const yes = (v: boolean | null) => (v === null ? 'unknown' : v ? 'yes' : 'no');
+  return [
+    `flushes: ${f.flaggedQs} Qs with preflush or FUA (${r.requests.emptyFlushes} of them empty flushes replayed); write cache ${yes(f.writeCache)}, FUA ${yes(f.fua)} (${f.source}); flush commands (D FN): measured ${f.commands.measured}, simulated ${f.commands.simulated}` +
+      (r.fit?.flush
+        ? `; fitted flush ${num(r.fit.flush.baseMs, 4)} ms mean work (traced median D2C ${num(r.fit.flush.tracedD2cMedianMs, 4)} ms, ${r.fit.flush.samples} pairs)`
+        : ''),
+  ];
 }
 
 function pct(x: number): string {

@@ -224,6 +224,8 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
       expect.stringMatching(/^device\.rotational \(.*\): 1$/),
       expect.stringMatching(/^device\.max_sectors_kb \(.*\): 128$/),
       expect.stringMatching(/^device\.nr_requests \(.*\): 256$/),
+      expect.stringMatching(/^device\.write_cache \(.*\): write back$/),
+      expect.stringMatching(/^device\.fua \(.*\): 0$/),
     ]);
     await replay.getByRole('combobox', { name: 'Mode' }).selectOption('closed');
     const result = page.getByTestId('replay-result');

@@ -39,7 +39,9 @@ const RECORDED: Record<string, Record<string, Figures>> = {
     'kyber@sata-7200-500g': [5, 3038, 0.573, 1, 0.982372, 1],
   },
   'mq-deadline_ext4_smallfiles_fsync': {
-    'mq-deadline': [8, 0, null, null, 0.999908, 0.999908],
+    // the data of each preflush write goes to the head of the dispatch list, as the kernel's
+    // did (blk-flush.ts): the order is the kernel's, not arrival's
+    'mq-deadline': [8, 0, null, null, 0.999999, 0.999908],
     cfq: [8, 3851, 0.327, 0.999, 0.984022, 0.999908],
     deadline: [8, 0, null, null, 0.999908, 0.999908],
     anticipatory: [8, 3519, 0.512, 0.998, 0.998255, 0.999908],
@@ -112,7 +114,7 @@ describe('agreement figures, trace-timed (docs/VALIDATION.md)', () => {
     ]);
   }, 60_000);
 
-  it('under the traced scheduler (bfq, kyber, mq-deadline, none) the replay never has a choice and keeps arrival order', () => {
+  it('under the traced scheduler (bfq, kyber, mq-deadline, none) the replay never has a choice; it keeps arrival order but for the flush machinery’s head insertions', () => {
     for (const [trace, scheduler] of [
       ['bfq_randrw7030_jobs4', 'bfq'],
       ['kyber_seqread_1m_split', 'kyber'],
@@ -121,7 +123,10 @@ describe('agreement figures, trace-timed (docs/VALIDATION.md)', () => {
     ] as const) {
       const a = replay(trace, scheduler).agreement;
       expect(a.choices).toBe(0);
-      expect(a.concordance).toBe(a.fifo.concordance);
+      // the fsync trace's preflush writes: their data inserted at the head, as the kernel's
+      if (trace === 'mq-deadline_ext4_smallfiles_fsync')
+        expect(a.concordance!).toBeGreaterThan(a.fifo.concordance!);
+      else expect(a.concordance).toBe(a.fifo.concordance);
     }
   }, 60_000);
 });

@@ -40,10 +40,12 @@ describe('closed mode under the traced scheduler on the fitted device: mean Q2C 
     expect(e.error).toBeLessThan(BOUND);
   }, 60_000);
 
-  // 0.1235 ms simulated against 0.3459 measured (64 %), with the kernel's 3,963 requests
-  // (its plug merges: replay-plugs.ts): the final sync's 7 requests took 19.3 ms on the loop
-  // device (57 % of the measured sum) and the preflush+FUA writes' flushes are not replayed
-  // (14 %); the other bios 0.125 against 0.113 (docs/VALIDATION.md)
+  // 0.1515 ms simulated against 0.3459 measured (56 %), with the kernel's 3,963 requests
+  // (its plug merges: replay-plugs.ts) and its flush sequences (blk-flush.ts; 2,570 flush
+  // commands against 2,576): the final sync's 7 plain metadata writes (116 bios) took 19.3 ms
+  // each on the loop device (57 % of the measured sum; 0.47 ms each replayed); the 1,276
+  // preflush+FUA bios 0.421 against 0.466, the other 10,512 0.115 against 0.113
+  // (docs/VALIDATION.md)
   it.fails(
     'mq-deadline_ext4_smallfiles_fsync (mq-deadline): mean Q2C per bio within 25 % of the measured',
     () => {

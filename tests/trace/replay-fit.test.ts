@@ -43,6 +43,9 @@ function deviceTrace(
     doneNs: r.c,
     dispatchedNs: r.d,
     plug: -1,
+    preflush: false,
+    fua: false,
+    endNs: r.c,
   }));
   return {
     dev: '8,0',
@@ -50,6 +53,7 @@ function deviceTrace(
     arrivals: 'D',
     skipped: { flush: 0, discard: 0, zeroSize: 0 },
     flushFuaWithData: 0,
+    flushes: { pairs: [], flaggedQs: 0, fuaDispatched: false, fuaWithData: 0 },
     dispatches: [],
     dispatchedOther: { discards: 0, flushes: 0 },
     kernelHeld: { inserted: 0, choices: 0 },

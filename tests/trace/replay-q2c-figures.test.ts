@@ -28,8 +28,8 @@ const RECORDED: Record<string, Partial<Record<ReplayMode, Figures>>> = {
     'trace-timed': { bio: [5.0983, 4.9465], request: [4.9638, 4.9465], requests: [3072, 3072] },
   },
   'mq-deadline_ext4_smallfiles_fsync': {
-    closed: { bio: [0.3459, 0.1235], request: [0.2835, 0.1048], requests: [3963, 3963] },
-    'trace-timed': { bio: [0.3459, 0.1279], request: [0.2835, 0.1279], requests: [3963, 3963] },
+    closed: { bio: [0.3459, 0.1515], request: [0.2835, 0.2198], requests: [3963, 3963] },
+    'trace-timed': { bio: [0.3459, 0.2639], request: [0.2835, 0.2639], requests: [3963, 3963] },
   },
   none_randread_4k: {
     closed: { bio: [0.1971, 0.1627], request: [0.1971, 0.1627], requests: [8192, 8192] },
@@ -84,5 +84,20 @@ describe('mean Q2C, replayed under the traced scheduler on the fitted device (do
     expect(r.requests.inPlug).toBe(7947);
     expect(r.simulated.perRequest.count).toBe(3963);
     expect(r.measured.perBio!.count - r.measured.perRequest.count).toBe(7941);
+  }, 60_000);
+
+  it('the small-files fsync trace: its preflush+FUA writes go through the flush machinery, its flush commands served by their own fitted term', () => {
+    const closed = replay('mq-deadline_ext4_smallfiles_fsync', 'closed');
+    // meta.json: write_cache "write back", fua 0 — each FWFSM write needs a flush before
+    // its data and one after; 30 empty flushes (fsync's Q FWS) one before
+    expect(closed.flushes).toMatchObject({ writeCache: true, fua: false, flaggedQs: 1306 });
+    expect(closed.flushes.source).toBe('write cache from meta.json; FUA from meta.json');
+    expect(closed.fit!.flush!.samples).toBe(2576);
+    near(closed.fit!.flush!.baseMs, 0.3343);
+    // closed: the kernel's 2,576 flush commands, the replay's 2,570 (a few more coalesced)
+    expect(closed.flushes.commands).toEqual({ measured: 2576, simulated: 2570 });
+    // trace-timed serves the kernel's flushes in their traced D2C, in order: the same count
+    const timed = replay('mq-deadline_ext4_smallfiles_fsync', 'trace-timed');
+    expect(timed.flushes.commands).toEqual({ measured: 2576, simulated: 2576 });
   }, 60_000);
 });

@@ -43,8 +43,10 @@ describe('trace → scenario', () => {
       { sector: 1000, sizeKiB: 4, op: 'read', atMs: 0, thinkTimeMs: null },
       { sector: 2000, sizeKiB: 4, op: 'read', atMs: 3, thinkTimeMs: null },
     ]);
+    // the empty flush (Q FWS, no sectors) goes on as one: kernel 6.18's flush machinery
     expect(writer!.requests).toEqual([
       { sector: 500000, sizeKiB: 8, op: 'write', atMs: 2, thinkTimeMs: null },
+      { sector: 0, sizeKiB: 0, op: 'write', atMs: 4, thinkTimeMs: null, preflush: true },
     ]);
     expect(writer!.sync).toBe(true); // WS
     expect(reader!.sync).toBeNull(); // reads: sync anyway
@@ -62,16 +64,29 @@ describe('trace → scenario', () => {
 
   it('counts the skipped Qs and replays the rest', () => {
     const r = replayTrace(readTraceText(smallTrace()), { meta: { scheduler: 'none' } });
+    // kernel 6.18 replays the empty flush (and the bios with data count: 3)
+    expect(r.kernel.value).toBe('6.18');
     expect(r.requests).toMatchObject({
       tracedQ: 5,
-      replayed: 3,
-      skipped: { flush: 1, discard: 1, zeroSize: 0, total: 2 },
+      replayed: 4,
+      skipped: { flush: 0, discard: 1, zeroSize: 0, total: 1 },
       reads: 2,
-      writes: 1,
+      writes: 2,
       kib: 16,
       syncMismatched: 0,
     });
     expect(r.simulated.perBio.count).toBe(3);
+    // the 2.6 block layer has no flush machinery: the empty flush is left out
+    const old = replayTrace(readTraceText(smallTrace()), {
+      meta: { scheduler: 'none' },
+      kernel: '2.6.32',
+    });
+    expect(old.requests).toMatchObject({
+      tracedQ: 5,
+      replayed: 3,
+      skipped: { flush: 1, discard: 1, zeroSize: 0, total: 2 },
+      writes: 1,
+    });
   });
 
   it('three requests: dispatched as the kernel did', () => {

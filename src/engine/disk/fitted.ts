@@ -100,6 +100,8 @@ export interface FittedState {
   lastEnd: number;
   /** the spread's draws: a stream of its own, so the workload's draws are not moved */
   rng: Rng;
+  /** flush commands served so far (the next traced flush time's index) */
+  flushes: number;
 }
 
 export function createFittedState(seed: number): FittedState {
@@ -110,6 +112,7 @@ export function createFittedState(seed: number): FittedState {
     generation: 0,
     lastEnd: -1,
     rng: createRng(seed, 'drive:fitted'),
+    flushes: 0,
   };
 }
 
@@ -151,8 +154,11 @@ export function fittedSubmit(sim: Simulation, rq: IoRequest, now: number): void 
   const st = sim.state.drive.fitted!;
   let work: number;
   if (rq.flushOp) {
-    // a flush: its own term, and it leaves the device's position where it was
-    work = spec.flush ? Math.max(0, flushWorkMs(spec, nextFloat(st.rng)) * 1e6) : 0;
+    // a flush: the trace's own next flush time (trace-timed), else its fitted term; it
+    // leaves the device's position where it was
+    const traced = spec.flushServiceMs?.[st.flushes++];
+    if (traced !== undefined) work = traced * 1e6;
+    else work = spec.flush ? Math.max(0, flushWorkMs(spec, nextFloat(st.rng)) * 1e6) : 0;
   } else {
     const d = directionOf(spec, rq.write);
     const sequential = isSequential(st.lastEnd, rq.sector);

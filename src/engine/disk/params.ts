@@ -174,6 +174,9 @@ export interface FittedSpec {
    * pairs (baseMs and the spread; the other coefficients 0). Absent or null: the trace had
    * none, and a flush costs nothing beyond the device's sharing */
   flush?: FittedDirection | null;
+  /** trace-timed replay: the trace's flush commands' D2C, ms, in dispatch order — the k-th
+   * flush of the run takes the k-th (after the last, the fitted term) */
+  flushServiceMs?: number[];
 }
 
 export interface DiskParams {

@@ -170,6 +170,11 @@ export const diskParamsSchema = obj({
     read: fittedDirection,
     write: fittedDirection,
     flush: fittedDirection.optional(),
+    flushServiceMs: z
+      .array(numIn(0, 1e9, 'must be a list of service times in ms from 0'), {
+        error: 'must be a list of service times in ms from 0',
+      })
+      .optional(),
   })
     .refine((f) => f.read !== null || f.write !== null, {
       error: 'needs a read or a write fit (both are null)',

@@ -143,3 +143,24 @@ export function checkFixed(
     return r;
   });
 }
+
+/** An empty flush (sizeKiB 0, preflush) needs kernel 6.18's flush machinery: the 2.6 block
+ * layers here model no barriers, and would send the device a request without sectors. */
+export function checkEmptyFlushes(
+  processes: ReadonlyArray<{ requests: FixedRequest[] | null }> | null,
+  kernel: string | undefined,
+  problems: Problem[],
+): void {
+  if (kernel === undefined || kernel === '6.18') return;
+  processes?.forEach((p, i) =>
+    p.requests?.forEach((r, j) => {
+      if (r.sizeKiB === 0)
+        problems.push(
+          problem(
+            ['workload', 'processes', i, 'requests', j, 'sizeKiB'],
+            `is 0 (an empty flush), which only kernel 6.18's flush machinery replays (the kernel is ${kernel})`,
+          ),
+        );
+    }),
+  );
+}

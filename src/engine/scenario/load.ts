@@ -32,6 +32,7 @@ import { elevatorNames, getElevator } from '../iosched/elevator';
 import '../iosched/registry';
 import { PAGE_CACHE_DEFAULTS } from '../workload/page-cache';
 import { HZ_VALUES, KERNELS, QUEUE_SETTINGS, type Kernel } from '../iosched/queue-settings';
+import { checkEmptyFlushes } from './fixed-requests';
 import { defaultAt, type TunableSpec } from '../iosched/types';
 import {
   intIn,
@@ -265,6 +266,7 @@ function build(raw: RawScenario, source: string, problems: Problem[]): Scenario 
   }
   checkOpenArrivals(raw.workload.processes, stop.timeMs, problems);
   checkRangeWrites(processes, iosched, rangeScheduler, ecsTargets, problems);
+  checkEmptyFlushes(processes, iosched?.kernel, problems);
   if (problems.length > 0 || !iosched || !processes) return null;
 
   return {

@@ -10,8 +10,9 @@
 // request of a key, in arrival order, is the k-th kernel request of that key. Requests on
 // either side with no counterpart are unmatched: counted, and left out of every figure
 // (a kernel request the replay merged or split differently, or a partition's remapped
-// extent, costs nothing more than itself). The kernel's discards and flushes are not
-// replayed, so they are excluded (counted) on both sides alike.
+// extent, costs nothing more than itself). The kernel's discards are not replayed and its
+// flush commands (D FN, the flush machinery's own: no sectors) have no counterpart to match,
+// so both are excluded (counted) on both sides alike.
 //
 // Figures, over the matched requests only:
 //  - choices: simulated dispatches of a matched request at which the scheduler held two or
@@ -73,7 +74,7 @@ export const AGREEMENT_DEFINITIONS: Agreement['definitions'] = {
     'the fraction of matched request pairs the simulation dispatched in the same relative order as the kernel (1 − discordant pairs / pairs; Kendall’s tau = 2 × concordance − 1)',
   fifo: 'the same two figures for plain arrival order, the baseline: at the same choice points, whether the earliest-arrived held request was the kernel’s first; and the concordance of the simulated arrival order with the kernel’s dispatch order',
   unmatched:
-    'requests with no counterpart on the other side: matched by (start sector, sectors, direction), the k-th arrival of a key on one side to the k-th on the other; unmatched ones are counted and left out of every figure. The kernel’s discards and flushes are not replayed and are excluded on both sides',
+    'requests with no counterpart on the other side: matched by (start sector, sectors, direction), the k-th arrival of a key on one side to the k-th on the other; unmatched ones are counted and left out of every figure. The kernel’s discards (not replayed) and flush commands (D FN: no sectors, no request of a process; replayed by kernel 6.18’s flush machinery) are excluded on both sides',
 };
 
 export function agreementNote(mode: ReplayMode): string {

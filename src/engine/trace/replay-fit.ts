@@ -49,6 +49,16 @@ export interface HeldBack {
   perRequest: { medianRelErr: number; p95RelErr: number };
 }
 
+/** The flush command's term: fitted to the trace's flush D→C pairs (D FN, C FN). */
+export interface FlushFit {
+  /** flush D→C pairs it was fitted on */
+  samples: number;
+  /** the mean work of a flush, ms (the term's base; the spread's draws keep this mean) */
+  baseMs: number;
+  /** the traced flushes' median D2C, ms */
+  tracedD2cMedianMs: number;
+}
+
 export interface DeviceFit {
   model: string;
   /** D→C pairs it was fitted on */
@@ -58,6 +68,9 @@ export interface DeviceFit {
   parallelismNote: string;
   read: DirectionFit | null;
   write: DirectionFit | null;
+  /** null: the trace has fewer than MIN_DIRECTION_PAIRS flush commands (a flush then costs
+   * nothing beyond sharing the device) */
+  flush: FlushFit | null;
   heldBack: HeldBack;
   tracedD2cMedianMs: number;
   /** the fit as a scenario's disk.fitted (preset "traced") takes it */
@@ -102,6 +115,34 @@ export function servicePairs(dev: DeviceTrace): ServicePair[] {
     lastEnd = r.sector + r.nSectors;
   }
   return out;
+}
+
+/** The flush commands' D→C pairs: no sectors, no position (their in-flight count is left at
+ * 1: the parallelism grid reads the data requests'). */
+export function flushServicePairs(dev: DeviceTrace): ServicePair[] {
+  return dev.flushes.pairs
+    .filter((p) => p.cNs > p.dNs)
+    .map((p) => ({
+      dNs: p.dNs,
+      cNs: p.cNs,
+      sector: -1,
+      nSectors: 0,
+      write: false,
+      inFlight: 1,
+      sequential: false,
+      distance: 0,
+    }));
+}
+
+/** The flush term: each flush's work as the timeline has it; its mean the base, the spread
+ * the ratios to it (as a direction's, with no other terms). */
+function fitFlush(flushes: readonly ServicePair[], tl: WorkTimeline): FittedDirection | null {
+  if (flushes.length < MIN_DIRECTION_PAIRS) return null;
+  const works = flushes.map((p) => tl.workMs(p));
+  const baseMs = works.reduce((a, b) => a + b, 0) / works.length;
+  if (!(baseMs > 0)) return null;
+  const spread = spreadOf(sortedCopy(works.map((w) => w / baseMs)));
+  return { baseMs, perKiBMs: 0, randomMs: 0, perSqrtGiBMs: 0, spread };
 }
 
 /** Every k-th item, so that at most `max` are kept (all when there are fewer). */
@@ -161,9 +202,14 @@ export function parallelismGrid(maxInFlight: number): number[] {
   return grid;
 }
 
-/** The fit on these pairs (at least MIN_FIT_PAIRS of them, in dispatch order). */
-export function fitPairs(all: readonly ServicePair[], rotational: boolean): Fitted {
-  const events = new TraceEvents(all);
+/** The fit on these pairs (at least MIN_FIT_PAIRS of them, in dispatch order); the flush
+ * commands share the device's timeline and get their own term. */
+export function fitPairs(
+  all: readonly ServicePair[],
+  rotational: boolean,
+  flushes: readonly ServicePair[] = [],
+): Fitted {
+  const events = new TraceEvents([...all, ...flushes]);
   const sample = evenly(all, MAX_FIT_PAIRS);
   let minK = Infinity;
   let maxK = 1;
@@ -195,6 +241,7 @@ export function fitPairs(all: readonly ServicePair[], rotational: boolean): Fitt
   // (an exact fit's loss is rounding: a tie needs a floor as well as a fraction)
   const tied = (loss: number): boolean => loss <= best * (1 + TIE) + 1e-9;
   const chosen = tried.filter((t) => tied(t.loss)).pop()!;
+  const flush = fitFlush(flushes, new WorkTimeline(events, chosen.P));
   const tiedBelow = tried.filter((t) => t.P < chosen.P && tied(t.loss));
   const note =
     `the trace had ${minK === maxK ? `${maxK}` : `${minK} to ${maxK}`} requests in flight at its dispatches; ` +
@@ -211,6 +258,7 @@ export function fitPairs(all: readonly ServicePair[], rotational: boolean): Fitt
       rotational,
       read: stripped(chosen.read),
       write: stripped(chosen.write),
+      ...(flush !== null ? { flush } : {}),
     },
     read: chosen.read,
     write: chosen.write,
@@ -220,10 +268,19 @@ export function fitPairs(all: readonly ServicePair[], rotational: boolean): Fitt
 }
 
 /** Fit on the first half (dispatch order), predict the second half's D2C. */
-export function heldBackError(pairs: readonly ServicePair[], rotational: boolean): HeldBack {
+export function heldBackError(
+  pairs: readonly ServicePair[],
+  rotational: boolean,
+  flushes: readonly ServicePair[] = [],
+): HeldBack {
   const half = Math.floor(pairs.length / 2);
-  const { spec } = fitPairs(pairs.slice(0, half), rotational);
-  const tl = new WorkTimeline(new TraceEvents(pairs), spec.parallelism);
+  const cut = half > 0 ? pairs[half - 1]!.dNs : -Infinity;
+  const { spec } = fitPairs(
+    pairs.slice(0, half),
+    rotational,
+    flushes.filter((f) => f.dNs <= cut),
+  );
+  const tl = new WorkTimeline(new TraceEvents([...pairs, ...flushes]), spec.parallelism);
   const rest = evenly(pairs.slice(half), MAX_FIT_PAIRS);
   // each request's draw: the spread's n equal shares, one each, in a seeded random order
   // (stratified, so the predicted distribution does not hang on a few lucky draws)
@@ -262,19 +319,34 @@ export function heldBackError(pairs: readonly ServicePair[], rotational: boolean
 export function fitDevice(dev: DeviceTrace, rotational: boolean): DeviceFit | null {
   const pairs = servicePairs(dev);
   if (pairs.length < MIN_FIT_PAIRS) return null;
-  const heldBack = heldBackError(pairs, rotational);
-  const f = fitPairs(pairs, rotational);
+  const flushes = flushServicePairs(dev);
+  const heldBack = heldBackError(pairs, rotational, flushes);
+  const f = fitPairs(pairs, rotational, flushes);
   const d2c = sortedCopy(pairs.map((p) => (p.cNs - p.dNs) / 1e6));
+  const flush = f.spec.flush
+    ? {
+        samples: flushes.length,
+        baseMs: f.spec.flush.baseMs,
+        tracedD2cMedianMs: quantileSorted(
+          sortedCopy(flushes.map((p) => (p.cNs - p.dNs) / 1e6)),
+          0.5,
+        ),
+      }
+    : null;
   return {
     model:
       `processor sharing with parallelism ${f.spec.parallelism} (k in flight each progress at min(1, ${f.spec.parallelism}/k) of full speed); ` +
       `each request's work, per direction, a + b·KiB + r·[not sequential] + c·√(distance GiB) times a ratio drawn from the trace's spread; ` +
-      `fitted to each request's traced work by least absolute relative deviations`,
+      `fitted to each request's traced work by least absolute relative deviations` +
+      (flush
+        ? `; a flush command's work its own term, the traced flushes' mean work (${flush.samples} D→C pairs) times a ratio drawn from their spread`
+        : ''),
     samples: f.samples,
     parallelism: f.spec.parallelism,
     parallelismNote: f.note,
     read: f.read,
     write: f.write,
+    flush,
     heldBack,
     tracedD2cMedianMs: quantileSorted(d2c, 0.5),
     device: f.spec,

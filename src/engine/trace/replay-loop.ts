@@ -10,6 +10,8 @@
 // independent whatever completed meanwhile — the task was submitting, not waiting (a task
 // that sleeps flushes its plug, UT) — and the previous entry keeps the plug open for it
 // (`plugged`), so the two are one submission as they were in the kernel.
+// "Completed" is when the process heard (TracedQ.endNs): for a preflush/FUA write, the end of
+// its flush sequence (after a post-flush), not its data's C.
 import type { TracedQ } from './replay-source';
 
 export interface LoopEntry {
@@ -43,9 +45,9 @@ export function closedLoopTiming(qs: readonly TracedQ[], t0Ns: number): LoopTimi
   if (n === 0) return { entries, dependent: 0, independent: 0, thinkMs: 0, gapMs: 0, inPlug: 0 };
   // the completed Qs by completion time (ties: by index), to find the latest in a window
   const done: number[] = [];
-  for (let k = 0; k < n; k++) if (qs[k]!.doneNs >= 0) done.push(k);
-  done.sort((a, b) => qs[a]!.doneNs - qs[b]!.doneNs || a - b);
-  const doneAt = done.map((k) => qs[k]!.doneNs);
+  for (let k = 0; k < n; k++) if (qs[k]!.endNs >= 0) done.push(k);
+  done.sort((a, b) => qs[a]!.endNs - qs[b]!.endNs || a - b);
+  const doneAt = done.map((k) => qs[k]!.endNs);
   entries[0] = { atMs: (qs[0]!.tNs - t0Ns) / 1e6 };
   let dependent = 0;
   let thinkMs = 0;
@@ -70,7 +72,7 @@ export function closedLoopTiming(qs: readonly TracedQ[], t0Ns: number): LoopTimi
       }
     }
     if (j >= 0) {
-      const think = (t - qs[j]!.doneNs) / 1e6;
+      const think = (t - qs[j]!.endNs) / 1e6;
       entries[i] = { thinkTimeMs: think, afterDone: j };
       dependent++;
       thinkMs += think;

@@ -14,6 +14,10 @@ export interface TraceMeta {
   maxSectorsKb?: number;
   /** the traced queue's nr_requests (kernel 6.18 replays size the tag pool by it) */
   nrRequests?: number;
+  /** the traced queue's write_cache ("write back" or "write through") and fua (0 or 1): the
+   * fitted device's, for kernel 6.18's flush machinery */
+  writeCache?: string;
+  fua?: number;
 }
 
 /** modern blk-mq scheduler → the nearest Spindle scheduler, and why (LINUX-SCHEDULERS.md §9) */

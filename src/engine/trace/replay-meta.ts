@@ -9,13 +9,22 @@ export function traceMetaOf(json: unknown): TraceMeta {
   if (typeof json !== 'object' || json === null) return {};
   const o = json as {
     scheduler?: unknown;
-    device?: { rotational?: unknown; max_sectors_kb?: unknown; nr_requests?: unknown };
+    device?: {
+      rotational?: unknown;
+      max_sectors_kb?: unknown;
+      nr_requests?: unknown;
+      write_cache?: unknown;
+      fua?: unknown;
+    };
   };
   const meta: TraceMeta = {};
   if (typeof o.scheduler === 'string') meta.scheduler = o.scheduler;
   if (typeof o.device?.rotational === 'number') meta.rotational = o.device.rotational;
   if (typeof o.device?.max_sectors_kb === 'number') meta.maxSectorsKb = o.device.max_sectors_kb;
   if (typeof o.device?.nr_requests === 'number') meta.nrRequests = o.device.nr_requests;
+  const wc = o.device?.write_cache;
+  if (wc === 'write back' || wc === 'write through') meta.writeCache = wc;
+  if (o.device?.fua === 0 || o.device?.fua === 1) meta.fua = o.device.fua;
   return meta;
 }
 
@@ -53,5 +62,17 @@ export const META_FACTS: readonly MetaFact[] = [
     field: 'device.nr_requests',
     sets: 'kernel 6.18’s tag pool',
     without: 'the kernel’s default for the queue depth',
+  },
+  {
+    key: 'writeCache',
+    field: 'device.write_cache',
+    sets: 'whether the fitted device has a volatile write cache: preflush and FUA writes go through kernel 6.18’s flush machinery',
+    without: 'a write cache if the trace has flush commands (D FN), else none',
+  },
+  {
+    key: 'fua',
+    field: 'device.fua',
+    sets: 'whether the fitted device does FUA writes itself (no flush after them)',
+    without: 'FUA if the trace dispatches a FUA write’s data with its F, else none',
   },
 ];

@@ -31,6 +31,9 @@ export type { DiskChoice } from './replay-device';
 import { closedLoopTiming, samePlug } from './replay-loop';
 import type { TraceMeta } from './replay-mapping';
 import { chooseQueueDepth, type DepthChoice } from './replay-depth';
+import { traceFlushCaps, type FlushCaps } from './replay-flush';
+
+export { traceFlushCaps, type FlushCaps } from './replay-flush';
 
 export type ReplayMode = 'open' | 'closed' | 'trace-timed';
 
@@ -124,6 +127,8 @@ interface BuiltWorkload {
   independent: number;
   /** Qs issued into the plug of their process's previous Q (`plugged` on that entry) */
   inPlug: number;
+  /** empty flushes left out: the simulated kernel has no flush machinery */
+  emptyFlushes: number;
 }
 
 /**
@@ -134,13 +139,19 @@ interface BuiltWorkload {
  * — not the 2.6 block layer's merging and plugging against a modern kernel's per-task plug.
  * Requests never dispatched in the trace (merged into another) are not replayed.
  */
-function buildTimedWorkload(dev: DeviceTrace): BuiltWorkload {
+function buildTimedWorkload(dev: DeviceTrace, flushes: boolean): BuiltWorkload {
+  const flags = flushes ? flushFlags : noFlushFlags;
+  let emptyFlushes = 0;
   const t0 = firstQNs(dev);
   const byPid = new Map<number, TracedRequest[]>();
   let replayed = 0;
   let untimed = 0;
   for (const rq of dev.requests) {
-    if (rq.dispatchedNs < 0) continue;
+    // an empty flush has no D of its own (the flush machinery's FN serves it); without that
+    // machinery (the 2.6 kernels) it is not replayed
+    const empty = rq.nSectors === 0 && rq.preflush;
+    if (empty && !flushes) emptyFlushes++;
+    if (rq.dispatchedNs < 0 && !(empty && flushes)) continue;
     let list = byPid.get(rq.pid);
     if (list === undefined) byPid.set(rq.pid, (list = []));
     list.push(rq);
@@ -152,8 +163,8 @@ function buildTimedWorkload(dev: DeviceTrace): BuiltWorkload {
     const comm = rqs.find((r) => r.comm !== '')?.comm ?? '';
     const writes = rqs.filter((r) => r.write).length;
     const requests = rqs.map((r) => {
-      const timed = r.doneNs >= r.dispatchedNs;
-      if (!timed) untimed++;
+      const timed = r.dispatchedNs >= 0 && r.doneNs >= r.dispatchedNs;
+      if (!timed && r.nSectors > 0) untimed++;
       return {
         sector: r.sector,
         sizeKiB: r.nSectors / 2,
@@ -161,6 +172,7 @@ function buildTimedWorkload(dev: DeviceTrace): BuiltWorkload {
         atMs: (r.tNs - t0) / 1e6,
         serviceMs: timed ? (r.doneNs - r.dispatchedNs) / 1e6 : null,
         sync: isSyncRwbs(r.rwbs, r.write),
+        ...flags(r),
       };
     });
     const name = processName(comm, pid);
@@ -191,15 +203,33 @@ function buildTimedWorkload(dev: DeviceTrace): BuiltWorkload {
     dependent: 0,
     independent: replayed,
     inPlug: 0,
+    emptyFlushes,
   };
 }
 
-/** The device's replayable Qs (trace-timed: its requests) as one process per pid. */
-export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload {
-  if (mode === 'trace-timed') return buildTimedWorkload(dev);
+/** A Q's or request's REQ_PREFLUSH and REQ_FUA, as a fixed-list entry takes them. */
+function flushFlags(q: { preflush: boolean; fua: boolean }): { preflush?: true; fua?: true } {
+  return { ...(q.preflush ? { preflush: true } : {}), ...(q.fua ? { fua: true } : {}) };
+}
+const noFlushFlags = (): object => ({});
+
+/**
+ * The device's replayable Qs (trace-timed: its requests) as one process per pid. `flushes`:
+ * the simulated kernel has the flush machinery (6.18): PREFLUSH and FUA go with their
+ * requests and empty flushes are replayed; else they are plain writes and empty flushes are
+ * left out (counted in `emptyFlushes`).
+ */
+export function buildWorkload(dev: DeviceTrace, mode: ReplayMode, flushes = true): BuiltWorkload {
+  if (mode === 'trace-timed') return buildTimedWorkload(dev, flushes);
+  const flags = flushes ? flushFlags : noFlushFlags;
   const t0 = firstQNs(dev);
   const byPid = new Map<number, DeviceTrace['qs']>();
+  let emptyFlushes = 0;
   for (const q of dev.qs) {
+    if (!flushes && q.nSectors === 0) {
+      emptyFlushes++;
+      continue;
+    }
     let list = byPid.get(q.pid);
     if (list === undefined) byPid.set(q.pid, (list = []));
     list.push(q);
@@ -226,7 +256,12 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
       inPlug += loop.inPlug;
     }
     const requests = qs.map((q, i) => {
-      const base = { sector: q.sector, sizeKiB: q.nSectors / 2, op: q.write ? 'write' : 'read' };
+      const base = {
+        sector: q.sector,
+        sizeKiB: q.nSectors / 2,
+        op: q.write ? 'write' : 'read',
+        ...flags(q),
+      };
       if (loop) return { ...base, ...loop.entries[i] };
       // open mode: each Q at its time, those of one traced plug still one submission
       const plugged = i + 1 < qs.length && samePlug(q, qs[i + 1]!);
@@ -260,10 +295,11 @@ export function buildWorkload(dev: DeviceTrace, mode: ReplayMode): BuiltWorkload
     syncMismatched,
     untimed: 0,
     units: 'Qs',
-    replayed: dev.qs.length,
+    replayed: dev.qs.length - emptyFlushes,
     dependent,
-    independent: dev.qs.length - dependent,
+    independent: dev.qs.length - emptyFlushes - dependent,
     inPlug,
+    emptyFlushes,
   };
 }
 
@@ -289,12 +325,13 @@ export function buildScenario(
   /** the device fitted to the trace (null when a preset was chosen) and cautions about it */
   fit: DeviceFit | null;
   cautions: string[];
+  flushCaps: FlushCaps;
 } {
   const dev = chooseDevice(reading, opts.device);
   const mode = opts.mode ?? 'open';
   const mapping = mapScheduler(reading, opts.meta, opts.scheduler);
   const kernel = chooseKernel(mapping, opts.kernel);
-  const workload = buildWorkload(dev, mode);
+  const workload = buildWorkload(dev, mode, kernel.value === '6.18');
   const device = chooseDisk(dev, opts.disk, opts.meta?.rotational, highestSector(workload));
   const disk = device.disk;
   const addresses = fitAddresses(workload, diskSectors(device));
@@ -315,16 +352,30 @@ export function buildScenario(
     opts.nrRequests,
   );
   if (nrRequests !== null) queue.nr_requests = Math.min(8192, Math.max(4, nrRequests.value));
+  const flushCaps = traceFlushCaps(dev, opts.meta);
+  // the fitted device's cache is the traced one's; a preset keeps its own
+  if (device.fit !== null) {
+    if (flushCaps.writeCache !== null) queue.write_cache = flushCaps.writeCache ? 1 : 0;
+    if (flushCaps.fua !== null) queue.fua = flushCaps.fua ? 1 : 0;
+  }
   if (mode === 'trace-timed') {
     // the requests arrive merged as the kernel merged them: no merging at all (nomerges 2,
     // not even the one-hit cache), and they go to the scheduler at once
     queue.nomerges = 2;
     queue.unplug_thresh = 1;
   }
+  // trace-timed: the kernel's flush commands served in their traced D2C, in order, as its
+  // requests are
+  const diskJson: Record<string, unknown> = { ...device.json };
+  if (mode === 'trace-timed' && device.fit !== null && dev.flushes.pairs.length > 0)
+    diskJson.fitted = {
+      ...(device.json.fitted as object),
+      flushServiceMs: dev.flushes.pairs.map((p) => Math.max(0, p.cNs - p.dNs) / 1e6),
+    };
   const json = {
     name: 'replay',
     title: `replay of ${dev.dev} (${mode})`,
-    disk: { preset: disk.preset, queueDepth: queueDepth.value, ...device.json },
+    disk: { preset: disk.preset, queueDepth: queueDepth.value, ...diskJson },
     iosched: { name: mapping.simulated, kernel: kernel.value, queue },
     workload: { processes: workload.processes.map((p) => p.spec) },
   };
@@ -346,6 +397,7 @@ export function buildScenario(
     nrRequests,
     fit: device.fit,
     cautions: device.cautions,
+    flushCaps,
   };
 }
 

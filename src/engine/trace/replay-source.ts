@@ -12,6 +12,7 @@ import { DeviceInFlight } from './device-in-flight';
 import { DEFAULT_HOLD, TimeOrder } from './time-order';
 import { UnitCounter, type UnitFigures } from './replay-units';
 import { PlugNumbers } from './replay-plugs';
+import { FlushCollector, rwbsFlags, type FlushFacts } from './replay-flush';
 
 /** One Q of the trace as it will be replayed. */
 export interface TracedQ {
@@ -28,6 +29,12 @@ export interface TracedQ {
   dispatchedNs: number;
   /** the plug its task queued it into, one number per submission (replay-plugs.ts; −1: none) */
   plug: number;
+  /** REQ_PREFLUSH and REQ_FUA (RWBS F…F): replayed through kernel 6.18's flush machinery */
+  preflush: boolean;
+  fua: boolean;
+  /** when its process heard it was done: its data's C, or — in a flush sequence — the C with
+   * no sectors that ended it (replay-flush.ts); −1 never */
+  endNs: number;
 }
 
 /** One request as the kernel built it: allocated at G for its first bio (just after that
@@ -45,11 +52,13 @@ export interface TracedRequest {
   dispatchedNs: number;
   /** its C (−1: none traced) */
   doneNs: number;
+  preflush: boolean;
+  fua: boolean;
 }
 
 /** Why a Q is not replayed. */
 export interface SkippedQs {
-  /** no data: an empty flush (`FN`, `FWS` with no sectors) */
+  /** no data and no preflush to replay (an empty flush that is not a write) */
   flush: number;
   /** discard / secure erase (`D`, `DE`): no media transfer to model */
   discard: number;
@@ -64,8 +73,10 @@ export interface DeviceTrace {
   qs: TracedQ[];
   arrivals: 'Q' | 'D';
   skipped: SkippedQs;
-  /** Qs kept that carried a preflush or FUA besides their data (replayed as plain writes) */
+  /** Qs kept that carried a preflush or FUA besides their data (replayed with them) */
   flushFuaWithData: number;
+  /** the flush machinery as the trace shows it: flush commands' D→C, flagged Qs, FUA */
+  flushes: FlushFacts;
   /** the kernel's dispatches with data (discards not included), in trace order */
   dispatches: Array<{ tNs: number; sector: number; nSectors: number; write: boolean }>;
   /** the kernel's dispatches of discards and of flushes without data (never replayed) */
@@ -100,6 +111,7 @@ class DeviceCollector {
   private dPending = new Map<number, TracedQ[]>();
   private readonly onDevice = new DeviceInFlight();
   private readonly plugs = new PlugNumbers(); // each process's plugs, numbered
+  private readonly flush = new FlushCollector();
 
   constructor(dev: string) {
     this.out = {
@@ -108,6 +120,7 @@ class DeviceCollector {
       arrivals: 'Q',
       skipped: { flush: 0, discard: 0, zeroSize: 0 },
       flushFuaWithData: 0,
+      flushes: this.flush.facts,
       dispatches: [],
       dispatchedOther: { discards: 0, flushes: 0 },
       kernelHeld: { inserted: 0, choices: 0 },
@@ -142,6 +155,7 @@ class DeviceCollector {
         this.requestInserted(e);
         return;
       case 'D':
+        this.flush.dispatched(e);
         if (mainLetter(e.rwbs) === 'D') this.out.dispatchedOther.discards++;
         else if (e.nSectors === 0 && e.rwbs.includes('F')) this.out.dispatchedOther.flushes++;
         if (e.nSectors > 0 && e.sector >= 0) {
@@ -159,6 +173,7 @@ class DeviceCollector {
         }
         return;
       case 'C':
+        this.flush.completed(e);
         if (e.nSectors > 0 && e.sector >= 0) {
           this.out.completions.push({ tNs: e.tNs, nSectors: e.nSectors });
           if (hasData(e)) this.units.completed(e.tNs, e.sector, e.nSectors, e.write);
@@ -183,16 +198,28 @@ class DeviceCollector {
       this.out.skipped.discard++;
       return;
     }
+    const flags = rwbsFlags(e.rwbs);
     if (e.nSectors === 0 || e.sector < 0) {
-      if (e.rwbs.includes('F')) this.out.skipped.flush++;
+      if (flags.preflush && e.write) this.emptyFlush(e);
+      else if (e.rwbs.includes('F')) this.out.skipped.flush++;
       else this.out.skipped.zeroSize++;
       return;
     }
-    if (e.rwbs.includes('F')) this.out.flushFuaWithData++;
+    if (flags.preflush || flags.fua) this.out.flushFuaWithData++;
     const q: TracedQ = traced(e, -1);
     this.plugs.queued(e.pid, q);
     this.out.qs.push(q);
     this.units.queued(q);
+    this.flush.queued(q, flags, true);
+  }
+
+  /** fsync's flush (blkdev_issue_flush: a write with PREFLUSH and no data): replayed as such,
+   * at sector 0 (its bio's, which its end prints); no bio in the units (no sectors) */
+  private emptyFlush(e: ParsedEvent): void {
+    const q: TracedQ = { ...traced(e, -1), sector: 0, nSectors: 0 };
+    this.plugs.queued(e.pid, q);
+    this.out.qs.push(q);
+    this.flush.queued(q, rwbsFlags(e.rwbs), false);
   }
 
   /** The device's trace is complete: without any Q, its dispatches are the arrivals. */
@@ -204,6 +231,7 @@ class DeviceCollector {
     this.dArrivals = null;
     this.dPending.clear();
     this.out.mostInFlight = this.onDevice.mostInFlight();
+    for (const q of this.out.qs) if (q.endNs < 0) q.endNs = q.doneNs;
     if (!this.plugs.perTask) for (const q of this.out.qs) q.plug = -1; // a queue plug's P and U
   }
 
@@ -225,8 +253,13 @@ class DeviceCollector {
     if (list.length === 0) this.dPending.delete(e.sector);
   }
 
-  /** G: a request with data (not a discard) is allocated for a bio */
+  /** G: a request with data (not a discard) is allocated for a bio; an empty flush's too
+   * (trace-timed replay issues it; it has no D of its own) */
   private allocated(e: ParsedEvent): void {
+    if ((e.nSectors === 0 || e.sector < 0) && rwbsFlags(e.rwbs).preflush && e.write) {
+      this.out.requests.push({ ...traced(e, -1), sector: 0, nSectors: 0 });
+      return;
+    }
     if (e.nSectors === 0 || e.sector < 0 || mainLetter(e.rwbs) === 'D') return;
     const rq: TracedRequest = traced(e, -1);
     this.out.requests.push(rq);
@@ -297,7 +330,14 @@ function traced(e: ParsedEvent, dispatchedNs: number): TracedQ & TracedRequest {
     doneNs: -1,
     dispatchedNs,
     plug: -1,
+    ...rwbsFlagsOf(e.rwbs),
+    endNs: -1,
   };
+}
+
+function rwbsFlagsOf(rwbs: string): { preflush: boolean; fua: boolean } {
+  const f = rwbsFlags(rwbs);
+  return { preflush: f.preflush, fua: f.fua };
 }
 
 /** a read or write (not a discard) with sectors: what replay replays and counts */

@@ -76,8 +76,12 @@ export interface ReplayReport {
     /** the arrivals: the trace's Qs, or its dispatches (D) in a trace without Qs */
     arrivals: 'Q' | 'D';
     replayed: number;
+    /** of those, empty flushes (fsync's Q FWS: no data, so in no per-bio figure), replayed
+     * through kernel 6.18's flush machinery (the 2.6 kernels skip them: skipped.flush) */
+    emptyFlushes: number;
     skipped: { flush: number; discard: number; zeroSize: number; total: number };
-    /** replayed Qs that also carried a preflush/FUA (replayed as plain writes) */
+    /** replayed Qs that also carried a preflush/FUA (replayed with them: kernel 6.18's flush
+     * machinery sequences them; the 2.6 kernels replay them as plain writes) */
     flushFuaWithData: number;
     reads: number;
     writes: number;
@@ -127,6 +131,16 @@ export interface ReplayReport {
   agreement: Agreement;
   /** the device fitted to the trace (the default device); null when a preset was chosen */
   fit: DeviceFit | null;
+  /** kernel 6.18's flush machinery (iosched/blk-flush.ts): the traced device's write cache and
+   * FUA and whence (meta.json, else the trace), the Qs that carried PREFLUSH or FUA, and the
+   * flush commands (D FN) each side dispatched */
+  flushes: {
+    writeCache: boolean | null;
+    fua: boolean | null;
+    source: string;
+    flaggedQs: number;
+    commands: { measured: number; simulated: number };
+  };
   /** what the user should know before trusting the figures (replay-caution.ts) */
   caution: string[];
   /** the simulated run's full summary (as `spindle run --json`) */
@@ -180,6 +194,7 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     nrRequests,
     fit,
     cautions,
+    flushCaps,
   } = buildScenario(reading, opts);
   // the run's requests in the trace's addresses, to compare with the kernel's
   const order = new SimulatedOrderRecorder(
@@ -190,9 +205,11 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
   // the simulated side's bios and requests, counted as the trace's are (in the disk's
   // addresses: the pairing needs only its own side's sectors)
   const simUnits = new UnitCounter();
+  let simFlushes = 0;
   const sink: SimSink = {
     trace(e: TraceEvent): void {
       order.event(e);
+      if (e.flushOp && e.action === 'D') simFlushes++;
       if (e.nSectors <= 0) return;
       if (e.action === 'Q')
         simUnits.queued({
@@ -227,7 +244,8 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     if (!q.write) reads++;
   }
   const bttAll = reading.report.perDevice[dev.dev]!.btt;
-  const sk = dev.skipped;
+  // empty flushes are replayed by kernel 6.18's flush machinery, skipped on the 2.6 kernels
+  const sk = { ...dev.skipped, flush: dev.skipped.flush + workload.emptyFlushes };
 
   const spanMs = Math.max(measuredSpanMs, summary.simulatedTimeMs);
   const windowMs = opts.windowMs ?? windowFor(spanMs);
@@ -247,14 +265,15 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     queueDepth,
     schedulerMapping: mapping,
     requests: {
-      tracedQ: dev.qs.length + sk.flush + sk.discard + sk.zeroSize,
+      tracedQ: dev.qs.length - workload.emptyFlushes + sk.flush + sk.discard + sk.zeroSize,
       units: workload.units,
       arrivals: dev.arrivals,
       replayed: workload.replayed,
+      emptyFlushes: workload.replayed - replayedWithData(workload),
       skipped: { ...sk, total: sk.flush + sk.discard + sk.zeroSize },
       flushFuaWithData: dev.flushFuaWithData,
       reads,
-      writes: dev.qs.length - reads,
+      writes: dev.qs.length - workload.emptyFlushes - reads,
       kib: sectors / 2,
       syncMismatched: mode === 'trace-timed' ? 0 : workload.syncMismatched,
       untimed: workload.untimed,
@@ -281,12 +300,26 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     },
     agreement: computeAgreement(kernelRequests(dev), order.finish(), mode, dev.kernelHeld),
     fit,
+    flushes: {
+      ...flushCaps,
+      flaggedQs: dev.flushes.flaggedQs,
+      commands: { measured: dev.flushes.pairs.length, simulated: simFlushes },
+    },
     caution: [
       ...cautions,
       ...d2cCaution(simulated.perRequest.d2cMs?.p50 ?? 0, measured.perRequest.d2cMs?.p50 ?? 0),
     ],
     summary,
   };
+}
+
+/** Replayed entries with sectors (an empty flush has none). */
+function replayedWithData(w: {
+  processes: Array<{ spec: { requests: Array<{ sizeKiB: number }> } }>;
+}): number {
+  let n = 0;
+  for (const p of w.processes) for (const r of p.spec.requests) if (r.sizeKiB > 0) n++;
+  return n;
 }
 
 /** The kernel's side of the agreement: its requests with data from their G (in a trace

@@ -28,7 +28,7 @@ describe('lesson: two and four kernel builds', () => {
   });
 
   // The lesson's "what to expect" (seed 1): two builds, mean Q2C 5.0 ms under CFQ, deadline
-  // and anticipatory (p95 12.2–12.6, max 33–47 ms); four under CFQ 6.2 ms, Q2D 2.1 → 2.9 ms.
+  // and anticipatory (p95 12.2–12.6, max 33–47 ms); four under CFQ 6.3 ms, Q2D 2.1 → 3.0 ms.
   it('lightly loaded, the schedulers hardly differ (mean Q2C within 5%); four builds wait longer in the queue', async () => {
     const run = (...set: string[]) =>
       spindleJson<RunSummary>(['run', `${SCENARIOS}/kernel-builds.json`, ...set, '--json']);

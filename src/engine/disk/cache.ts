@@ -186,7 +186,7 @@ export function stopPrefetch(sim: Simulation, t: number): number {
 
 /** The read-ahead has reached its limit by `now`: DiskSim releases the mechanism there
  * and the segment is clean (disksim_diskctlr.c disk_check_hda, disk_initiate_seek). */
-function prefetchFinished(sim: Simulation, pf: Prefetch, now: number): boolean {
+export function prefetchFinished(sim: Simulation, pf: Prefetch, now: number): boolean {
   return (
     pf.holdUntilNs <= now && pf.baseLbn + prefetchProgress(sim, pf, now).sectors >= pf.limitLbn
   );
@@ -364,27 +364,5 @@ export function writeStopsReadAhead(sim: Simulation, rq: IoRequest, now: number)
   if (pf.holdUntilNs > now) return;
   if (rq.sector < pf.limitLbn && rq.sector + rq.nSectors > seg.lo) {
     pf.limitLbn = pf.baseLbn + prefetchProgress(sim, pf, now).sectors;
-  }
-}
-
-/**
- * A write empties the clean segments it overlaps — their data is stale
- * (disksim_diskcache.c disk_buffer_set_segment: "clear out clean, non-active, overlapping
- * segments if write"). A read-ahead the write has stopped, or that has run to its end, is
- * such a segment; one still serving a read is not.
- */
-export function writeEmptiesSegments(sim: Simulation, rq: IoRequest, now: number): void {
-  const drive = sim.state.drive;
-  if (drive.prefetch && prefetchFinished(sim, drive.prefetch, now)) stopPrefetch(sim, now);
-  const lo = rq.sector;
-  const hi = rq.sector + rq.nSectors;
-  const pf = drive.prefetch;
-  for (let i = 0; i < drive.segments.length; i++) {
-    if (pf && pf.segment === i) continue;
-    const seg = drive.segments[i]!;
-    if (seg.hi > seg.lo && lo < seg.hi && hi > seg.lo) {
-      seg.hi = seg.lo;
-      seg.lastUse = -1; // empty: the first a read miss takes
-    }
   }
 }

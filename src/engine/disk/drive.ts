@@ -22,9 +22,9 @@ import {
   startReadAhead,
   stopPrefetch,
   tryCacheRead,
-  writeEmptiesSegments,
   writeStopsReadAhead,
 } from './cache';
+import { writeEmptiesSegments, writeTakesSegment } from './cache-writes';
 import { ssdSubmit } from './ssd';
 import { fittedSubmit } from './fitted';
 import { acceptFlush } from './flush-command';
@@ -152,6 +152,7 @@ export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: 
   // Sector i's data is in the buffer at dataReadyNs + i·(bus time per sector).
   rq.dataReadyNs = rq.eligibleNs + d.dataPrepNs + d.busWriteNsPerSector;
   if (buffered) {
+    writeTakesSegment(sim, rq);
     schedulePick(sim, bufferWrite(sim, rq, now, segment));
     return true;
   }

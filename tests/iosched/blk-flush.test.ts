@@ -142,6 +142,19 @@ describe('blk_insert_flush and blk_flush_complete_seq: the sequence as the 6.18 
   });
 });
 
+describe('bio_split: the pieces of a split preflush write carry its flags', () => {
+  it('each piece is its own sequence (bio_alloc_clone copies bi_opf)', () => {
+    const r = runProcs('mq-deadline', [[fw(1000, 0, { preflush: true, sizeKiB: 1024 })]], WB);
+    const g = r.trace.filter((e) => e.action === 'G');
+    expect(g.map((e) => rwbs(e))).toEqual(['FWS', 'FWS']);
+    // two pre-flushes: the second piece's waits for the first's data (C2), then goes
+    expect(r.sim.state.host.flush.issued).toBe(2);
+    expect(r.trace.filter((e) => e.action === 'C' && !e.flushOp && e.nSectors === 0)).toHaveLength(
+      2,
+    );
+  });
+});
+
 describe('blk_kick_flush: one flush at a time serves every request waiting for one', () => {
   it('C1: flushes asked for while one runs wait for it, and then one flush serves them all', () => {
     // three empty flushes: the first's flush is running when the other two arrive
@@ -173,6 +186,42 @@ describe('blk_kick_flush: one flush at a time serves every request waiting for o
     const ends = r.trace.filter((e) => e.action === 'C' && !e.flushOp && e.nSectors === 0);
     expect(ends).toHaveLength(2);
     expect(ends[0]!.tNs).toBe(ends[1]!.tNs);
+  });
+
+  it('C3: a flush pending longer than FLUSH_PENDING_TIMEOUT (5 s) goes though sequence data is on the device', () => {
+    // A's 32 MiB FUA write (DATA | POSTFLUSH) is on the device for seconds; B's empty flush
+    // waits on the pending list (C2). A kick comes only with a step of a sequence: C's
+    // preflush write, 6 s in, joins B's list and kicks — the list is 5 s old by then
+    const r = runProcs(
+      'none',
+      [
+        [fw(1000, 0, { fua: true, sizeKiB: 32768 })],
+        [emptyFlush(1)],
+        [fw(500_000, 6000, { preflush: true })],
+      ],
+      { queue: { write_cache: 1, fua: 0, max_sectors_kb: 32768 }, queueDepth: 2 },
+    );
+    const flushD = r.trace.filter((e) => e.flushOp && e.action === 'D').map((e) => e.tNs / 1e6);
+    const dataC = r.trace.find((e) => e.action === 'C' && e.nSectors === 65536)!.tNs / 1e6;
+    // the premise: A's write is still on the device 6 s in
+    expect(dataC).toBeGreaterThan(6000);
+    // B's and C's flush went at the 6 s kick, before A's data completed (C3), not after it
+    expect(flushD[0]!).toBe(6000);
+    expect(flushD[0]!).toBeLessThan(dataC);
+    // the same with C at 4 s: the list is under 5 s old, the flush waits for A's data (C2)
+    const early = runProcs(
+      'none',
+      [
+        [fw(1000, 0, { fua: true, sizeKiB: 32768 })],
+        [emptyFlush(1)],
+        [fw(500_000, 4000, { preflush: true })],
+      ],
+      { queue: { write_cache: 1, fua: 0, max_sectors_kb: 32768 }, queueDepth: 2 },
+    );
+    const first = early.trace.find((e) => e.flushOp && e.action === 'D')!.tNs / 1e6;
+    expect(first).toBe(
+      early.trace.find((e) => e.action === 'C' && e.nSectors === 65536)!.tNs / 1e6,
+    );
   });
 
   it('the flush command bypasses the scheduler: no G or I of its own, and it takes no scheduler tag', () => {

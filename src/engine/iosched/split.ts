@@ -31,6 +31,9 @@ function splitBio(sim: Simulation, bio: Bio, maxSectors: number): Bio[] {
     piece.ioprioClass = bio.ioprioClass;
     piece.ioprioLevel = bio.ioprioLevel;
     piece.serviceNs = bio.serviceNs;
+    // bio_split clones bi_opf: each piece carries REQ_PREFLUSH and REQ_FUA (blk-flush.ts)
+    piece.preflush = bio.preflush;
+    piece.fua = bio.fua;
     piece.parent = bio.slot;
     pieces.push(piece);
     sector += n;

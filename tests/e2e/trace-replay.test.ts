@@ -302,6 +302,46 @@ describe.skipIf(!haveChromium)('trace replay in the built page', () => {
     await page.context().close();
   }, 240_000);
 
+  it('replays the fsync trace through the flush machinery, its flushes as the CLI counts them', async () => {
+    // jbd2's preflush+FUA commit records and python3's fsync flushes: with meta.json (write
+    // cache, no FUA) each goes through kernel 6.18's flush machinery, as the CLI's replay
+    const name = 'mq-deadline_ext4_smallfiles_fsync';
+    const trace = plainCopy('linux-6.18', name, 'trace.txt.gz');
+    const { page, problems } = await lab.openLab();
+    await upload(page, trace);
+    await waitForTrace(page, 'trace.txt');
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay
+      .getByLabel('The trace’s meta.json (optional)')
+      .setInputFiles(dataPath('linux-6.18', name, 'meta.json'));
+    await expect
+      .poll(() => page.getByTestId('replay-meta').textContent())
+      .toContain('From meta.json:');
+    await replay.getByRole('combobox', { name: 'Mode' }).selectOption('closed');
+    const cli = spindleJson<ReplayReport>([
+      'replay',
+      dataPath('linux-6.18', name, 'trace.txt.gz'),
+      '--mode',
+      'closed',
+      '--json',
+    ]);
+    await replay.getByRole('button', { name: 'Replay' }).click();
+    const flushes = page.getByTestId('replay-flushes');
+    await flushes.waitFor({ timeout: 120_000 });
+    const r = await cli;
+    const text = (await flushes.textContent())!.replace(/\s+/g, ' ');
+    expect(r.flushes.commands.measured).toBe(2576);
+    expect(text).toContain(`${count(r.flushes.flaggedQs)} Qs with preflush or FUA`);
+    expect(text).toContain(
+      'write cache yes, FUA no (write cache from meta.json; FUA from meta.json)',
+    );
+    expect(text).toContain(
+      `flush commands measured ${count(r.flushes.commands.measured)}, simulated ${count(r.flushes.commands.simulated)}`,
+    );
+    expect(problems).toEqual([]);
+    await page.context().close();
+  }, 240_000);
+
   it('replays a trace under deadline: measured and simulated side by side', async () => {
     const { page, problems } = await lab.openLab();
     await upload(page, plainCopy('linux-6.18', 'none_randread_4k', 'trace.txt.gz'));

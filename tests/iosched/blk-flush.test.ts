@@ -13,6 +13,7 @@ import {
   flushPolicy,
 } from '../../src/engine/iosched/blk-flush';
 import type { FixedRequest } from '../../src/engine/scenario/types';
+import { loadScenario } from '../../src/engine/scenario/load';
 import { rwbs } from '../../src/engine/trace/blkparse-writer';
 import { actions, runProcs, type BlockRun } from '../helpers/mq-run';
 import { wr } from '../helpers/traced-run';
@@ -250,5 +251,26 @@ describe('a flush at the device (disk/flush-command.ts)', () => {
     // the write was reported done from the buffer well before the flush could be
     expect(fC.tNs - 0.01e6).toBeGreaterThan(aloneC.tNs - aloneD.tNs + 1e6);
     expect(wC.tNs).toBeLessThan(fC.tNs);
+  });
+});
+
+describe('scenarios with flushes', () => {
+  const withList = (kernel: string, requests: unknown[]) => ({
+    name: 'x',
+    iosched: { name: 'none', kernel },
+    workload: { processes: [{ name: 'p', requests }] },
+  });
+  it('an empty flush is a write of 0 KiB with preflush, on kernel 6.18 only', () => {
+    const flush = { sector: 0, sizeKiB: 0, op: 'write', atMs: 0, preflush: true };
+    expect(() => loadScenario(withList('6.18', [flush]), 'x.json')).not.toThrow();
+    expect(() => loadScenario(withList('2.6.32', [flush]), 'x.json')).toThrow(
+      /requests\.0\.sizeKiB: is 0 \(an empty flush\), which only kernel 6\.18's flush machinery replays/,
+    );
+    // 0 KiB without preflush, or a read, is no request
+    for (const bad of [
+      { ...flush, preflush: false },
+      { ...flush, op: 'read' },
+    ])
+      expect(() => loadScenario(withList('6.18', [bad]), 'x.json')).toThrow(/sizeKiB/);
   });
 });

@@ -50,6 +50,18 @@ export function ReplayResult({ report: r }: { report: ReplayReport }) {
         {rq.untimed > 0 &&
           ` ${count(rq.untimed)} requests had no traced D and C and were served by the device model.`}
       </p>
+      {(r.flushes.flaggedQs > 0 || r.flushes.commands.measured > 0) && (
+        <p className="small muted" data-testid="replay-flushes">
+          Flushes: {count(r.flushes.flaggedQs)} Qs with preflush or FUA
+          {rq.emptyFlushes > 0 && ` (${count(rq.emptyFlushes)} of them empty flushes)`}; the traced
+          device: write cache {yesNo(r.flushes.writeCache)}, FUA {yesNo(r.flushes.fua)} (
+          {r.flushes.source}); flush commands measured {count(r.flushes.commands.measured)},
+          simulated {count(r.flushes.commands.simulated)}
+          {r.fit?.flush &&
+            `; the fitted device’s flush: ${r.fit.flush.baseMs.toFixed(3)} ms mean work (traced median D2C ${r.fit.flush.tracedD2cMedianMs.toFixed(3)} ms, ${count(r.fit.flush.samples)} flushes)`}
+          .
+        </p>
+      )}
       {r.addresses.packed && (
         <p className="small muted" data-testid="replay-addresses">
           Addresses: {r.addresses.note}.
@@ -64,4 +76,8 @@ export function ReplayResult({ report: r }: { report: ReplayReport }) {
       <ThroughputPlot report={r} />
     </div>
   );
+}
+
+function yesNo(v: boolean | null): string {
+  return v === null ? 'unknown' : v ? 'yes' : 'no';
 }

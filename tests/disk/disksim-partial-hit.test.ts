@@ -91,3 +91,32 @@ describe('a partial hit on a clean segment (DiskSim BUFFER_PARTIAL), on the DEC 
     for (let line = 1; line <= DISKSIM_MS.length; line++) asDiskSim(line);
   });
 });
+
+// On the Quantum Atlas 10K the bus (0.099 ms a block) is slower than the media (about 0.018):
+// a partial hit sends the buffered blocks, disconnects, reconnects once the first missing
+// block is read and sends the rest at the bus's pace (disksim_diskctlr.c
+// disk_reconnection_or_transfer_complete) — not one bus block after the media's last. The
+// trace was run in DiskSim's validate mode as above (`disksim atlas10k.parv out.outv validate
+// pa.trace 0`). Line 1 reads ahead to 2,780,716 (DEC's scheme); line 2 wants 2,780,710–721:
+// six blocks buffered, six read on after a head switch and most of a revolution.
+const ATLAS_TRACE = `
+R Hit 2780064 4 10000 45000
+R Hit 2780710 12 10000 45000
+R Hit 5000000 8 10000 45000
+R Hit 5000200 200 10000 45000
+`;
+const ATLAS_DISKSIM_MS = [10.980647, 6.64369, 5.941748, 20.743079];
+
+describe('a partial hit with a bus slower than the media, on the Quantum Atlas 10K', () => {
+  it('the rest goes at the bus pace from the first missing block (disk_reconnection_or_transfer_complete)', () => {
+    const disk = readParv(`${VALIDATION_DIR()}/atlas10k.parv`);
+    const ms = validateDisk(
+      disk.params,
+      parseValidationTrace(ATLAS_TRACE, 'pa.trace'),
+      'fcfs',
+    ).simulatedMs;
+    for (let i = 0; i < ATLAS_DISKSIM_MS.length; i++) {
+      expect(ms[i]).toBeCloseTo(ATLAS_DISKSIM_MS[i]!, 3);
+    }
+  });
+});

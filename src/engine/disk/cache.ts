@@ -212,6 +212,7 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
   let dataAt = -1;
   let segment = -1;
   let partial = -1;
+  let firstMissing = -1; // a partial hit: its first sector not yet buffered
   const pf = drive.prefetch;
   for (let i = 0; i < drive.segments.length && dataAt < 0; i++) {
     const seg = drive.segments[i]!;
@@ -225,18 +226,8 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
       if (hi <= got) dataAt = now;
       else {
         if (hi > pf.limitLbn) pf.limitLbn = Math.min(hi, d.geometry.totalLbns);
-        dataAt = mediaTransfer(
-          d,
-          pf.baseLbn,
-          hi - pf.baseLbn,
-          pf.baseStartNs,
-          false,
-          progress,
-          Infinity,
-          null,
-          0,
-          pf.base,
-        ).endNs;
+        dataAt = streamedBy(sim, pf, hi);
+        firstMissing = got;
       }
     } else if (lo >= seg.lo && hi <= seg.hi) {
       segment = i;
@@ -249,14 +240,24 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
   if (dataAt < 0 && cache.separateWriteSegment && lo >= ws.lo && hi <= ws.hi) dataAt = now;
   if (dataAt < 0 && partial >= 0) {
     dataAt = partialHitReadOn(sim, partial, hi, now);
-    if (dataAt >= 0) segment = partial;
+    if (dataAt >= 0) {
+      segment = partial;
+      firstMissing = drive.segments[partial]!.hi;
+    }
   }
   if (dataAt < 0) return false;
 
   const bus = rq.nSectors * d.busReadNsPerSector;
   const hitNs = commandOverheadNs(sim, 'read-hit');
   const cmdDone = now + hitNs + d.dataPrepNs;
-  const busEnd = Math.max(cmdDone + bus, dataAt + d.busReadNsPerSector);
+  let busEnd = Math.max(cmdDone + bus, dataAt + d.busReadNsPerSector);
+  if (firstMissing >= 0) {
+    // The drive reconnects once the first missing sector is buffered and sends the rest at
+    // the bus's pace: a bus slower than the media binds from there (DiskSim's
+    // disk_reconnection_or_transfer_complete after the disconnect)
+    const firstAt = streamedBy(sim, drive.prefetch!, firstMissing + 1);
+    busEnd = Math.max(busEnd, firstAt + (hi - firstMissing) * d.busReadNsPerSector);
+  }
   const complete = busEnd + d.readCompleteNs;
   rq.cacheHit = true;
   rq.eligibleNs = cmdDone;
@@ -268,6 +269,22 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
     keepReadingAhead(sim, segment, hi, now, complete);
   }
   return true;
+}
+
+/** When the stream has buffered every sector before `end`. */
+function streamedBy(sim: Simulation, pf: Prefetch, end: number): number {
+  return mediaTransfer(
+    sim.model.disk,
+    pf.baseLbn,
+    end - pf.baseLbn,
+    pf.baseStartNs,
+    false,
+    progress,
+    Infinity,
+    null,
+    0,
+    pf.base,
+  ).endNs;
 }
 
 /**
@@ -299,18 +316,7 @@ function partialHitReadOn(sim: Simulation, segment: number, hi: number, now: num
     now,
   );
   lbnToPhys(d.geometry, seg.hi, pf.base);
-  return mediaTransfer(
-    d,
-    pf.baseLbn,
-    hi - pf.baseLbn,
-    pf.baseStartNs,
-    false,
-    progress,
-    Infinity,
-    null,
-    0,
-    pf.base,
-  ).endNs;
+  return streamedBy(sim, pf, hi);
 }
 
 /**

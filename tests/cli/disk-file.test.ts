@@ -19,7 +19,7 @@ describe('spindle run --disk-file', () => {
     const onFile = await spindle(['run', RANDOM_READ, '--disk-file', PARV, '--json']);
     expect(onFile.code).toBe(0);
     expect(onFile.stderr).toBe(
-      `spindle: note: ${PARV}: 11 DiskSim parameters are not applied (spindle disksim-read ${PARV} lists them)\n`,
+      `spindle: note: ${PARV}: 5 DiskSim parameters are not applied (spindle disksim-read ${PARV} lists them)\n`,
     );
     const s = JSON.parse(onFile.stdout) as RunSummary;
     expect(s.disk).toBe('file:hp_c2247a.parv');

@@ -14,15 +14,26 @@ interface Row {
   name: string;
 }
 
-const rows: Row[] = doc
-  .split('\n')
-  .filter((l) => l.startsWith('| ') && !l.startsWith('| claim') && !l.startsWith('| ---'))
-  .map((l) => {
-    const cells = l.split(' | ').map((c) => c.replace(/^\| |\s*\|$/g, '').trim());
-    const m = /^`([^`]+)` › "(.+)"$/.exec(cells[3] ?? '');
-    if (!m || !['yes', '**no**'].includes(cells[2]!)) throw new Error(`malformed row: ${l}`);
-    return { claim: cells[0]!, holds: cells[2] === 'yes', file: m[1]!, name: m[2]! };
-  });
+/** The body rows of the claim tables (those whose header opens `| claim`); other tables are figures. */
+function claimRows(text: string): string[] {
+  const out: string[] = [];
+  let inClaims = false;
+  let previous = '';
+  for (const l of text.split('\n')) {
+    if (!l.startsWith('| ')) inClaims = false;
+    else if (!previous.startsWith('| ')) inClaims = l.startsWith('| claim');
+    else if (inClaims && !l.startsWith('| ---')) out.push(l);
+    previous = l;
+  }
+  return out;
+}
+
+const rows: Row[] = claimRows(doc).map((l) => {
+  const cells = l.split(' | ').map((c) => c.replace(/^\| |\s*\|$/g, '').trim());
+  const m = /^`([^`]+)` › "(.+)"$/.exec(cells[3] ?? '');
+  if (!m || !['yes', '**no**'].includes(cells[2]!)) throw new Error(`malformed row: ${l}`);
+  return { claim: cells[0]!, holds: cells[2] === 'yes', file: m[1]!, name: m[2]! };
+});
 
 /** The kind of test whose name contains `name`: the call opening on its line or the one before. */
 function kindOf(file: string, name: string): 'it' | 'it.fails' | 'missing' | 'ambiguous' {

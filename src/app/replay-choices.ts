@@ -3,6 +3,8 @@
 // plain words with the engine's name beside — and the engine notes that speak of the CLI's
 // options, reworded for the form's menus. Pure: the components read these.
 import type { ReplayMode } from '../engine';
+// straight from its module: the engine's index would bring the whole engine into the page
+import { defaultKernel } from '../engine/trace/replay-kernel';
 
 /** the engine's name for the device fitted to the trace (ReplayOptions.disk) */
 export const TRACED_DISK = 'traced';
@@ -14,11 +16,11 @@ export const KERNEL_CHOICES: ReadonlyArray<{ value: ReplayKernel; label: string 
   { value: '2.6.32', label: '2.6.32 — queue plug, unplug timer' },
 ];
 
-/** the schedulers a blk-mq kernel has: the form starts them on 6.18, the others on 2.6.32 */
-const BLK_MQ = new Set(['mq-deadline', 'bfq', 'kyber', 'none']);
-
-export function defaultKernelFor(scheduler: string): ReplayKernel {
-  return BLK_MQ.has(scheduler) ? '6.18' : '2.6.32';
+/** The kernel the form starts on until one is chosen: the CLI's default for the same trace
+ * and scheduler (`traced`: the scheduler the trace or its meta.json names, null if none). */
+export function defaultKernelFor(scheduler: string, traced: string | null): ReplayKernel {
+  // the rule's choices are the form's two kernels; 2.6.16 is never a default
+  return defaultKernel(traced, scheduler).value === '6.18' ? '6.18' : '2.6.32';
 }
 
 export const MODE_CHOICES: ReadonlyArray<{ value: ReplayMode; label: string; what: string }> = [

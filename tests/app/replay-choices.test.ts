@@ -13,13 +13,26 @@ const trace = [
 ].join('\n');
 
 describe('the replay form', () => {
-  it('starts a blk-mq scheduler on 6.18, a 2.6 one on 2.6.32', () => {
-    expect(['mq-deadline', 'bfq', 'kyber', 'none'].map(defaultKernelFor)).toEqual(
-      Array(4).fill('6.18'),
-    );
-    expect(['noop', 'deadline', 'cfq', 'anticipatory'].map(defaultKernelFor)).toEqual(
-      Array(4).fill('2.6.32'),
-    );
+  it('starts a blk-mq scheduler on 6.18, a 2.6 one on 2.6.32, for a trace of unknown scheduler', () => {
+    const start = (s: string) => defaultKernelFor(s, null);
+    expect(['mq-deadline', 'bfq', 'kyber', 'none'].map(start)).toEqual(Array(4).fill('6.18'));
+    expect(['noop', 'deadline', 'cfq', 'anticipatory'].map(start)).toEqual(Array(4).fill('2.6.32'));
+  });
+
+  it('starts on the kernel the CLI replays on by default, for every traced and chosen scheduler', () => {
+    const reading = readTraceText(trace);
+    const traced = [null, 'none', 'mq-deadline', 'bfq', 'kyber', 'noop', 'deadline', 'cfq'];
+    const chosen = ['none', 'mq-deadline', 'bfq', 'kyber', 'noop', 'deadline', 'cfq'];
+    for (const t of traced)
+      for (const scheduler of chosen) {
+        const meta = t === null ? {} : { meta: { scheduler: t } };
+        const cli = replayTrace(reading, { scheduler, disk: 'sata-7200-500g', ...meta });
+        expect(`${t} → ${scheduler}: ${defaultKernelFor(scheduler, t)}`).toBe(
+          `${t} → ${scheduler}: ${cli.kernel.value}`,
+        );
+      }
+    // a 2.6 trace replayed under none stays on the 2.6 block layer (the form once said 6.18)
+    expect(defaultKernelFor('none', 'cfq')).toBe('2.6.32');
   });
 
   it('the engine’s notes for choices made in the form name the menus, not CLI options', () => {

@@ -63,7 +63,8 @@ export function ReplayPanel({
   const [disk, setDisk] = useState(TRACED_DISK);
   // the kernel follows the scheduler until one is chosen
   const [chosenKernel, setKernel] = useState<ReplayKernel | null>(null);
-  const kernel = chosenKernel ?? defaultKernelFor(scheduler);
+  const kernel =
+    chosenKernel ?? defaultKernelFor(scheduler, meta?.facts.scheduler ?? overview.tracedScheduler);
   const [mode, setMode] = useState<ReplayMode>('open');
   const [chosenDevice, setChosenDevice] = useState<string | null>(null);
   const replayDevice =

@@ -1,10 +1,10 @@
 // Trace replay: which Spindle scheduler stands in for the traced one (SCHEDULER_MAP, the
 // trace's meta.json or message lines), and which block layer it runs on (kernel 6.18's
 // per-task plugging for a blk-mq scheduler, else 2.6's).
-import { BLK_MQ_ONLY } from '../iosched/blk-mq-only';
-import { KERNELS, type Kernel } from '../iosched/queue-settings';
+import type { Kernel } from '../iosched/queue-settings';
 import { mqTagDepth } from '../iosched/tags-mq';
 import { ReplayError } from './replay-errors';
+import { defaultKernel, type KernelChoice } from './replay-kernel';
 import type { TraceReading } from './replay-source';
 
 /** What is known about the traced system beside the text (the corpus's meta.json). */
@@ -52,46 +52,14 @@ export interface SchedulerMapping {
   note: string;
 }
 
-export interface KernelChoice {
-  value: Kernel;
-  source: string;
-}
-
-/** the schedulers that exist only in blk-mq kernels (LINUX-SCHEDULERS.md §9) */
-const BLK_MQ_SCHEDULERS = new Set(['mq-deadline', 'bfq', 'kyber', 'none']);
-/** the Spindle schedulers that blk-mq kernels have: the others are 2.6's (their block layer) */
-const BLK_MQ_SIMULATED = new Set([...BLK_MQ_ONLY, 'none']);
+export type { KernelChoice } from './replay-kernel';
 
 /** The simulated block layer: kernel 6.18's (per-task plugging) when a blk-mq trace is
- * replayed under a blk-mq scheduler; a 2.6 scheduler runs on the 2.6 block layer. */
+ * replayed under a blk-mq scheduler; a 2.6 scheduler runs on the 2.6 block layer. The CLI's
+ * default and the page's replay form's (app/replay-choices.ts) are this one rule. */
 export function chooseKernel(mapping: SchedulerMapping, given: Kernel | undefined): KernelChoice {
   if (given !== undefined) return { value: given, source: '--kernel' };
-  // mq-deadline, bfq and kyber exist only on blk-mq kernels: any trace replays on 6.18; so
-  // does "none" (blk-mq without a scheduler) where the trace does not say it was 2.6's —
-  // the page's form starts it there too (app/replay-choices.ts)
-  if (
-    (BLK_MQ_ONLY.has(mapping.simulated) ||
-      (mapping.simulated === 'none' && mapping.traced === null)) &&
-    !(mapping.traced !== null && BLK_MQ_SCHEDULERS.has(mapping.traced))
-  )
-    return {
-      value: '6.18',
-      source: `${mapping.simulated} exists only in blk-mq kernels: kernel 6.18's block layer (each process plugs its own submissions)`,
-    };
-  const blkMq = mapping.traced !== null && BLK_MQ_SCHEDULERS.has(mapping.traced);
-  if (blkMq && BLK_MQ_SIMULATED.has(mapping.simulated))
-    return {
-      value: '6.18',
-      source: `a blk-mq trace (${mapping.traced}) under ${mapping.simulated}: each process plugs its own submissions`,
-    };
-  return {
-    value: KERNELS[0],
-    source: blkMq
-      ? `${mapping.simulated} is a 2.6 scheduler: it runs on the 2.6 block layer (queue plug, unplug timer)`
-      : mapping.traced === null
-        ? 'the traced scheduler is unknown: the 2.6 block layer; give --kernel 6.18 for a blk-mq trace'
-        : `the traced ${mapping.traced} is a 2.6 scheduler`,
-  };
+  return defaultKernel(mapping.traced, mapping.simulated);
 }
 
 export interface NrRequestsChoice {

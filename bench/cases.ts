@@ -1,6 +1,6 @@
 // The benchmark cases: each names its target from the issues and measures one figure.
 import { buildModel } from '../src/engine/model';
-import { createSimulation, step, type Simulation } from '../src/engine/sim/simulation';
+import { createSimulation, step, type Simulation } from '../src/engine/simulation';
 import { PROCESS_DEFAULTS } from '../src/engine/scenario/process';
 import type { Scenario } from '../src/engine/scenario/types';
 import type { DiskSchedulerName } from '../src/engine/disk/disk-scheduler';

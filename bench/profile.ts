@@ -2,7 +2,7 @@
 // print CPU-time throughput plus a fingerprint of the run's results, so a speed change can
 // be checked for bit-identical behaviour. Build: node bench/build-profile.mjs.
 import { buildModel } from '../src/engine/model';
-import { createSimulation, step } from '../src/engine/sim/simulation';
+import { createSimulation, step } from '../src/engine/simulation';
 import { randomReads } from './cases';
 import type { Scenario } from '../src/engine/scenario/types';
 import { TraceParser } from '../src/engine/trace/parse';

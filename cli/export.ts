@@ -4,7 +4,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { buildModel } from '../src/engine/model';
-import { createSimulation, step } from '../src/engine/sim/simulation';
+import { createSimulation, step } from '../src/engine/simulation';
 import { BlkparseWriter } from '../src/engine/trace/blkparse-writer';
 import { onePositional, parseArgs, single } from './args';
 import { UsageError } from './errors';

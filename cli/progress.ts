@@ -2,7 +2,7 @@
 // place at most every quarter second and erased at the end — only when stderr is a TTY, so
 // pipes, files and `--json` output never see it.
 import type { Scenario } from '../src/engine/scenario/types';
-import type { Simulation } from '../src/engine/sim/simulation';
+import type { Simulation } from '../src/engine/simulation';
 
 export interface ProgressStream {
   isTTY?: boolean;

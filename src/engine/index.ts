@@ -13,15 +13,15 @@ export {
   peekTime,
   snapshot,
   restore,
-} from './sim/simulation';
-export type { Simulation, SimState, Model } from './sim/simulation';
+} from './simulation';
+export type { Simulation, SimState, Model } from './simulation';
 export type { TraceEvent, TraceSink, ServiceRecord, DecisionRecord, BlkAction } from './events';
 export { getPreset, presetNames } from './disk/presets';
 export { inspectDrive, type DriveView } from './disk/inspect';
-export { hostView } from './iosched/inspect';
+export { hostView } from './inspect';
 export { buildGeometry, lbnToPhys, sectorAngle, trackStartAngle } from './disk/geometry';
 export type { Geometry, PhysAddr } from './disk/geometry';
-export { createTimeline, stepTimeline, advanceTo, seekTo, type Timeline } from './sim/timeline';
+export { createTimeline, stepTimeline, advanceTo, seekTo, type Timeline } from './timeline';
 export type { DiskParams } from './disk/params';
 export { DISK_SCHEDULERS, type DiskSchedulerName } from './disk/disk-scheduler';
 // trace upload and replay in the page (src/worker/trace.worker.ts)

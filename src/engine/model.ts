@@ -3,7 +3,7 @@ import { MAX_RUN_EVENTS, MAX_RUN_REQUESTS } from './scenario/run-bounds';
 import { compileDisk } from './disk/compile';
 import type { DiskParams } from './disk/params';
 import { getPreset } from './disk/presets';
-import type { Model } from './sim/simulation';
+import type { Model } from './simulation';
 import type { ProcessSpec, Scenario } from './scenario/types';
 import { PROCESS_DEFAULTS } from './scenario/process';
 import { queueSettings } from './iosched/queue-settings';

@@ -2,7 +2,7 @@
 import type { TraceSink } from './events';
 import { buildModel } from './model';
 import type { Scenario } from './scenario/types';
-import { createSimulation, runToEnd, step, type Simulation } from './sim/simulation';
+import { createSimulation, runToEnd, step, type Simulation } from './simulation';
 import { summarize, type RunSummary } from './summary';
 
 export interface RunOptions {

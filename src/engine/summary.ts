@@ -3,7 +3,7 @@ import { journalView } from './workload/journal';
 import { reiserfsJournalView } from './workload/reiserfs-journal';
 import { summarizeMs } from './metrics/histogram';
 import type { Scenario } from './scenario/types';
-import type { Simulation } from './sim/simulation';
+import type { Simulation } from './simulation';
 import { pageCacheCounters, type PageCacheCounters } from './workload/page-cache-view';
 
 const NS_PER_MS = 1e6;

@@ -32,7 +32,7 @@ import {
 } from '../engine';
 import { applyOverrides, type Catalog, type RunOverrides, type TunableInfo } from '../app/config';
 import { elevatorNames, getElevator } from '../engine/iosched/elevator';
-import { hostView } from '../engine/iosched/inspect';
+import { hostView } from '../engine/inspect';
 import { HZ_VALUES, KERNELS, QUEUE_SETTINGS } from '../engine/iosched/queue-settings';
 import { defaultAt, type TunableSpec } from '../engine/iosched/types';
 import { GENERATOR_CHOICES } from '../engine/workload/generators';

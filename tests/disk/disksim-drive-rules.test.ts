@@ -11,7 +11,7 @@ import { lbnBounds } from '../../src/engine/disk/geometry';
 import { commandOverheadNs } from '../../src/engine/disk/overheads';
 import type { DiskParams } from '../../src/engine/disk/params';
 import { getPreset } from '../../src/engine/disk/presets';
-import type { Simulation } from '../../src/engine/sim/simulation';
+import type { Simulation } from '../../src/engine/simulation';
 
 function fakeSim(p: DiskParams, lastCompletedWrite: boolean, writePolicy = p.cache.writePolicy) {
   return {

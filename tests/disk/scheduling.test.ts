@@ -128,7 +128,7 @@ describe('the write-back buffer fills, visibly', () => {
   it('reports the time writes waited for room, and inspectDrive shows it full', async () => {
     const { inspectDrive } = await import('../../src/engine/disk/inspect');
     const { buildModel } = await import('../../src/engine/model');
-    const { createSimulation, step } = await import('../../src/engine/sim/simulation');
+    const { createSimulation, step } = await import('../../src/engine/simulation');
     const s = scenario({
       cache: 'write-back',
       queueDepth: 4,

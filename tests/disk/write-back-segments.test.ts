@@ -7,7 +7,7 @@
 // drive's SPTF destaged from all of them, where the real drive has 16 segments.)
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, step } from '../../src/engine/sim/simulation';
+import { createSimulation, step } from '../../src/engine/simulation';
 import { inspectDrive } from '../../src/engine/disk/inspect';
 import type { FixedRequest } from '../../src/engine/scenario/types';
 import { proc, scenario } from '../helpers/scenario';

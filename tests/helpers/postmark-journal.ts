@@ -3,7 +3,7 @@
 // simulation of it that records its queued bios and completed requests.
 import { loadScenario } from '../../src/engine/scenario/load';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation } from '../../src/engine/sim/simulation';
+import { createSimulation } from '../../src/engine/simulation';
 import type { TraceEvent, TraceSink } from '../../src/engine/events';
 
 export interface PostmarkOpts {

@@ -3,7 +3,7 @@
 import type { DecisionRecord, TraceEvent, TraceSink } from '../../src/engine/events';
 import { runScenario } from '../../src/engine/run';
 import type { FixedRequest, Scenario } from '../../src/engine/scenario/types';
-import type { Simulation } from '../../src/engine/sim/simulation';
+import type { Simulation } from '../../src/engine/simulation';
 
 export const rd = (sector: number, atMs: number, sizeKiB = 4): FixedRequest => ({
   sector,

@@ -7,7 +7,7 @@ import { bfq, type BfqState } from '../../src/engine/iosched/bfq';
 import { ensureRegistered } from '../../src/engine/iosched/elevator';
 import { buildModel } from '../../src/engine/model';
 import type { ProcessSpec } from '../../src/engine/scenario/types';
-import { createSimulation, step } from '../../src/engine/sim/simulation';
+import { createSimulation, step } from '../../src/engine/simulation';
 import { proc, scenario } from '../helpers/scenario';
 import { tracedRun } from '../helpers/traced-run';
 

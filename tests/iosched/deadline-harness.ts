@@ -8,7 +8,7 @@ import { deadline, type DeadlineState, type DeadlineView } from '../../src/engin
 import { ensureRegistered } from '../../src/engine/iosched/elevator';
 import { buildModel } from '../../src/engine/model';
 import type { FixedRequest, ProcessSpec } from '../../src/engine/scenario/types';
-import { createSimulation, peekTime, step, type Simulation } from '../../src/engine/sim/simulation';
+import { createSimulation, peekTime, step, type Simulation } from '../../src/engine/simulation';
 import { proc, scenario } from '../helpers/scenario';
 import { BUSY, tracedRun, type TracedRun } from '../helpers/traced-run';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { deadline } from '../../src/engine/iosched/deadline';
 import type { Bio } from '../../src/engine/iosched/types';
-import type { Simulation } from '../../src/engine/sim/simulation';
+import type { Simulation } from '../../src/engine/simulation';
 import { testBio } from '../helpers/bio';
 import { BUSY, rd, wr } from '../helpers/traced-run';
 import { MS, reads, run, simAt, stateOf, syncWrites, view } from './deadline-harness';

@@ -12,7 +12,7 @@ import {
 import { KYBER_IO_LATENCY, KYBER_TOTAL_LATENCY } from '../../src/engine/iosched/kyber-tunables';
 import type { KyberView } from '../../src/engine/iosched/kyber-view';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, peekTime, step } from '../../src/engine/sim/simulation';
+import { createSimulation, peekTime, step } from '../../src/engine/simulation';
 import { proc, scenario } from '../helpers/scenario';
 import { rd, tracedRun } from '../helpers/traced-run';
 import { fresh, insert } from './kyber-harness';

@@ -9,7 +9,7 @@ import { KYBER_BATCH_SIZE, KYBER_DEPTH } from '../../src/engine/iosched/kyber-tu
 import { drain, fresh, insert } from './kyber-harness';
 import { buildModel } from '../../src/engine/model';
 import type { FixedRequest, ProcessSpec } from '../../src/engine/scenario/types';
-import { createSimulation, step } from '../../src/engine/sim/simulation';
+import { createSimulation, step } from '../../src/engine/simulation';
 import { proc, scenario } from '../helpers/scenario';
 import { BUSY, rd, tracedRun, wr } from '../helpers/traced-run';
 

@@ -13,7 +13,7 @@ import {
 } from '../../src/engine/iosched/mq-deadline';
 import { buildModel } from '../../src/engine/model';
 import type { FixedRequest, ProcessSpec } from '../../src/engine/scenario/types';
-import { createSimulation, peekTime, step, type Simulation } from '../../src/engine/sim/simulation';
+import { createSimulation, peekTime, step, type Simulation } from '../../src/engine/simulation';
 import { proc, scenario } from '../helpers/scenario';
 import { BUSY, rd, tracedRun, wr, type TracedRun } from '../helpers/traced-run';
 

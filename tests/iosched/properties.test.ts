@@ -11,7 +11,7 @@ import { elevatorNames } from '../../src/engine/iosched/elevator';
 import '../../src/engine/iosched/registry';
 import { buildModel } from '../../src/engine/model';
 import type { FixedRequest } from '../../src/engine/scenario/types';
-import { createSimulation, step } from '../../src/engine/sim/simulation';
+import { createSimulation, step } from '../../src/engine/simulation';
 import { driveHasFreeTag } from '../../src/engine/disk/drive';
 import { proc, scenario } from '../helpers/scenario';
 import { getPreset } from '../../src/engine/disk/presets';

@@ -9,7 +9,7 @@ import {
   runToEnd,
   runUntil,
   snapshot,
-} from '../../src/engine/sim/simulation';
+} from '../../src/engine/simulation';
 import { summarize } from '../../src/engine/summary';
 import type { SwitcherState } from '../../src/engine/iosched/switcher';
 import '../../src/engine/iosched/registry';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, runUntil } from '../../src/engine/sim/simulation';
+import { createSimulation, runUntil } from '../../src/engine/simulation';
 import type { DecisionRecord, TraceEvent, TraceSink } from '../../src/engine/events';
 import { SWITCHER_RULES, switcher, type SwitcherState } from '../../src/engine/iosched/switcher';
 import '../../src/engine/iosched/registry';

@@ -6,7 +6,7 @@ import type { BfqState } from '../../src/engine/iosched/bfq';
 import '../../src/engine/iosched/registry';
 import { buildModel } from '../../src/engine/model';
 import { loadScenario } from '../../src/engine/scenario/load';
-import { createSimulation, step } from '../../src/engine/sim/simulation';
+import { createSimulation, step } from '../../src/engine/simulation';
 import type { RunSummary } from '../../src/engine/summary';
 import { SCENARIOS, spindleJson } from '../cli/run-cli';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/engine/sim/rng';
 import { loadScenario } from '../../src/engine/scenario/load';
-import { resolveGenerator } from '../../src/engine/workload/generators/schema';
+import { resolveGenerator } from '../../src/engine/scenario/generator-schema';
 import type { GenEnv, Step } from '../../src/engine/workload/generators/types';
 import {
   MINI_GROUPS,

@@ -10,7 +10,7 @@ import { UsageError } from '../../cli/errors';
 import { progressLine, terminalProgress } from '../../cli/progress';
 import { runScenario } from '../../src/engine/run';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, runToEnd } from '../../src/engine/sim/simulation';
+import { createSimulation, runToEnd } from '../../src/engine/simulation';
 import { summarize } from '../../src/engine/summary';
 import {
   loadScenario,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TraceSink } from '../../src/engine/events';
 import { buildModel } from '../../src/engine/model';
 import { runScenario } from '../../src/engine/run';
-import { createSimulation, restore, snapshot, step } from '../../src/engine/sim/simulation';
+import { createSimulation, restore, snapshot, step } from '../../src/engine/simulation';
 import { proc, scenario } from '../helpers/scenario';
 
 function logOf(seed: number): string[] {
@@ -122,7 +122,7 @@ describe('determinism of the blk-mq schedulers on kernel 6.18', () => {
 
 describe('timeline: periodic snapshots and seeking back', () => {
   it('seeking back to an earlier time and forward again reproduces the run', async () => {
-    const { createTimeline, seekTo, stepTimeline } = await import('../../src/engine/sim/timeline');
+    const { createTimeline, seekTo, stepTimeline } = await import('../../src/engine/timeline');
     const model = buildModel(
       scenario({
         scheduler: 'sptf',

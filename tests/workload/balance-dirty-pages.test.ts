@@ -9,10 +9,10 @@ import {
   snapshot,
   step,
   type Simulation,
-} from '../../src/engine/sim/simulation';
+} from '../../src/engine/simulation';
 import { summarize } from '../../src/engine/summary';
 import type { TraceEvent } from '../../src/engine/events';
-import { hostView } from '../../src/engine/iosched/inspect';
+import { hostView } from '../../src/engine/inspect';
 import {
   balanceDirtyPages,
   dirtyLimits,

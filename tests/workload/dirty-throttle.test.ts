@@ -3,9 +3,9 @@
 // rate the disk's measured writeback allows. Each rule by its kernel name.
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, runUntil, type Simulation } from '../../src/engine/sim/simulation';
+import { createSimulation, runUntil, type Simulation } from '../../src/engine/simulation';
 import { loadScenario } from '../../src/engine/scenario/load';
-import { hostView } from '../../src/engine/iosched/inspect';
+import { hostView } from '../../src/engine/inspect';
 import { newBdpCall } from '../../src/engine/workload/balance-dirty';
 import { onWriteback, wbWakeupDelayed } from '../../src/engine/workload/flusher';
 import {

@@ -12,7 +12,7 @@ import { postmark, type PostmarkSpec } from '../../src/engine/workload/generator
 import { kbuild, type KbuildSpec } from '../../src/engine/workload/generators/kbuild';
 import { tpcb, type TpcbSpec } from '../../src/engine/workload/generators/tpcb';
 import type { GenFamily, Step } from '../../src/engine/workload/generators/types';
-import { resolveGenerator, type RawGenerator } from '../../src/engine/workload/generators/schema';
+import { resolveGenerator, type RawGenerator } from '../../src/engine/scenario/generator-schema';
 import { ONE_THREAD_ENV } from '../helpers/gen-env';
 
 const env = ONE_THREAD_ENV;

@@ -1,7 +1,7 @@
 // The inspection panel's view of the journals (journal-inspect.ts), read off live runs.
 import { describe, expect, it, vi } from 'vitest';
-import { runUntil } from '../../src/engine/sim/simulation';
-import { hostView } from '../../src/engine/iosched/inspect';
+import { runUntil } from '../../src/engine/simulation';
+import { hostView } from '../../src/engine/inspect';
 import { postmarkScenario, traced } from '../helpers/postmark-journal';
 
 // whole simulation runs: slower than unit tests on a shared machine

@@ -17,7 +17,7 @@ import { sendChunk, writeChunk } from '../helpers/writeback';
 import { loadScenario } from '../../src/engine/scenario/load';
 import { runScenario } from '../../src/engine/run';
 import type { TraceEvent, TraceSink } from '../../src/engine/events';
-import { hostView } from '../../src/engine/iosched/inspect';
+import { hostView } from '../../src/engine/inspect';
 import { randWriteScenario } from '../helpers/rand-write';
 
 /** a cache of `pages` 4 KiB pages */

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../src/engine/run';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, runUntil, type Simulation } from '../../src/engine/sim/simulation';
+import { createSimulation, runUntil, type Simulation } from '../../src/engine/simulation';
 import type { TraceEvent } from '../../src/engine/events';
 import { postmarkScenario, traced, type PostmarkOpts } from '../helpers/postmark-journal';
 import { METADATA_FILE } from '../../src/engine/workload/journal-io';

@@ -13,7 +13,7 @@ import {
   treeCreate,
   unformattedSectors,
 } from '../../src/engine/workload/generators/reiserfs-tree';
-import { resolveGenerator } from '../../src/engine/workload/generators/schema';
+import { resolveGenerator } from '../../src/engine/scenario/generator-schema';
 import type { Step } from '../../src/engine/workload/generators/types';
 import { ONE_THREAD_ENV } from '../helpers/gen-env';
 

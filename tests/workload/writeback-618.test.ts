@@ -5,7 +5,7 @@
 // runs the real flusher in a simulation.
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, runToEnd, runUntil, step } from '../../src/engine/sim/simulation';
+import { createSimulation, runToEnd, runUntil, step } from '../../src/engine/simulation';
 import type { TraceEvent } from '../../src/engine/events';
 import { flusherDone, kickFlusher, wbWakeupDelayed } from '../../src/engine/workload/flusher';
 import {

@@ -3,7 +3,7 @@
 // leaves behind (writeback_single_inode's requeue_io / redirty_tail), dirtyable memory.
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, runToEnd } from '../../src/engine/sim/simulation';
+import { createSimulation, runToEnd } from '../../src/engine/simulation';
 import { runScenario } from '../../src/engine/run';
 import type { TraceEvent } from '../../src/engine/events';
 import {

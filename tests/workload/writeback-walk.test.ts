@@ -5,7 +5,7 @@
 // balance_dirty_pages in a simulation.
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/engine/model';
-import { createSimulation, runToEnd, step } from '../../src/engine/sim/simulation';
+import { createSimulation, runToEnd, step } from '../../src/engine/simulation';
 import { createHeap } from '../../src/engine/sim/heap';
 import type { TraceEvent } from '../../src/engine/events';
 import { startBackgroundWriteback } from '../../src/engine/workload/flusher';

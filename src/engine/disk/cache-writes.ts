@@ -2,7 +2,7 @@
 // the clean ones it overlaps, and on a write-back drive without a separate write segment it
 // takes one of them, where the written blocks stay readable (DiskSim's shared pool).
 import type { IoRequest } from '../request';
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 import { prefetchFinished, stopPrefetch } from './cache';
 
 /**
@@ -11,7 +11,7 @@ import { prefetchFinished, stopPrefetch } from './cache';
  * segments if write"). A read-ahead the write has stopped, or that has run to its end, is
  * such a segment; one still serving a read is not.
  */
-export function writeEmptiesSegments(sim: Simulation, rq: IoRequest, now: number): void {
+export function writeEmptiesSegments(sim: DiskSimulation, rq: IoRequest, now: number): void {
   const drive = sim.state.drive;
   if (drive.prefetch && prefetchFinished(sim, drive.prefetch, now)) stopPrefetch(sim, now);
   const lo = rq.sector;
@@ -33,7 +33,7 @@ export function writeEmptiesSegments(sim: Simulation, rq: IoRequest, now: number
  * (BUFFER_APPEND), else the least recently used that is not reading ahead; the written
  * blocks stay readable there ("Allow read hits on write data").
  */
-export function writeTakesSegment(sim: Simulation, rq: IoRequest): void {
+export function writeTakesSegment(sim: DiskSimulation, rq: IoRequest): void {
   const drive = sim.state.drive;
   if (drive.segments.length === 0 || sim.model.disk.params.cache.separateWriteSegment) return;
   const pf = drive.prefetch;

@@ -5,7 +5,7 @@
 import type { IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 import type { DriveState } from './drive';
 import { commandOverheadNs } from './overheads';
 import { lbnBounds, lbnToPhys, zoneOfLbn, type PhysAddr } from './geometry';
@@ -44,7 +44,7 @@ export interface Prefetch {
 const pos: Positioning = { seekNs: 0, rotationNs: 0 };
 
 /** The write segment keeps the latest written LBNs (a sequential write extends it). */
-export function noteWritten(sim: Simulation, rq: IoRequest): void {
+export function noteWritten(sim: DiskSimulation, rq: IoRequest): void {
   const d = sim.model.disk;
   if (!d.params.cache.separateWriteSegment || d.params.cache.segments === 0) return;
   const ws = sim.state.drive.writeSegment;
@@ -58,7 +58,7 @@ export function noteWritten(sim: Simulation, rq: IoRequest): void {
 }
 
 /** After a read miss: its data fills a segment and read-ahead runs on. */
-export function startReadAhead(sim: Simulation, rq: IoRequest): void {
+export function startReadAhead(sim: DiskSimulation, rq: IoRequest): void {
   const drive = sim.state.drive;
   const p = sim.model.disk.params;
   let lru = 0;
@@ -92,7 +92,12 @@ export function startReadAhead(sim: Simulation, rq: IoRequest): void {
  * is not held to the count: disk_buffer_get_max_readahead returns before applying it, and
  * a read-ahead longer than the segment keeps only its last blocks (the segment wraps).
  */
-export function readAheadLimit(sim: Simulation, segLo: number, end: number, count: number): number {
+export function readAheadLimit(
+  sim: DiskSimulation,
+  segLo: number,
+  end: number,
+  count: number,
+): number {
   const g = sim.model.disk.geometry;
   let limit = Math.min(end + count, g.totalLbns);
   const stop = sim.model.disk.params.cache.readAheadStop ?? 'segment';
@@ -140,7 +145,7 @@ function beginPrefetch(
 const progress = newTransferEnd();
 
 /** How far the read-ahead has got by time t (fills `progress`). */
-function prefetchProgress(sim: Simulation, pf: Prefetch, t: number): TransferEnd {
+function prefetchProgress(sim: DiskSimulation, pf: Prefetch, t: number): TransferEnd {
   return mediaTransfer(
     sim.model.disk,
     pf.baseLbn,
@@ -158,7 +163,7 @@ function prefetchProgress(sim: Simulation, pf: Prefetch, t: number): TransferEnd
 /** When the arm's angle was last known: the end of the last whole sector read ahead by
  * `now` (DiskSim records the angle as each sector is done, not between), else the end of
  * the last transfer. */
-export function armKnownNs(sim: Simulation, now: number): number {
+export function armKnownNs(sim: DiskSimulation, now: number): number {
   const pf = sim.state.drive.prefetch;
   return pf ? prefetchProgress(sim, pf, now).knownNs : sim.state.drive.armKnownNs;
 }
@@ -167,7 +172,7 @@ export function armKnownNs(sim: Simulation, now: number): number {
  * The mechanism is needed elsewhere: keep what was read, note where the arm is.
  * Returns when the arm is free (a track switch under way completes first).
  */
-export function stopPrefetch(sim: Simulation, t: number): number {
+export function stopPrefetch(sim: DiskSimulation, t: number): number {
   const drive = sim.state.drive;
   const pf = drive.prefetch!;
   const got = prefetchProgress(sim, pf, t);
@@ -186,7 +191,7 @@ export function stopPrefetch(sim: Simulation, t: number): number {
 
 /** The read-ahead has reached its limit by `now`: DiskSim releases the mechanism there
  * and the segment is clean (disksim_diskctlr.c disk_check_hda, disk_initiate_seek). */
-export function prefetchFinished(sim: Simulation, pf: Prefetch, now: number): boolean {
+export function prefetchFinished(sim: DiskSimulation, pf: Prefetch, now: number): boolean {
   return (
     pf.holdUntilNs <= now && pf.baseLbn + prefetchProgress(sim, pf, now).sectors >= pf.limitLbn
   );
@@ -200,7 +205,7 @@ export function prefetchFinished(sim: Simulation, pf: Prefetch, now: number): bo
  * segment's end (partialHitReadOn). True if served so. DiskSim counts a read as a hit only
  * if its first sector is already buffered.
  */
-export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boolean {
+export function tryCacheRead(sim: DiskSimulation, rq: IoRequest, now: number): boolean {
   const drive = sim.state.drive;
   const d = sim.model.disk;
   const cache = d.params.cache;
@@ -272,7 +277,7 @@ export function tryCacheRead(sim: Simulation, rq: IoRequest, now: number): boole
 }
 
 /** When the stream has buffered every sector before `end`. */
-function streamedBy(sim: Simulation, pf: Prefetch, end: number): number {
+function streamedBy(sim: DiskSimulation, pf: Prefetch, end: number): number {
   return mediaTransfer(
     sim.model.disk,
     pf.baseLbn,
@@ -296,7 +301,7 @@ function streamedBy(sim: Simulation, pf: Prefetch, end: number): number {
  * not free for it (busy, commands waiting, or a read-ahead that cannot be stopped yet) —
  * then the read is served as a miss.
  */
-function partialHitReadOn(sim: Simulation, segment: number, hi: number, now: number): number {
+function partialHitReadOn(sim: DiskSimulation, segment: number, hi: number, now: number): number {
   const drive = sim.state.drive;
   const d = sim.model.disk;
   if (drive.mechBusy || drive.queue.length > 0) return -1;
@@ -325,7 +330,7 @@ function partialHitReadOn(sim: Simulation, segment: number, hi: number, now: num
  * restarts it ("Read-ahead on idle hit").
  */
 function keepReadingAhead(
-  sim: Simulation,
+  sim: DiskSimulation,
   segment: number,
   hi: number,
   now: number,
@@ -362,7 +367,7 @@ function keepReadingAhead(
 }
 
 /** A write into the segment being read ahead stops the read-ahead where it is. */
-export function writeStopsReadAhead(sim: Simulation, rq: IoRequest, now: number): void {
+export function writeStopsReadAhead(sim: DiskSimulation, rq: IoRequest, now: number): void {
   const pf = sim.state.drive.prefetch;
   if (!pf) return;
   const seg = sim.state.drive.segments[pf.segment]!;

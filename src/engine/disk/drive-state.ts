@@ -1,6 +1,6 @@
 // The drive's state: plain data (snapshots clone it), separate from what the drive does
 // (drive.ts).
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 import type { CacheSegment, Prefetch } from './cache';
 import type { ArmState } from './disk-scheduler';
 import { createRangeState, makesRangeWrites, type RangeState } from './range';
@@ -67,7 +67,7 @@ export interface DriveState {
   lastMediaWrite: boolean;
 }
 
-export function createDriveState(sim: Pick<Simulation, 'model'>): DriveState {
+export function createDriveState(sim: Pick<DiskSimulation, 'model'>): DriveState {
   const p = sim.model.disk.params;
   const readSegments = sim.model.disk.readSegments;
   return {

@@ -5,7 +5,7 @@ import type { IoRequest } from '../request';
 import { requestAt } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 import {
   addressOf,
   mediaTransfer,
@@ -41,7 +41,7 @@ import { driverEnqueue, driverSend } from './driver-queue';
 export { createDriveState, type DriveState } from './drive-state';
 import { streamingWriteLbn } from './drive-state';
 
-export function driveHasFreeTag(sim: Simulation): boolean {
+export function driveHasFreeTag(sim: DiskSimulation): boolean {
   return sim.state.drive.tagsInUse < sim.model.queueDepth;
 }
 
@@ -49,7 +49,7 @@ export function driveHasFreeTag(sim: Simulation): boolean {
  * The host hands a command to the drive (blktrace D). False: the drive refused it with
  * QUEUE FULL (a write-back drive whose buffer has no room) and the host must requeue it.
  */
-export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolean {
+export function driveSubmit(sim: DiskSimulation, rq: IoRequest, now: number): boolean {
   if (sim.model.disk.params.queueing === 'driver' && rq.serviceNs < 0) {
     driverEnqueue(sim, rq, now);
     return true;
@@ -61,7 +61,12 @@ export function driveSubmit(sim: Simulation, rq: IoRequest, now: number): boolea
  * The drive takes a command: from the host (counting a tag), or from the host driver's
  * queue (queueing 'driver', tag counted when the driver took it). False: QUEUE FULL.
  */
-export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: boolean): boolean {
+export function acceptCommand(
+  sim: DiskSimulation,
+  rq: IoRequest,
+  now: number,
+  tag: boolean,
+): boolean {
   const drive = sim.state.drive;
   const d = sim.model.disk;
   if (rq.flushOp) {
@@ -171,7 +176,7 @@ export function acceptCommand(sim: Simulation, rq: IoRequest, now: number, tag: 
  * service or waiting but read-ahead, which stops (disk_request_arrive's write path; a busy
  * drive disconnects as usual). Its timing, or null.
  */
-function extraDisconnect(sim: Simulation, rq: IoRequest): CompiledDisk['extraDisc'] {
+function extraDisconnect(sim: DiskSimulation, rq: IoRequest): CompiledDisk['extraDisc'] {
   const extra = sim.model.disk.extraDisc;
   if (extra === null || rq.internal) return null;
   const drive = sim.state.drive;
@@ -181,7 +186,7 @@ function extraDisconnect(sim: Simulation, rq: IoRequest): CompiledDisk['extraDis
 }
 
 /** The host has taken the completion: the tag is free again. */
-export function driveRelease(sim: Simulation, rq: IoRequest, now: number): void {
+export function driveRelease(sim: DiskSimulation, rq: IoRequest, now: number): void {
   const drive = sim.state.drive;
   drive.tagsInUse--;
   drive.lastCompletedWrite = rq.write;
@@ -195,7 +200,7 @@ export function driveRelease(sim: Simulation, rq: IoRequest, now: number): void 
 }
 
 /** Ask the idle mechanism to look for work at time t (after same-instant arrivals). */
-function schedulePick(sim: Simulation, t: number): void {
+function schedulePick(sim: DiskSimulation, t: number): void {
   const drive = sim.state.drive;
   if (drive.mechBusy) return; // it picks when it becomes free
   if (drive.pickAt >= 0 && drive.pickAt <= t) return;
@@ -203,7 +208,7 @@ function schedulePick(sim: Simulation, t: number): void {
   pushEvent(sim.state.heap, t, EventPriority.Pick, EventKind.DrivePick);
 }
 
-export function onDrivePick(sim: Simulation, now: number): void {
+export function onDrivePick(sim: DiskSimulation, now: number): void {
   if (sim.state.drive.pickAt === now) sim.state.drive.pickAt = -1;
   pickAndStart(sim, now);
 }
@@ -213,7 +218,7 @@ const candidateSlots: number[] = [];
 const pickOut: DiskPick = { index: 0, rule: 'only-candidate', estimatesNs: [] };
 
 /** The mechanism is free at `now`: choose the next command and start it. */
-function pickAndStart(sim: Simulation, now: number): void {
+function pickAndStart(sim: DiskSimulation, now: number): void {
   const st = sim.state;
   const drive = st.drive;
   if (drive.mechBusy) return;
@@ -294,7 +299,7 @@ const xfer = newTransferEnd();
 const writeData: WriteData = { firstNs: 0, perSectorNs: 0 };
 const firstSector: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
 
-function startService(sim: Simulation, rq: IoRequest, now: number): void {
+function startService(sim: DiskSimulation, rq: IoRequest, now: number): void {
   const st = sim.state;
   const drive = st.drive;
   const d = sim.model.disk;
@@ -390,7 +395,7 @@ function startService(sim: Simulation, rq: IoRequest, now: number): void {
   }
 }
 
-export function onMechanismFree(sim: Simulation, slot: number, now: number): void {
+export function onMechanismFree(sim: DiskSimulation, slot: number, now: number): void {
   const st = sim.state;
   const drive = st.drive;
   const rq = requestAt(st.requests, slot);

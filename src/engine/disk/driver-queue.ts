@@ -7,7 +7,7 @@
 // after its overhead. docs/DISKSIM.md, "SPTF at depth".
 import type { IoRequest } from '../request';
 import { requestAt } from '../request';
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 import { removeAt } from '../arrays';
 import { armKnownNs } from './cache';
 import { pickNext, type DiskPick } from './disk-scheduler';
@@ -15,7 +15,7 @@ import { acceptCommand } from './drive';
 import { locate } from './mechanics';
 
 /** The host hands the command to the driver's queue (it holds a tag until completion). */
-export function driverEnqueue(sim: Simulation, rq: IoRequest, now: number): void {
+export function driverEnqueue(sim: DiskSimulation, rq: IoRequest, now: number): void {
   const drive = sim.state.drive;
   drive.tagsInUse++;
   rq.dispatchedNs = now;
@@ -28,7 +28,7 @@ const candidates: IoRequest[] = [];
 const pick: DiskPick = { index: 0, rule: 'only-candidate', estimatesNs: [] };
 
 /** If the disk has no command of the host's, choose the next and send it. */
-export function driverSend(sim: Simulation, now: number): void {
+export function driverSend(sim: DiskSimulation, now: number): void {
   const drive = sim.state.drive;
   const queue = drive.driverQueue;
   if (drive.awaitingCompletion || queue.length === 0) return;

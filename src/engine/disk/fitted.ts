@@ -9,7 +9,7 @@ import { noteServiced } from '../metrics/collector';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import { createRng, nextFloat, type Rng } from '../sim/rng';
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 import type { FittedDirection, FittedSpec } from './params';
 
 /** FittedDirection.spread: the measured / modelled ratios of the trace's requests, sorted and
@@ -132,7 +132,7 @@ function advance(st: FittedState, parallelism: number, now: number): void {
 }
 
 /** Schedule the next completion (the least remaining work at the present rate). */
-function schedule(sim: Simulation, st: FittedState, now: number): void {
+function schedule(sim: DiskSimulation, st: FittedState, now: number): void {
   st.generation++;
   const k = st.active.length;
   if (k === 0) return;
@@ -149,7 +149,7 @@ export function flushWorkMs(spec: FittedSpec, u: number): number {
   return f ? f.baseMs * spreadAt(f.spread, u) : 0;
 }
 
-export function fittedSubmit(sim: Simulation, rq: IoRequest, now: number): void {
+export function fittedSubmit(sim: DiskSimulation, rq: IoRequest, now: number): void {
   const spec = sim.model.disk.params.fitted!;
   const st = sim.state.drive.fitted!;
   let work: number;
@@ -190,7 +190,7 @@ const DONE_NS = 1e-3;
  * The FittedDone event numbered `generation`: the requests whose work is done leave (their
  * slots returned, in arrival order, for the caller to complete); a stale event does nothing.
  */
-export function fittedDone(sim: Simulation, generation: number, now: number): number[] {
+export function fittedDone(sim: DiskSimulation, generation: number, now: number): number[] {
   const st = sim.state.drive.fitted!;
   if (generation !== st.generation) return [];
   advance(st, sim.model.disk.params.fitted!.parallelism, now);

@@ -8,11 +8,11 @@ import type { IoRequest } from '../request';
 import { requestAt } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 import { fittedSubmit } from './fitted';
 import { commandOverheadNs } from './overheads';
 
-export function acceptFlush(sim: Simulation, rq: IoRequest, now: number): void {
+export function acceptFlush(sim: DiskSimulation, rq: IoRequest, now: number): void {
   const d = sim.model.disk;
   if (d.params.fitted) {
     fittedSubmit(sim, rq, now);
@@ -30,7 +30,7 @@ export function acceptFlush(sim: Simulation, rq: IoRequest, now: number): void {
   reportFlushDone(sim, rq, rq.eligibleNs);
 }
 
-function reportFlushDone(sim: Simulation, rq: IoRequest, at: number): void {
+function reportFlushDone(sim: DiskSimulation, rq: IoRequest, at: number): void {
   pushEvent(
     sim.state.heap,
     at + sim.model.disk.writeCompleteNs,
@@ -42,7 +42,7 @@ function reportFlushDone(sim: Simulation, rq: IoRequest, at: number): void {
 }
 
 /** A destage reached the media: with the buffer clean, the flushes waiting for it are done. */
-export function flushAfterDestage(sim: Simulation, now: number): void {
+export function flushAfterDestage(sim: DiskSimulation, now: number): void {
   const drive = sim.state.drive;
   if (drive.dirtySegments > 0 || drive.flushWaiting.length === 0) return;
   for (const slot of drive.flushWaiting.splice(0)) {

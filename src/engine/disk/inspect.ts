@@ -1,7 +1,7 @@
 // A read-only view of the drive for the UI and the CLI: what is queued, what the
 // mechanism is doing, what the buffer holds. Derived from the state; never stored.
 import { requestAt } from '../request';
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 
 export interface DriveView {
   /** commands the host has in the drive, of at most queueDepth */
@@ -29,7 +29,7 @@ export interface DriveView {
   };
 }
 
-export function inspectDrive(sim: Simulation): DriveView {
+export function inspectDrive(sim: DiskSimulation): DriveView {
   const d = sim.state.drive;
   const table = sim.state.requests;
   const size = sim.model.disk.params.cache.writeBufferSectors;

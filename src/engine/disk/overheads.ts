@@ -1,12 +1,12 @@
 // A command's processing overhead in the drive, by kind and by what the last completed
 // command was: DiskSim's "… over. after read" / "… after write" figures, and a write-back
 // drive's "Write hit over." (disksim_diskctlr.c disk_read_arrive, disk_write_arrive).
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 
 /** A command's processing overhead, by kind and by what the last completed command was
  * (DiskSim disk_read_arrive / disk_write_arrive). */
 export function commandOverheadNs(
-  sim: Simulation,
+  sim: DiskSimulation,
   kind: 'read-hit' | 'read-miss' | 'write',
 ): number {
   const d = sim.model.disk;

@@ -6,7 +6,7 @@
 import type { IoRequest } from '../request';
 import { streamingWriteLbn } from './drive-state';
 import { bioAt } from '../request';
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 import type { RangeDecisionRecord, RangePieceRecord } from '../events';
 import { locate, positionFor, writeStartNs, type Positioning } from './mechanics';
 import { pickNext, type DiskPick, type DiskPickRule } from './disk-scheduler';
@@ -37,13 +37,13 @@ const estimates: Array<number | null> = [];
 const pickOut: DiskPick = { index: 0, rule: 'only-candidate', estimatesNs: [] };
 
 /** A process attaches a range write to its bio; the drive takes it at dispatch (D). */
-export function attachRangeWrite(sim: Simulation, bioSlot: number, rw: RangeWrite): void {
+export function attachRangeWrite(sim: DiskSimulation, bioSlot: number, rw: RangeWrite): void {
   sim.state.drive.ranges!.byBio[bioSlot] = rw;
 }
 
 /** Place one waiting range write against `limitNs`; fills `place`. */
 function placeOne(
-  sim: Simulation,
+  sim: DiskSimulation,
   rs: RangeState,
   rq: IoRequest,
   now: number,
@@ -67,7 +67,7 @@ function placeOne(
 
 /** Choose the next command among `n` ready ones; returns its index (placed if a range write). */
 export function pickWithRanges(
-  sim: Simulation,
+  sim: DiskSimulation,
   candidates: readonly IoRequest[],
   n: number,
   now: number,
@@ -178,7 +178,7 @@ export function pickWithRanges(
 
 /** HRS records tracks (all of a track's pieces at once), ECS each piece. */
 function unvisited(
-  sim: Simulation,
+  sim: DiskSimulation,
   rs: RangeState,
   rq: IoRequest,
   rec: RangeDecisionRecord,
@@ -188,7 +188,7 @@ function unvisited(
 }
 
 function newRecord(
-  sim: Simulation,
+  sim: DiskSimulation,
   rq: IoRequest,
   records: RangeDecisionRecord[],
 ): RangeDecisionRecord {
@@ -210,7 +210,12 @@ function newRecord(
 
 /** The write takes its address: the request (and its bio, which the process sees at
  * completion) now carries it, and its blocks are reserved. */
-export function commitPlacement(sim: Simulation, rs: RangeState, rq: IoRequest, lbn: number): void {
+export function commitPlacement(
+  sim: DiskSimulation,
+  rs: RangeState,
+  rq: IoRequest,
+  lbn: number,
+): void {
   rq.sector = lbn;
   locate(sim.model.disk, rq);
   const bio = rq.bios[0];
@@ -228,7 +233,7 @@ export function commitPlacement(sim: Simulation, rs: RangeState, rq: IoRequest, 
  * places it at once; HRS and ECS split its ranges into track pieces and place it when it
  * is chosen.
  */
-export function acceptRangeWrite(sim: Simulation, rq: IoRequest, rw: RangeWrite): void {
+export function acceptRangeWrite(sim: DiskSimulation, rq: IoRequest, rw: RangeWrite): void {
   const rs = sim.state.drive.ranges!;
   const policy = sim.model.rangeScheduler;
   if (

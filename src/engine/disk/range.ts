@@ -5,15 +5,20 @@
 import type { CompiledDisk } from './compile';
 import { lbnToPhys, sectorAngle, trackStartAngle, type PhysAddr } from './geometry';
 import { createRng, type Rng } from '../sim/rng';
-import type { ProcessSpec } from '../scenario/types';
 
 /** hrs/ecs choose by positioning time; first/random are the paper's "cheap disk". */
 export const RANGE_SCHEDULERS = ['hrs', 'ecs', 'first', 'random'] as const;
 export type RangeSchedulerName = (typeof RANGE_SCHEDULERS)[number];
 
+/** What the drive asks of a process (the workload's ProcessSpec): its range writes, if any. */
+export interface RangeWriter {
+  range?: object | null;
+  generator?: { kind: string; rangeWrites?: boolean } | null;
+}
+
 /** Does the process make range writes (its `range` key, or a generator that makes them)? */
-export function makesRangeWrites(p: ProcessSpec): boolean {
-  return !!p.range || (p.generator?.kind === 'smallfiles' && p.generator.rangeWrites);
+export function makesRangeWrites(p: RangeWriter): boolean {
+  return !!p.range || (p.generator?.kind === 'smallfiles' && p.generator.rangeWrites === true);
 }
 
 /** Where a write may land: starts s with begin ≤ s, s + size ≤ end, s a multiple of align. */

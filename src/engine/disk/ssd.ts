@@ -4,9 +4,9 @@ import type { IoRequest } from '../request';
 import { noteServiced } from '../metrics/collector';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 
-export function ssdSubmit(sim: Simulation, rq: IoRequest, now: number): void {
+export function ssdSubmit(sim: DiskSimulation, rq: IoRequest, now: number): void {
   const d = sim.model.disk;
   const ssd = d.params.ssd!;
   const drive = sim.state.drive;

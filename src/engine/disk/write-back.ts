@@ -5,7 +5,7 @@ import type { IoRequest } from '../request';
 import { allocRequest, bioAt, freeRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { DiskSimulation } from './sim-view';
 import { locate } from './mechanics';
 import { flushAfterDestage } from './flush-command';
 
@@ -15,7 +15,7 @@ import { flushAfterDestage } from './flush-command';
  * one (DiskSim: at most "Maximum number of write segments" dirty; a random 4 KiB write
  * takes a whole segment).
  */
-export function writeBufferSegment(sim: Simulation, rq: IoRequest): number {
+export function writeBufferSegment(sim: DiskSimulation, rq: IoRequest): number {
   const drive = sim.state.drive;
   if (drive.writeBufferUsed + rq.nSectors > sim.model.disk.params.cache.writeBufferSectors)
     return -1;
@@ -32,7 +32,12 @@ export function writeBufferSegment(sim: Simulation, rq: IoRequest): number {
  * host write, carrying its sectors). Returns when the destage may start: all of its data
  * is in the buffer.
  */
-export function bufferWrite(sim: Simulation, rq: IoRequest, now: number, segment: number): number {
+export function bufferWrite(
+  sim: DiskSimulation,
+  rq: IoRequest,
+  now: number,
+  segment: number,
+): number {
   const d = sim.model.disk;
   const drive = sim.state.drive;
   // All of the data in the buffer: the host hears "done", the drive destages later.
@@ -83,7 +88,7 @@ export function bufferWrite(sim: Simulation, rq: IoRequest, now: number, segment
  * processes (elv_rq_merge_ok does not ask whose a bio is; CFQ's async queues are shared) —
  * each one's sectors.
  */
-function noteOwners(sim: Simulation, rq: IoRequest, destage: IoRequest): void {
+function noteOwners(sim: DiskSimulation, rq: IoRequest, destage: IoRequest): void {
   const bios = sim.state.bios;
   let mixed = false;
   for (let i = 0; i < rq.bios.length && !mixed; i++)
@@ -100,7 +105,7 @@ function noteOwners(sim: Simulation, rq: IoRequest, destage: IoRequest): void {
 }
 
 /** A destage is on the media: its room is free, its segment clean once its last write is. */
-export function destageDone(sim: Simulation, rq: IoRequest, now: number): void {
+export function destageDone(sim: DiskSimulation, rq: IoRequest, now: number): void {
   const drive = sim.state.drive;
   drive.writeBufferUsed -= rq.nSectors;
   if (--drive.dirtyWrites[rq.sched]! === 0) {

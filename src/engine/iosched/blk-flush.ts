@@ -26,7 +26,7 @@
 // insertion (Spindle's BFQ and Kyber have no head insertion); the step order is the same.
 import { noteCompleted } from '../metrics/collector';
 import { allocRequest, requestAt, type IoRequest } from '../request';
-import type { Simulation } from '../sim/simulation';
+import type { BlockSimulation } from './sim-view';
 import { emitRq } from './emit';
 import { endRequest, hostRunQueue, insertRequest } from './host';
 import type { Bio } from './types';
@@ -72,7 +72,7 @@ export function createFlushQueue(): FlushQueue {
 
 /** The device's write cache and FUA as the queue flags say (write_cache, fua; left out: a
  * preset's write-back policy; the fitted device and an SSD model have no cache unless set). */
-export function queueFlushFlags(sim: Simulation): { wc: boolean; fua: boolean } {
+export function queueFlushFlags(sim: BlockSimulation): { wc: boolean; fua: boolean } {
   const q = sim.model.iosched.queue;
   const p = sim.model.disk.params;
   const wc = q.writeCache ?? (!p.fitted && !p.ssd && sim.model.writePolicy === 'write-back');
@@ -101,7 +101,7 @@ export function currentStep(done: number): number {
   return bit;
 }
 
-function jiffies(sim: Simulation, now: number): number {
+function jiffies(sim: BlockSimulation, now: number): number {
   return Math.floor((now * sim.model.iosched.hz) / 1e9);
 }
 
@@ -109,7 +109,7 @@ function jiffies(sim: Simulation, now: number): number {
  * blk_insert_flush: a new request (after G) for a bio with PREFLUSH or FUA. True when the
  * flush machinery took it; false when it goes on as any request (into the plug).
  */
-export function insertFlush(sim: Simulation, rq: IoRequest, bio: Bio, now: number): boolean {
+export function insertFlush(sim: BlockSimulation, rq: IoRequest, bio: Bio, now: number): boolean {
   const flags = queueFlushFlags(sim);
   const policy = flushPolicy(rq.nSectors, bio.preflush, bio.fua, flags);
   rq.fua = bio.fua && flags.fua; // REQ_FUA stays only for a device that does it
@@ -138,7 +138,7 @@ export function insertFlush(sim: Simulation, rq: IoRequest, bio: Bio, now: numbe
 }
 
 /** blk_flush_complete_seq: `rq` finished the steps `seq`; begin its next one. */
-export function completeStep(sim: Simulation, rq: IoRequest, seq: number, now: number): void {
+export function completeStep(sim: BlockSimulation, rq: IoRequest, seq: number, now: number): void {
   const fq = sim.state.host.flush;
   rq.flushSeq |= seq;
   switch (currentStep(rq.flushSeq)) {
@@ -160,7 +160,7 @@ export function completeStep(sim: Simulation, rq: IoRequest, seq: number, now: n
 }
 
 /** blk_kick_flush: issue the flush command if C1–C3 allow. */
-export function kickFlush(sim: Simulation, now: number): void {
+export function kickFlush(sim: BlockSimulation, now: number): void {
   const fq = sim.state.host.flush;
   const pending = fq.lists[fq.pendingIdx];
   if (fq.pendingIdx !== fq.runningIdx || pending.length === 0) return; // C1
@@ -193,7 +193,7 @@ export function kickFlush(sim: Simulation, now: number): void {
  * scheduler's dispatch list, which the framework's dispatch queue plays for mq-deadline
  * and none — then the flush command at the head of the dispatch list; the queue runs.
  */
-export function requeueWork(sim: Simulation, now: number): void {
+export function requeueWork(sim: BlockSimulation, now: number): void {
   const fq = sim.state.host.flush;
   if (fq.requeue.length === 0 && fq.flushList.length === 0) return;
   const h = sim.state.host;
@@ -212,7 +212,7 @@ export function requeueWork(sim: Simulation, now: number): void {
 }
 
 /** The device completed a flush command or a sequence's data. */
-export function flushComplete(sim: Simulation, rq: IoRequest, now: number): void {
+export function flushComplete(sim: BlockSimulation, rq: IoRequest, now: number): void {
   const h = sim.state.host;
   h.inDriver--;
   h.blocked = false;
@@ -231,7 +231,7 @@ export function flushComplete(sim: Simulation, rq: IoRequest, now: number): void
 }
 
 /** flush_end_io: the flush served the running list; each of its requests goes on. */
-function flushEndIo(sim: Simulation, flush: IoRequest, now: number): void {
+function flushEndIo(sim: BlockSimulation, flush: IoRequest, now: number): void {
   const fq = sim.state.host.flush;
   sim.state.requests.free.push(flush.slot); // the flush_rq: no tag, no bios
   const running = fq.lists[fq.runningIdx];
@@ -246,7 +246,7 @@ function flushEndIo(sim: Simulation, flush: IoRequest, now: number): void {
 
 /** REQ_FSEQ_DONE: blk_flush_restore_request, then blk_mq_end_request — C with no bytes left,
  * the bios end, the request is freed. */
-function endSequence(sim: Simulation, rq: IoRequest, now: number): void {
+function endSequence(sim: BlockSimulation, rq: IoRequest, now: number): void {
   const hadData = rq.dispatchedNs >= 0;
   rq.flushSeq = -1;
   rq.nSectors = 0;

@@ -2,7 +2,7 @@
 import { bioAt, requestAt, type IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { BlockSimulation } from './sim-view';
 import { hostRunQueue } from './host';
 import type { Bio, Candidate, ElevatorContext } from './types';
 import { isNonRotational } from '../disk/params';
@@ -19,9 +19,9 @@ class SimContext implements ElevatorContext {
   now = 0;
   readonly hz: number;
   readonly recording: boolean;
-  private readonly sim: Simulation;
+  private readonly sim: BlockSimulation;
 
-  constructor(sim: Simulation) {
+  constructor(sim: BlockSimulation) {
     this.sim = sim;
     this.hz = sim.model.iosched.hz;
     this.recording = sim.sink !== null;
@@ -100,7 +100,7 @@ class SimContext implements ElevatorContext {
 }
 
 /** The context a scheduler works through; one per simulation, reading its live state. */
-export function createElevatorContext(sim: Simulation): ElevatorContext {
+export function createElevatorContext(sim: BlockSimulation): ElevatorContext {
   return new SimContext(sim);
 }
 

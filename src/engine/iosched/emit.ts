@@ -1,10 +1,10 @@
 // blktrace events from the block layer, written to the run's sink.
 import type { BlkAction } from '../events';
 import { requestAt, type IoRequest } from '../request';
-import type { Simulation } from '../sim/simulation';
+import type { BlockSimulation } from './sim-view';
 import type { Bio } from './types';
 
-export function emitRq(sim: Simulation, action: BlkAction, rq: IoRequest, t: number): void {
+export function emitRq(sim: BlockSimulation, action: BlkAction, rq: IoRequest, t: number): void {
   sim.sink!.trace({
     tNs: t,
     action,
@@ -20,7 +20,7 @@ export function emitRq(sim: Simulation, action: BlkAction, rq: IoRequest, t: num
   });
 }
 
-export function emitBio(sim: Simulation, action: BlkAction, bio: Bio, t: number): void {
+export function emitBio(sim: BlockSimulation, action: BlkAction, bio: Bio, t: number): void {
   sim.sink!.trace({
     tNs: t,
     action,
@@ -39,7 +39,7 @@ export function emitBio(sim: Simulation, action: BlkAction, bio: Bio, t: number)
 
 /** P, U or UT: by the process at hand (`bio`), or by the named kernel context. */
 export function emitPlug(
-  sim: Simulation,
+  sim: BlockSimulation,
   action: 'P' | 'U' | 'T',
   t: number,
   count: number,

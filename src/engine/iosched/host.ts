@@ -9,8 +9,7 @@
 import { driveHasFreeTag, driveSubmit } from '../disk/drive';
 import { noteBioCompleted, noteCompleted, noteDispatched, noteQueued } from '../metrics/collector';
 import { allocRequest, bioAt, freeBio, freeRequest, requestAt, type IoRequest } from '../request';
-import type { Simulation } from '../sim/simulation';
-import { noteBioDone, noteBioWakes } from '../workload/workload';
+import type { BlockSimulation } from './sim-view';
 import { createMergeHash, hashAdd, hashDel, tryListMerge, tryMerge, type MergeHash } from './merge';
 import { insertAt } from './common';
 import { emitBio, emitRq } from './emit';
@@ -99,18 +98,18 @@ function isSync(bio: Bio): boolean {
 }
 
 /** The request-pool class: sync/async since 2.6.30, read/write before. */
-function poolClass(sim: Simulation, bio: Bio): 0 | 1 {
+function poolClass(sim: BlockSimulation, bio: Bio): 0 | 1 {
   return (sim.model.iosched.queue.poolBySync ? isSync(bio) : !bio.write) ? 1 : 0;
 }
 
 /** elv_queue_empty: nothing in the dispatch queue and nothing in the scheduler. */
-function queueEmpty(sim: Simulation): boolean {
+function queueEmpty(sim: BlockSimulation): boolean {
   const h = sim.state.host;
   return h.dispatchQueue.length === 0 && sim.elevator.queued(h.elevator) === 0;
 }
 
 /** A process submits a bio (Q); one over max_sectors goes on in pieces (X). */
-export function submitBio(sim: Simulation, bio: Bio, now: number): void {
+export function submitBio(sim: BlockSimulation, bio: Bio, now: number): void {
   noteQueued(sim, bio);
   if (sim.sink) emitBio(sim, 'Q', bio, now);
   if (bio.nSectors > sim.model.iosched.queue.maxSectors) submitSplit(sim, bio, now, submitPiece);
@@ -118,7 +117,7 @@ export function submitBio(sim: Simulation, bio: Bio, now: number): void {
 }
 
 /** A bio within the queue's limits: merged, or given a request. */
-function submitPiece(sim: Simulation, bio: Bio, now: number): void {
+function submitPiece(sim: BlockSimulation, bio: Bio, now: number): void {
   const e = sim.elevator;
   const q = sim.model.iosched.queue;
   // bio_mergeable: a PREFLUSH or FUA bio never merges (REQ_NOMERGE_FLAGS)
@@ -156,7 +155,7 @@ function submitPiece(sim: Simulation, bio: Bio, now: number): void {
  * nr_requests. Who else sleeps for one plays no part. The batch is counted down only at the
  * limit (the kernel looks the io_context up only there).
  */
-function takeRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): boolean {
+function takeRequest(sim: BlockSimulation, bio: Bio, c: 0 | 1, now: number): boolean {
   const h = sim.state.host;
   const nr = sim.model.iosched.queue.nrRequests;
   const mayQueue = sim.elevator.mayQueue?.(h.elevator, bio, sim.ctx) ?? 'may';
@@ -174,7 +173,7 @@ function takeRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): boolean 
 }
 
 /** get_request_wait: a request from the pool, or the process sleeps (S) until one is freed. */
-function getRequest(sim: Simulation, bio: Bio, now: number): void {
+function getRequest(sim: BlockSimulation, bio: Bio, now: number): void {
   if (sim.model.iosched.queue.taskPlug) {
     mqGetRequest(sim, bio, now); // blk-mq: a tag from the one shared pool
     return;
@@ -188,7 +187,7 @@ function getRequest(sim: Simulation, bio: Bio, now: number): void {
 }
 
 /** S: the process sleeps at the tail of its class's wait queue; it unplugs first. */
-function sleepForRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void {
+function sleepForRequest(sim: BlockSimulation, bio: Bio, c: 0 | 1, now: number): void {
   if (sim.sink) emitBio(sim, 'S', bio, now);
   sim.state.host.waiters[c].push(bio.slot);
   unplug(sim, now);
@@ -199,7 +198,7 @@ function sleepForRequest(sim: Simulation, bio: Bio, c: 0 | 1, now: number): void
  * process sleeping for one wakes (one per freed request, as wake_up wakes one exclusive
  * waiter). It wakes a batcher and tries get_request again, sleeping again if it fails.
  */
-export function requestFreed(sim: Simulation, c: number, now: number): void {
+export function requestFreed(sim: BlockSimulation, c: number, now: number): void {
   const h = sim.state.host;
   const nr = sim.model.iosched.queue.nrRequests;
   if (h.allocated[c]! + 1 > nr) return;
@@ -214,11 +213,11 @@ export function requestFreed(sim: Simulation, c: number, now: number): void {
     return;
   }
   newRequest(sim, bio, cls, now);
-  noteBioWakes(sim, bio, now);
+  sim.submitter.bioWakes(sim, bio, now);
 }
 
 /** Whether a bio sleeps for a request (2.6) or a tag (6.18): the last to go to sleep. */
-export function bioSleeps(sim: Simulation, slot: number): boolean {
+export function bioSleeps(sim: BlockSimulation, slot: number): boolean {
   const h = sim.state.host;
   if (sim.model.iosched.queue.taskPlug)
     return mqSleeps(h.mq, slot, bioAt(sim.state.bios, slot).pid);
@@ -228,7 +227,7 @@ export function bioSleeps(sim: Simulation, slot: number): boolean {
 
 /** G, then plug an empty queue (P), insert into the scheduler (I), maybe unplug; 6.18:
  * into the process's plug. `c` is the pool class (2.6) or the tag class (tags-mq.ts). */
-export function newRequest(sim: Simulation, bio: Bio, c: number, now: number): void {
+export function newRequest(sim: BlockSimulation, bio: Bio, c: number, now: number): void {
   const h = sim.state.host;
   const e = sim.elevator;
   const rq = allocRequest(
@@ -272,7 +271,7 @@ export function newRequest(sim: Simulation, bio: Bio, c: number, now: number): v
 }
 
 /** I: the request enters the scheduler (and the merge hash, the one-hit cache). */
-export function insertRequest(sim: Simulation, rq: IoRequest, now: number): void {
+export function insertRequest(sim: BlockSimulation, rq: IoRequest, now: number): void {
   const h = sim.state.host;
   if (sim.sink) emitRq(sim, 'I', rq, now);
   h.sorted++;
@@ -284,7 +283,7 @@ export function insertRequest(sim: Simulation, rq: IoRequest, now: number): void
 }
 
 /** Put a released request into the dispatch queue, as the scheduler asks (§1.5). */
-function dispatchInsert(sim: Simulation, e: ElevatorType<unknown>, slot: number): void {
+function dispatchInsert(sim: BlockSimulation, e: ElevatorType<unknown>, slot: number): void {
   const h = sim.state.host;
   const dq = h.dispatchQueue;
   const table = sim.state.requests;
@@ -326,7 +325,7 @@ function takeFirst(q: number[]): number {
 }
 
 /** The driver pulls requests while the device has free tags (the request function). */
-export function hostRunQueue(sim: Simulation, now: number): void {
+export function hostRunQueue(sim: BlockSimulation, now: number): void {
   const e = sim.elevator;
   const h = sim.state.host;
   if (h.blocked) return; // the device refused a command: wait for a completion or the delay
@@ -360,7 +359,7 @@ export function hostRunQueue(sim: Simulation, now: number): void {
 }
 
 /** The device completed a request (C): its bios end, it is freed, the queue runs. */
-export function hostComplete(sim: Simulation, rq: IoRequest, now: number): void {
+export function hostComplete(sim: BlockSimulation, rq: IoRequest, now: number): void {
   if (rq.flushOp || rq.flushSeq >= 0) {
     flushComplete(sim, rq, now); // a flush command, or a flush sequence's data
     return;
@@ -377,7 +376,12 @@ export function hostComplete(sim: Simulation, rq: IoRequest, now: number): void 
 
 /** The request is over (after its C): its bios end, the scheduler hears of it if it had it
  * on the device (`dispatched`), it is freed. */
-export function endRequest(sim: Simulation, rq: IoRequest, now: number, dispatched: boolean): void {
+export function endRequest(
+  sim: BlockSimulation,
+  rq: IoRequest,
+  now: number,
+  dispatched: boolean,
+): void {
   const h = sim.state.host;
   // An index loop: for…of runs the array iterator's protocol, on every completion.
   const slots = rq.bios;
@@ -386,7 +390,7 @@ export function endRequest(sim: Simulation, rq: IoRequest, now: number, dispatch
     const bio = pieceEnds(sim, bioAt(sim.state.bios, slots[i]!));
     if (!bio) continue;
     noteBioCompleted(sim, bio, rq);
-    noteBioDone(sim, bio, now);
+    sim.submitter.bioDone(sim, bio, now);
     freeBio(sim.state.bios, bio);
   }
   if (dispatched) sim.elevator.completed(h.elevator, rq, sim.ctx);
@@ -394,7 +398,7 @@ export function endRequest(sim: Simulation, rq: IoRequest, now: number, dispatch
 }
 
 /** Free a request (completed, or merged away): the pool may wake a sleeping process. */
-export function releaseRequest(sim: Simulation, rq: IoRequest, now = sim.state.now): void {
+export function releaseRequest(sim: BlockSimulation, rq: IoRequest, now = sim.state.now): void {
   const h = sim.state.host;
   sim.elevator.putRequest?.(h.elevator, rq, sim.ctx);
   if (h.lastMerge === rq.slot) h.lastMerge = -1;
@@ -409,7 +413,7 @@ export function releaseRequest(sim: Simulation, rq: IoRequest, now = sim.state.n
 }
 
 /** The scheduler's timer fired (anticipation, idle window, slice): let it act, then run. */
-export function onHostTimer(sim: Simulation, seq: number, now: number): void {
+export function onHostTimer(sim: BlockSimulation, seq: number, now: number): void {
   const h = sim.state.host;
   if (seq !== h.timerSeq) return; // re-armed or cleared since
   h.timerAt = -1;

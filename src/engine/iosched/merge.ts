@@ -3,7 +3,7 @@
 // scheduler's front-merge hook, the merge-ok rules, max_sectors, and the request–request
 // merge that may follow. Emits M / F per bio.
 import { requestAt, type IoRequest } from '../request';
-import type { Simulation } from '../sim/simulation';
+import type { BlockSimulation } from './sim-view';
 import { emitBio } from './emit';
 import { releaseRequest } from './host';
 import type { Bio } from './types';
@@ -43,7 +43,12 @@ export function hashDel(h: MergeHash, rq: IoRequest): void {
 /** elv_rq_merge_ok: not started or barred, same direction, and the scheduler agrees —
  * unless it is not asked (6.18's plug merge: blk_attempt_bio_merge's sched_allow_merge
  * is false there). */
-export function mergeOk(sim: Simulation, rq: IoRequest, bio: Bio, askScheduler = true): boolean {
+export function mergeOk(
+  sim: BlockSimulation,
+  rq: IoRequest,
+  bio: Bio,
+  askScheduler = true,
+): boolean {
   if (!rq.mergeable || rq.write !== bio.write) return false;
   if (!askScheduler) return true;
   const allow = sim.elevator.allowMerge;
@@ -53,7 +58,7 @@ export function mergeOk(sim: Simulation, rq: IoRequest, bio: Bio, askScheduler =
 type Found = { rq: IoRequest; front: boolean } | null;
 
 /** Where the bio could go: the one-hit cache, then the hash, then the scheduler's tree. */
-function findMerge(sim: Simulation, bio: Bio): Found {
+function findMerge(sim: BlockSimulation, bio: Bio): Found {
   const h = sim.state.host;
   const settings = sim.model.iosched.queue;
   const table = sim.state.requests;
@@ -100,7 +105,7 @@ function bestPrio(into: { ioprioClass: number; ioprioLevel: number }, from: type
 }
 
 /** Try to merge `bio` into a pending request. True if it joined one (M or F emitted). */
-export function tryMerge(sim: Simulation, bio: Bio, now: number): boolean {
+export function tryMerge(sim: BlockSimulation, bio: Bio, now: number): boolean {
   const h = sim.state.host;
   const found = findMerge(sim, bio);
   if (!found) return false;
@@ -136,7 +141,7 @@ export function tryMerge(sim: Simulation, bio: Bio, now: number): boolean {
 /** The bio joins `rq` at its front or back (F or M): its extent, bios, priority, counts.
  * Shared by the scheduler's merges (tryMerge) and 6.18's plug merge (plug-task.ts). */
 export function joinBio(
-  sim: Simulation,
+  sim: BlockSimulation,
   rq: IoRequest,
   bio: Bio,
   front: boolean,
@@ -164,7 +169,7 @@ export function joinBio(
  * start time; the scheduler moves the FIFO deadline (requestsMerged); `next` is freed.
  * Not traced in 2.6.
  */
-function attemptMerge(sim: Simulation, req: IoRequest, next: IoRequest): boolean {
+function attemptMerge(sim: BlockSimulation, req: IoRequest, next: IoRequest): boolean {
   if (!req.mergeable || !next.mergeable) return false;
   if (req.sector + req.nSectors !== next.sector || req.write !== next.write) return false;
   if (req.nSectors + next.nSectors > sim.model.iosched.queue.maxSectors) return false;
@@ -197,7 +202,7 @@ export const LIST_MERGE_CHECKED = 8;
  * No request–request merge follows, and the one-hit cache is not consulted.
  */
 export function tryListMerge(
-  sim: Simulation,
+  sim: BlockSimulation,
   bio: Bio,
   list: readonly number[],
   now: number,

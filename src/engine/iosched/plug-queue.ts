@@ -4,14 +4,14 @@
 // process instead (plug-task.ts).
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { BlockSimulation } from './sim-view';
 import { emitPlug } from './emit';
 import { hostRunQueue, type HostState } from './host';
 import type { Bio } from './types';
 import { isNonRotational } from '../disk/params';
 
 /** The kernel plugs a queue unless the device is non-rotational with tagged queueing. */
-export function shouldPlug(sim: Simulation): boolean {
+export function shouldPlug(sim: BlockSimulation): boolean {
   if (sim.model.iosched.queue.taskPlug) return false; // each process plugs instead
   return !(isNonRotational(sim.model.disk.params) && sim.model.queueDepth > 1);
 }
@@ -20,7 +20,7 @@ export function allocatedTotal(h: HostState): number {
   return h.allocated[0] + h.allocated[1];
 }
 
-export function plugQueue(sim: Simulation, bio: Bio, now: number): void {
+export function plugQueue(sim: BlockSimulation, bio: Bio, now: number): void {
   const h = sim.state.host;
   h.plugged = true;
   h.plugSeq++;
@@ -32,7 +32,7 @@ export function plugQueue(sim: Simulation, bio: Bio, now: number): void {
  * in blk_plug_device; arming it here instead saves an event for every sync bio, which
  * plugs and unplugs in the same call, and fires at the same instant.)
  */
-export function armUnplugTimer(sim: Simulation, now: number): void {
+export function armUnplugTimer(sim: BlockSimulation, now: number): void {
   const h = sim.state.host;
   if (!h.plugged || h.plugArmed === h.plugSeq) return;
   h.plugArmed = h.plugSeq;
@@ -51,14 +51,14 @@ export function armUnplugTimer(sim: Simulation, now: number): void {
  * queue is left alone (the driver pulls at completion); an SSD runs anyway. (The traced
  * U of a process waiting on a page is not modelled: Spindle's processes wait on bios.)
  */
-export function unplug(sim: Simulation, now: number): void {
+export function unplug(sim: BlockSimulation, now: number): void {
   const h = sim.state.host;
   if (!h.plugged && shouldPlug(sim)) return;
   hostRunQueue(sim, now);
 }
 
 /** The unplug timer: UT, then kblockd's U, then the queue runs. */
-export function onUnplugTimer(sim: Simulation, seq: number, now: number): void {
+export function onUnplugTimer(sim: BlockSimulation, seq: number, now: number): void {
   const h = sim.state.host;
   if (!h.plugged || seq !== h.plugSeq) return;
   // The timer fires in interrupt context; kblockd then runs the queue.
@@ -70,7 +70,7 @@ export function onUnplugTimer(sim: Simulation, seq: number, now: number): void {
 }
 
 /** unplug_thresh: enough requests gathered (no trace event for this one). */
-export function unplugThreshReached(sim: Simulation): boolean {
+export function unplugThreshReached(sim: BlockSimulation): boolean {
   const h = sim.state.host;
   return h.plugged && allocatedTotal(h) - h.inDriver >= sim.model.iosched.queue.unplugThresh;
 }

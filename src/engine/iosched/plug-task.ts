@@ -14,7 +14,7 @@
 import { requestAt, type IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { BlockSimulation } from './sim-view';
 import { emitPlug } from './emit';
 import { hostRunQueue, insertRequest } from './host';
 import { joinBio, mergeOk } from './merge';
@@ -37,7 +37,7 @@ export interface TaskPlug {
 /** blk_attempt_plug_merge: the bio joins the newest request of its process's plug — the
  * scheduler's allow_merge is not asked (BFQ's could not answer: the request has no queue
  * before it is inserted). */
-export function plugMerge(sim: Simulation, bio: Bio, now: number): boolean {
+export function plugMerge(sim: BlockSimulation, bio: Bio, now: number): boolean {
   const plug = sim.state.host.taskPlugs[bio.pid];
   if (plug === undefined || plug.rqs.length === 0) return false;
   const rq = requestAt(sim.state.requests, plug.rqs[plug.rqs.length - 1]!);
@@ -50,7 +50,7 @@ export function plugMerge(sim: Simulation, bio: Bio, now: number): boolean {
 }
 
 /** blk_add_rq_to_plug: a new request (after G) waits in its process's plug. */
-export function addToPlug(sim: Simulation, rq: IoRequest, bio: Bio, now: number): void {
+export function addToPlug(sim: BlockSimulation, rq: IoRequest, bio: Bio, now: number): void {
   const plugs = sim.state.host.taskPlugs;
   const plug = (plugs[bio.pid] ??= { rqs: [], flushDue: false, held: false });
   const n = plug.rqs.length;
@@ -65,7 +65,7 @@ export function addToPlug(sim: Simulation, rq: IoRequest, bio: Bio, now: number)
   if (!plug.held) flushAtThisInstant(sim, plug, bio.pid, now);
 }
 
-function flushAtThisInstant(sim: Simulation, plug: TaskPlug, pid: number, now: number): void {
+function flushAtThisInstant(sim: BlockSimulation, plug: TaskPlug, pid: number, now: number): void {
   if (plug.flushDue) return;
   plug.flushDue = true;
   pushEvent(sim.state.heap, now, EventPriority.HostTimer, EventKind.PlugFlush, pid);
@@ -74,14 +74,14 @@ function flushAtThisInstant(sim: Simulation, plug: TaskPlug, pid: number, now: n
 /** blk_start_plug over more than one issue: the process's next issue joins this
  * submission, whenever it comes (it is running, not sleeping: a task that sleeps with a
  * plug flushes it, UT — as one sleeping for a tag still does). */
-export function holdTaskPlug(sim: Simulation, pid: number): void {
+export function holdTaskPlug(sim: BlockSimulation, pid: number): void {
   const plugs = sim.state.host.taskPlugs;
   (plugs[pid] ??= { rqs: [], flushDue: false, held: false }).held = true;
 }
 
 /** blk_finish_plug after the last issue of a held submission: the flush, at this instant
  * after every issue at it (the last bio may have merged in the plug: no addToPlug). */
-export function releaseTaskPlug(sim: Simulation, pid: number, now: number): void {
+export function releaseTaskPlug(sim: BlockSimulation, pid: number, now: number): void {
   const plug = sim.state.host.taskPlugs[pid];
   if (plug === undefined || !plug.held) return;
   plug.held = false;
@@ -89,7 +89,7 @@ export function releaseTaskPlug(sim: Simulation, pid: number, now: number): void
 }
 
 /** The process's submission is over: blk_finish_plug. */
-export function onPlugFlush(sim: Simulation, pid: number, now: number): void {
+export function onPlugFlush(sim: BlockSimulation, pid: number, now: number): void {
   const plug = sim.state.host.taskPlugs[pid];
   if (plug === undefined) return;
   plug.flushDue = false;
@@ -102,7 +102,7 @@ export function onPlugFlush(sim: Simulation, pid: number, now: number): void {
  * of requests, each into the scheduler (I) in submission order, then run the queue.
  */
 export function flushTaskPlug(
-  sim: Simulation,
+  sim: BlockSimulation,
   pid: number,
   now: number,
   fromSchedule: boolean,

@@ -3,7 +3,7 @@
 import type { IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { BlockSimulation } from './sim-view';
 import { emitRq } from './emit';
 import { hostRunQueue } from './host';
 
@@ -12,7 +12,7 @@ import { hostRunQueue } from './host';
  * queue (R), the scheduler hears of it (deactivate), and the queue stays blocked until a
  * command completes — or, with nothing outstanding, for SCSI's 3 ms queue delay.
  */
-export function requeue(sim: Simulation, rq: IoRequest, now: number): void {
+export function requeue(sim: BlockSimulation, rq: IoRequest, now: number): void {
   const h = sim.state.host;
   h.inDriver--;
   if (sim.sink) emitRq(sim, 'R', rq, now);
@@ -35,7 +35,7 @@ export function requeue(sim: Simulation, rq: IoRequest, now: number): void {
 const REQUEUE_DELAY_NS = 3e6;
 
 /** The delay after a refusal is over: try the device again. */
-export function onQueueDelay(sim: Simulation, seq: number, now: number): void {
+export function onQueueDelay(sim: BlockSimulation, seq: number, now: number): void {
   const h = sim.state.host;
   if (!h.blocked || seq !== h.blockSeq) return;
   h.blocked = false;

@@ -6,12 +6,12 @@
 // 2.6 trace never shows X; a scenario asking for a larger bio is split the modern way.)
 import { noteSplit } from '../metrics/collector';
 import { allocBio, bioAt, freeBio } from '../request';
-import type { Simulation } from '../sim/simulation';
+import type { BlockSimulation } from './sim-view';
 import { emitBio } from './emit';
 import type { Bio } from './types';
 
 /** The pieces of `bio` in submission order (X traced before each split-off piece). */
-function splitBio(sim: Simulation, bio: Bio, maxSectors: number): Bio[] {
+function splitBio(sim: BlockSimulation, bio: Bio, maxSectors: number): Bio[] {
   const pieces: Bio[] = [];
   let sector = bio.sector;
   let left = bio.nSectors;
@@ -45,10 +45,10 @@ function splitBio(sim: Simulation, bio: Bio, maxSectors: number): Bio[] {
 
 /** Q was traced for `bio`: submit its pieces, each after its X (the last has none). */
 export function submitSplit(
-  sim: Simulation,
+  sim: BlockSimulation,
   bio: Bio,
   now: number,
-  submit: (sim: Simulation, piece: Bio, now: number) => void,
+  submit: (sim: BlockSimulation, piece: Bio, now: number) => void,
 ): void {
   const pieces = splitBio(sim, bio, sim.model.iosched.queue.maxSectors);
   noteSplit(sim, bio, pieces.length);
@@ -61,7 +61,7 @@ export function submitSplit(
 
 /** A completed bio: itself, or — for a piece, which is freed here — the bio it came from
  * once its last piece is done (its Q2C and Q2D are then the last piece's), else null. */
-export function pieceEnds(sim: Simulation, bio: Bio): Bio | null {
+export function pieceEnds(sim: BlockSimulation, bio: Bio): Bio | null {
   if (bio.parent < 0) return bio;
   const whole = bioAt(sim.state.bios, bio.parent);
   freeBio(sim.state.bios, bio);

@@ -27,8 +27,7 @@
 // the kernel lets them hold); the kernel may refuse earlier, when sync reads happen to
 // sit in the bits the limit leaves open.
 import { bioAt } from '../request';
-import type { Simulation } from '../sim/simulation';
-import { noteBioWakes } from '../workload/workload';
+import type { BlockSimulation } from './sim-view';
 import { newRequest } from './host';
 import { flushTaskPlug } from './plug-task';
 import type { Bio } from './types';
@@ -90,7 +89,7 @@ export function mqWakeBatch(depth: number, minShallowDepth: number): number {
 }
 
 /** Size the pool for this run (at the simulation's start). */
-export function initMqTags(sim: Simulation): void {
+export function initMqTags(sim: BlockSimulation): void {
   const t = sim.state.host.mq;
   const q = sim.model.iosched.queue;
   const e = sim.elevator;
@@ -158,7 +157,7 @@ export function mqPut(t: MqTags, cls: number): void {
 }
 
 /** The scheduler's limit_depth for this bio: the shallow depth, Infinity for none. */
-function shallowOf(sim: Simulation, bio: Bio): number {
+function shallowOf(sim: BlockSimulation, bio: Bio): number {
   const e = sim.elevator;
   return e.limitDepth ? e.limitDepth(sim.state.host.elevator, bio) : Infinity;
 }
@@ -168,7 +167,7 @@ function shallowOf(sim: Simulation, bio: Bio): number {
  * Before it sleeps (io_schedule) its process's plug is flushed (UT); the sleep itself
  * is not traced — 6.18 has no S.
  */
-export function mqGetRequest(sim: Simulation, bio: Bio, now: number): void {
+export function mqGetRequest(sim: BlockSimulation, bio: Bio, now: number): void {
   const t = sim.state.host.mq;
   // its process sleeps in blk_mq_get_tag: this bio waits until it wakes (see BLOCKED)
   const behind = t.blocked[bio.pid];
@@ -188,7 +187,7 @@ export function mqGetRequest(sim: Simulation, bio: Bio, now: number): void {
 }
 
 /** A request was freed: its tag goes back, and the sleepers it wakes try again in turn. */
-export function mqRequestFreed(sim: Simulation, cls: number, now: number): void {
+export function mqRequestFreed(sim: BlockSimulation, cls: number, now: number): void {
   const t = sim.state.host.mq;
   mqPut(t, cls);
   while (t.woken.length > 0) {
@@ -202,14 +201,14 @@ export function mqRequestFreed(sim: Simulation, cls: number, now: number): void 
       continue;
     }
     newRequest(sim, bio, got, now);
-    noteBioWakes(sim, bio, now);
+    sim.submitter.bioWakes(sim, bio, now);
     // awake, the process goes on with the bios it submitted meanwhile, in order
     const behind = t.blocked[bio.pid]!;
     delete t.blocked[bio.pid];
     for (const next of behind) {
       const b = bioAt(sim.state.bios, next);
       mqGetRequest(sim, b, now);
-      if (b.rq >= 0) noteBioWakes(sim, b, now);
+      if (b.rq >= 0) sim.submitter.bioWakes(sim, b, now);
     }
   }
 }

@@ -3,7 +3,6 @@
 // per-process figures and the drive's positioning breakdown.
 import type { IoRequest } from '../request';
 import type { Bio } from '../request';
-import type { Model, Simulation } from '../sim/simulation';
 import { createHistogram, recordValue, type Histogram } from './histogram';
 import {
   countAt,
@@ -65,7 +64,13 @@ export interface Collector {
   processes: ProcessFigures[];
 }
 
-export function createCollector(model: Model): Collector {
+/** What the collector reads of a simulation: its own figures, and the drive's commands in
+ * hand for the device-depth series. */
+export interface MeasuredSimulation {
+  state: { metrics: Collector; drive: { tagsInUse: number } };
+}
+
+export function createCollector(model: { processes: ReadonlyArray<{ count: number }> }): Collector {
   const processes: ProcessFigures[] = [];
   for (const p of model.processes) {
     for (let k = 0; k < p.count; k++)
@@ -97,20 +102,20 @@ export function createCollector(model: Model): Collector {
   };
 }
 
-export function noteQueued(sim: Simulation, bio: Bio): void {
+export function noteQueued(sim: MeasuredSimulation, bio: Bio): void {
   const m = sim.state.metrics;
   m.queued++;
   setLevel(m.hostDepth, bio.queuedNs, m.queued + m.splitPieces - m.biosDispatched);
 }
 
 /** A bio was split into `pieces` (X): the host holds that many bios instead of one. */
-export function noteSplit(sim: Simulation, bio: Bio, pieces: number): void {
+export function noteSplit(sim: MeasuredSimulation, bio: Bio, pieces: number): void {
   const m = sim.state.metrics;
   m.splitPieces += pieces - 1;
   setLevel(m.hostDepth, bio.queuedNs, m.queued + m.splitPieces - m.biosDispatched);
 }
 
-export function noteDispatched(sim: Simulation, rq: IoRequest): void {
+export function noteDispatched(sim: MeasuredSimulation, rq: IoRequest): void {
   const m = sim.state.metrics;
   m.dispatched++;
   m.biosDispatched += rq.bios.length;
@@ -147,7 +152,7 @@ export function ownerMediaNs(rq: IoRequest, i: number): number {
  * completed from the buffer, with no media time — split by sectors when that write was a
  * merged request carrying several processes' bios (write-back.ts, `owners`).
  */
-export function noteServiced(sim: Simulation, rq: IoRequest): void {
+export function noteServiced(sim: MeasuredSimulation, rq: IoRequest): void {
   const procs = sim.state.metrics.processes;
   for (let i = 0, n = ownerCount(rq); i < n; i++) {
     const p = procs[ownerProc(rq, i)];
@@ -161,7 +166,7 @@ export function noteServiced(sim: Simulation, rq: IoRequest): void {
  * breakdown per completed request (without them a write-back run's writes showed no
  * positioning at all).
  */
-export function noteDestaged(sim: Simulation, rq: IoRequest): void {
+export function noteDestaged(sim: MeasuredSimulation, rq: IoRequest): void {
   const m = sim.state.metrics;
   m.seekNs += rq.seekNs;
   m.rotationNs += rq.rotationNs;
@@ -169,7 +174,7 @@ export function noteDestaged(sim: Simulation, rq: IoRequest): void {
 }
 
 /** A request completed (C): device-side figures. */
-export function noteCompleted(sim: Simulation, rq: IoRequest): void {
+export function noteCompleted(sim: MeasuredSimulation, rq: IoRequest): void {
   const m = sim.state.metrics;
   const t = rq.completedNs;
   m.completed++;
@@ -186,7 +191,7 @@ export function noteCompleted(sim: Simulation, rq: IoRequest): void {
 }
 
 /** One of its bios ends with it: what the process sees (Q2C, Q2D per I/O, as btt). */
-export function noteBioCompleted(sim: Simulation, bio: Bio, rq: IoRequest): void {
+export function noteBioCompleted(sim: MeasuredSimulation, bio: Bio, rq: IoRequest): void {
   const m = sim.state.metrics;
   const t = rq.completedNs;
   const q2c = t - bio.queuedNs;

@@ -15,7 +15,7 @@ import {
   type Path,
   type Problem,
 } from './checks';
-import { generatorSchema, resolveGenerator } from '../workload/generators/schema';
+import { generatorSchema, resolveGenerator } from './generator-schema';
 import { generatorThreads } from '../workload/generators/index';
 
 /** What a process key left out means (rateIops has none: open mode must give it). */

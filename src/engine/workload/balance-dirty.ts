@@ -32,7 +32,7 @@
 import type { Bio } from '../iosched/types';
 import { bioSleeps } from '../iosched/host';
 import { jiffiesNow, jiffyNs } from '../iosched/common';
-import type { Simulation } from '../sim/simulation';
+import type { WorkloadSimulation } from './sim-view';
 import { propFraction, type PropLocal } from './bdi-stats';
 import { balanceDirtyPagesIoLess, type DirtyTask } from './dirty-throttle';
 import {
@@ -114,7 +114,7 @@ export type BdpOutcome = 'done' | 'sleeping' | number;
 
 /** Run the writer's balance_dirty_pages (w.bdp) on from where it stopped. */
 export function balanceDirtyPages(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   w: WriterThrottle,
   instIndex: number,
   ioprio: readonly [number, number] | null,
@@ -168,7 +168,7 @@ export function balanceDirtyPages(
 /** The end of balance_dirty_pages: dirty_exceeded cleared under the limit; background
  * writeback started (bdi_start_writeback) unless writeback_in_progress, if the dirty pages
  * are over the background threshold. */
-function finish(sim: Simulation, w: WriterThrottle, lim: DirtyLimits, now: number): 'done' {
+function finish(sim: WorkloadSimulation, w: WriterThrottle, lim: DirtyLimits, now: number): 'done' {
   const pc = sim.state.workload.pageCache!;
   if (pc.dirty + pc.writeback < lim.bdiThresh) pc.bdi.dirtyExceeded = false;
   w.bdp = null;
@@ -178,7 +178,7 @@ function finish(sim: Simulation, w: WriterThrottle, lim: DirtyLimits, now: numbe
 
 /** A completion: if it is one of the writer's writeback bios, its pages are clean (as the
  * flusher's: flusher.ts; workload.ts tells the journals) and count as written by a writer. */
-export function writerWritebackDone(sim: Simulation, w: WriterThrottle, bio: Bio): boolean {
+export function writerWritebackDone(sim: WorkloadSimulation, w: WriterThrottle, bio: Bio): boolean {
   if (!w.writebackBios.delete(bio.id)) return false;
   const pc = sim.state.workload.pageCache!;
   const pages = bio.nSectors / PAGE_SECTORS;

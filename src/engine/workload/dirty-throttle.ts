@@ -39,7 +39,7 @@
 // pages kjournald dirties do not count in bdp_ratelimits; a step of n pages counts n at once
 // (generic_perform_write calls in after every page).
 import { jiffiesNow, jiffyNs } from '../iosched/common';
-import type { Simulation } from '../sim/simulation';
+import type { WorkloadSimulation } from './sim-view';
 import type { BdpCall, BdpOutcome } from './balance-dirty';
 import { kickFlusher } from './flusher';
 import {
@@ -183,7 +183,7 @@ export function wbMinPause(
 /** The writer's balance_dirty_pages (call c, of c.writeChunk pages dirtied) on from where it
  * stopped: 'done', or sleeping until a time (ns). */
 export function balanceDirtyPagesIoLess(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   c: BdpCall,
   t: DirtyTask,
   now: number,

@@ -6,8 +6,8 @@ import { allocBio } from '../request';
 import type { Bio } from '../iosched/types';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
-import type { FixedRequest, ProcessSpec } from '../scenario/types';
+import type { WorkloadSimulation } from './sim-view';
+import type { FixedRequest, ProcessSpec } from './process-spec';
 import type { ProcInstance } from './workload';
 
 const MS = 1e6;
@@ -33,7 +33,7 @@ export function createListWaits(p: ProcessSpec): ListWaits | null {
  * the clock when it does). A think-time entry without afterDone waits for a completion.
  */
 export function scheduleAfterIssue(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   inst: ProcInstance,
   instIndex: number,
   next: FixedRequest,
@@ -51,7 +51,7 @@ export function scheduleAfterIssue(
 }
 
 export function listBio(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   inst: ProcInstance,
   i: number,
   p: ProcessSpec,
@@ -82,7 +82,12 @@ export function listBio(
 /** A bio of a list completed: the next entry may wait for it (afterDone) or for any
  * completion (think time); a gap, a timed entry or one waiting for another entry is on the
  * clock already or will be. */
-export function listBioDone(sim: Simulation, inst: ProcInstance, bio: Bio, now: number): void {
+export function listBioDone(
+  sim: WorkloadSimulation,
+  inst: ProcInstance,
+  bio: Bio,
+  now: number,
+): void {
   const p = sim.model.processes[inst.spec]!;
   const next = p.requests![inst.listIndex];
   const waits = inst.listWaits;

@@ -31,7 +31,7 @@ import type { Bio } from '../iosched/types';
 import { bioSleeps, submitBio } from '../iosched/host';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { WorkloadSimulation } from './sim-view';
 import { PAGE_SECTORS, writebackPeriodNs } from './page-cache';
 import { domainDirtyLimits } from './wb-state';
 import { nextBio26 } from './wb-writeback';
@@ -90,7 +90,7 @@ export function createFlusher(inst: number): FlusherState {
   };
 }
 
-function arm(sim: Simulation, fl: FlusherState, atNs: number): void {
+function arm(sim: WorkloadSimulation, fl: FlusherState, atNs: number): void {
   fl.armed = true;
   fl.armedAtNs = atNs;
   fl.armSeq++;
@@ -98,13 +98,13 @@ function arm(sim: Simulation, fl: FlusherState, atNs: number): void {
 }
 
 /** The flusher sleeps dirty_writeback_centisecs whenever it runs out of work. */
-function periodNs(sim: Simulation): number {
+function periodNs(sim: WorkloadSimulation): number {
   return writebackPeriodNs(sim.state.workload.pageCache!);
 }
 
 /** The first wake-up: one period after the start (2.6.32). Kernel 6.18 sleeps until a file is
  * dirtied (wbWakeupDelayed). */
-export function startFlusher(sim: Simulation): void {
+export function startFlusher(sim: WorkloadSimulation): void {
   if (kernel618(sim)) return;
   arm(sim, sim.state.workload.flusher!, periodNs(sim));
 }
@@ -113,7 +113,7 @@ export function startFlusher(sim: Simulation): void {
  * dirtied: if the disk's writeback lists have just gone from empty to populated
  * (pc.listsPopulated), the flusher's delayed work is queued dirty_writeback_centisecs ahead —
  * unless already pending (queue_delayed_work); while it runs, it runs again then. */
-export function wbWakeupDelayed(sim: Simulation, now: number): void {
+export function wbWakeupDelayed(sim: WorkloadSimulation, now: number): void {
   const pc = sim.state.workload.pageCache!;
   if (!pc.listsPopulated) return;
   pc.listsPopulated = false;
@@ -131,7 +131,7 @@ export function wbWakeupDelayed(sim: Simulation, now: number): void {
 /** Kernel 6.18 wb_workfn's end: out of work, the flusher's delayed work is queued again
  * (wb_wakeup_delayed) only while the disk has dirty files (wb_has_dirty_io) — or it is already
  * pending, queued while it ran; with none it sleeps until a file is dirtied. */
-function endRun618(sim: Simulation, fl: FlusherState, now: number): void {
+function endRun618(sim: WorkloadSimulation, fl: FlusherState, now: number): void {
   fl.running618 = false;
   if (fl.delayedNs >= 0) arm(sim, fl, Math.max(now, fl.delayedNs));
   else if (sim.state.workload.pageCache!.files.size > 0) arm(sim, fl, now + periodNs(sim));
@@ -145,7 +145,7 @@ function endRun618(sim: Simulation, fl: FlusherState, now: number): void {
  * kupdate round aside, and sleeps: its period again from then while files are dirty). On
  * 2.6.32 nothing but balance_dirty_pages wakes it (startBackgroundWriteback): not a
  * completion, not a journal commit. */
-export function kickFlusher(sim: Simulation, now: number, evenUnderBg = false): void {
+export function kickFlusher(sim: WorkloadSimulation, now: number, evenUnderBg = false): void {
   if (!kernel618(sim)) return;
   const fl = sim.state.workload.flusher!;
   const pc = sim.state.workload.pageCache!;
@@ -154,7 +154,7 @@ export function kickFlusher(sim: Simulation, now: number, evenUnderBg = false): 
   arm(sim, fl, now);
 }
 
-function kernel618(sim: Simulation): boolean {
+function kernel618(sim: WorkloadSimulation): boolean {
   return sim.model.iosched.queue.kernel === '6.18';
 }
 
@@ -162,7 +162,7 @@ function kernel618(sim: Simulation): boolean {
  * background work item is queued and the flusher woken (wake_up_process) — if it sleeps
  * out its period; busy, it finds the item when done with what it is doing (lost during a
  * kupdate round: it then sleeps its period first). */
-export function startBackgroundWriteback(sim: Simulation, now: number): void {
+export function startBackgroundWriteback(sim: WorkloadSimulation, now: number): void {
   const fl = sim.state.workload.flusher!;
   fl.bgQueued = true;
   if (fl.sleeping || fl.chunk !== null || fl.kupdate || fl.waitFile >= 0) return;
@@ -172,7 +172,7 @@ export function startBackgroundWriteback(sim: Simulation, now: number): void {
 
 /** A writer's writeback moved on (2.6.32): the flusher waiting for a file it was writing
  * goes on once no other thread is writing it (I_SYNC cleared: inode_sync_complete). */
-export function writebackMovedOn(sim: Simulation, now: number): void {
+export function writebackMovedOn(sim: WorkloadSimulation, now: number): void {
   const fl = sim.state.workload.flusher!;
   if (fl.waitFile < 0 || filesInWriteback(sim, fl.inst).has(fl.waitFile)) return;
   fl.waitFile = -1;
@@ -180,14 +180,14 @@ export function writebackMovedOn(sim: Simulation, now: number): void {
 }
 
 /** writeback_in_progress (2.6.32): a work item is queued that the flusher has not taken up. */
-export function writebackInProgress(sim: Simulation): boolean {
+export function writebackInProgress(sim: WorkloadSimulation): boolean {
   return sim.state.workload.flusher!.bgQueued;
 }
 
 /** The files other threads are writing back (I_SYNC: writeback_single_inode skips them,
  * WB_SYNC_NONE): the flusher's current pass, and writers' in balance_dirty_pages (2.6),
  * less thread `self`'s own. */
-export function filesInWriteback(sim: Simulation, self: number): Set<number> {
+export function filesInWriteback(sim: WorkloadSimulation, self: number): Set<number> {
   const fl = sim.state.workload.flusher!;
   const busy = new Set<number>();
   if (self !== fl.inst && fl.chunk?.pass) busy.add(fl.chunk.pass.file);
@@ -199,7 +199,7 @@ export function filesInWriteback(sim: Simulation, self: number): Set<number> {
 }
 
 /** A Writeback event: the flusher submits its next bio, or sleeps until there is work. */
-export function onWriteback(sim: Simulation, seq: number, now: number): void {
+export function onWriteback(sim: WorkloadSimulation, seq: number, now: number): void {
   const fl = sim.state.workload.flusher!;
   if (!fl.armed || seq !== fl.armSeq) return; // superseded by a later arming
   fl.armed = false;
@@ -216,7 +216,12 @@ export function onWriteback(sim: Simulation, seq: number, now: number): void {
 
 /** The flusher sends bio `b` (then goes on at once, or sleeps for a request), or with none
  * sleeps dirty_writeback_centisecs. */
-function send(sim: Simulation, fl: FlusherState, b: WritebackBio | null, now: number): void {
+function send(
+  sim: WorkloadSimulation,
+  fl: FlusherState,
+  b: WritebackBio | null,
+  now: number,
+): void {
   if (!b) {
     arm(sim, fl, now + periodNs(sim));
     return;
@@ -231,7 +236,7 @@ function send(sim: Simulation, fl: FlusherState, b: WritebackBio | null, now: nu
 
 /** 2.6.32 bdi_writeback_task: the flusher sends its work's next bio (wb-writeback.ts); with
  * nothing to write, sleeps dirty_writeback_centisecs. */
-function onWriteback26(sim: Simulation, fl: FlusherState, now: number): void {
+function onWriteback26(sim: WorkloadSimulation, fl: FlusherState, now: number): void {
   const pc = sim.state.workload.pageCache!;
   const b = nextBio26(pc, fl, filesInWriteback(sim, fl.inst), now, periodNs(sim));
   if (!b && fl.waitFile >= 0) return; // asleep on a file's I_SYNC (writebackMovedOn wakes it)
@@ -242,7 +247,7 @@ function onWriteback26(sim: Simulation, fl: FlusherState, now: number): void {
  * write under its own pid (async unless `sync`; a writer's with its I/O priority: class,
  * level). */
 export function submitKernelWrite(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   instIndex: number,
   sector: number,
   nSectors: number,
@@ -270,7 +275,7 @@ export function submitKernelWrite(
 }
 
 /** The flusher's bio got the request it slept for: it goes on. */
-export function flusherWakes(sim: Simulation, now: number): void {
+export function flusherWakes(sim: WorkloadSimulation, now: number): void {
   const fl = sim.state.workload.flusher!;
   if (!fl.sleeping) return;
   fl.sleeping = false;
@@ -280,7 +285,7 @@ export function flusherWakes(sim: Simulation, now: number): void {
 /** One of the flusher's bios completed: its pages are clean. It wakes no flusher (6.18
  * __folio_end_writeback → wb_inode_writeback_end queues only the bandwidth update, bw_dwork;
  * pages dirtied again under writeback were counted dirty when dirtied). */
-export function flusherDone(sim: Simulation, bio: Bio): void {
+export function flusherDone(sim: WorkloadSimulation, bio: Bio): void {
   writebackDone(
     sim.state.workload.pageCache!,
     bio.sector / PAGE_SECTORS,

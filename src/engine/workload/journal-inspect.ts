@@ -1,7 +1,7 @@
 // The journals at this instant, for the UI's inspection panel (read-only): ext3's jbd
 // (journal.ts) and ReiserFS's (reiserfs-journal.ts) — what the running transaction holds,
 // what is being committed, and what is still in the log.
-import type { Simulation } from '../sim/simulation';
+import type { WorkloadSimulation } from './sim-view';
 import type { Transaction } from './journal-io';
 
 const MS = 1e6;
@@ -15,7 +15,7 @@ function transactionView(t: Transaction | null, now: number): Record<string, num
   };
 }
 
-export function journalsView(sim: Simulation): Array<Record<string, unknown>> {
+export function journalsView(sim: WorkloadSimulation): Array<Record<string, unknown>> {
   const now = sim.state.now;
   const w = sim.state.workload;
   const thread = (inst: number) => sim.model.processes[w.instances[inst]!.spec]!.name;

@@ -16,7 +16,7 @@
 // All state is plain data.
 import type { Bio } from '../iosched/types';
 import { bioSleeps } from '../iosched/host';
-import type { Simulation } from '../sim/simulation';
+import type { WorkloadSimulation } from './sim-view';
 import { PAGE_SECTORS, dirtyPages, pageSpan, undirtyPage, type PageCacheState } from './page-cache';
 import { writebackDone } from './writeback';
 import { submitKernelWrite } from './flusher';
@@ -79,7 +79,12 @@ export interface KernelIo {
 
 /** The phase's next bio (one block; WRITE, or WRITE_SYNC when `sync`); true when the thread
  * goes on submitting at once. */
-export function submitNext(sim: Simulation, io: KernelIo, now: number, sync: boolean): boolean {
+export function submitNext(
+  sim: WorkloadSimulation,
+  io: KernelIo,
+  now: number,
+  sync: boolean,
+): boolean {
   const sector = io.pending.shift();
   if (sector === undefined) return false;
   io.inFlight++;
@@ -101,7 +106,7 @@ export function ioWakes(io: KernelIo): boolean {
 
 /** One of the thread's bios completed (`pages`: it wrote a page-cache page); true when the
  * phase is over. */
-export function ioDone(sim: Simulation, io: KernelIo, bio: Bio, pages: boolean): boolean {
+export function ioDone(sim: WorkloadSimulation, io: KernelIo, bio: Bio, pages: boolean): boolean {
   if (pages) writebackDone(sim.state.workload.pageCache!, bio.sector / PAGE_SECTORS, 1);
   io.inFlight--;
   if (io.ids) io.ids.splice(io.ids.indexOf(bio.id), 1);

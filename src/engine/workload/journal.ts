@@ -37,7 +37,7 @@
 import type { Bio } from '../iosched/types';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { WorkloadSimulation } from './sim-view';
 import { PAGE_SECTORS, takePages, underWriteback, type PageCacheState } from './page-cache';
 import { kickFlusher, wbWakeupDelayed } from './flusher';
 import {
@@ -136,7 +136,7 @@ function maxTransactionBlocks(j: JournalState): number {
 }
 
 /** kjournald runs at `atNs` (a Journal event: a = journal index, rq = arming number). */
-function arm(sim: Simulation, j: JournalState, atNs: number): void {
+function arm(sim: WorkloadSimulation, j: JournalState, atNs: number): void {
   j.armed = true;
   j.armSeq++;
   const index = sim.state.workload.journals.indexOf(j);
@@ -144,7 +144,7 @@ function arm(sim: Simulation, j: JournalState, atNs: number): void {
 }
 
 /** The running transaction (started now if there is none: its commit timer starts). */
-function running(sim: Simulation, j: JournalState, now: number): Transaction {
+function running(sim: WorkloadSimulation, j: JournalState, now: number): Transaction {
   if (j.running) return j.running;
   const t = openTransaction(now);
   j.running = t;
@@ -154,7 +154,7 @@ function running(sim: Simulation, j: JournalState, now: number): Transaction {
 
 /** A metadata block update [sector, sector + n): its blocks join the running transaction. */
 export function journalMetadata(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   j: JournalState,
   sector: number,
   n: number,
@@ -170,7 +170,7 @@ export function journalMetadata(
 
 /** A buffered data write's pages [first, last] join the running transaction's data list. */
 export function journalData(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   j: JournalState,
   first: number,
   last: number,
@@ -181,7 +181,7 @@ export function journalData(
 
 /** A Journal event: kjournald commits an expired (or full) transaction, or submits its
  * phase's next bio. */
-export function onJournal(sim: Simulation, index: number, seq: number, now: number): void {
+export function onJournal(sim: WorkloadSimulation, index: number, seq: number, now: number): void {
   const j = sim.state.workload.journals[index]!;
   if (!j.armed || seq !== j.armSeq) return; // superseded by a later arming
   j.armed = false;
@@ -200,12 +200,12 @@ export function onJournal(sim: Simulation, index: number, seq: number, now: numb
 }
 
 /** kjournald's bio got the request it slept for: it goes on. */
-export function journalWakes(sim: Simulation, j: JournalState, now: number): void {
+export function journalWakes(sim: WorkloadSimulation, j: JournalState, now: number): void {
   if (ioWakes(j)) arm(sim, j, now);
 }
 
 /** Phase 1–2: the running transaction commits; its ordered data goes first. */
-function beginCommit(sim: Simulation, j: JournalState, now: number): void {
+function beginCommit(sim: WorkloadSimulation, j: JournalState, now: number): void {
   const pc = sim.state.workload.pageCache!;
   const t = j.running!;
   j.running = null;
@@ -221,12 +221,12 @@ function beginCommit(sim: Simulation, j: JournalState, now: number): void {
 }
 
 /** The flusher's bio completed: an ordered page the commit waits for may be among its pages. */
-export function journalSeesWriteback(sim: Simulation, bio: Bio, now: number): void {
+export function journalSeesWriteback(sim: WorkloadSimulation, bio: Bio, now: number): void {
   for (const j of sim.state.workload.journals)
     if (j.phase === 'data' && ioSeesWriteback(j, bio)) nextPhase(sim, j, now);
 }
 
-function startPhase(sim: Simulation, j: JournalState, now: number): void {
+function startPhase(sim: WorkloadSimulation, j: JournalState, now: number): void {
   if (j.pending.length > 0) arm(sim, j, now);
   else if (j.phase === 'data' && j.awaited.length > 0)
     return; // the flusher's writes end it
@@ -243,7 +243,7 @@ function logBlock(j: JournalState): number {
 }
 
 /** This phase's I/O completed: the next phase, or the commit is done. */
-function nextPhase(sim: Simulation, j: JournalState, now: number): void {
+function nextPhase(sim: WorkloadSimulation, j: JournalState, now: number): void {
   const t = j.committing!;
   if (j.phase === 'data') {
     // phase 3: descriptor blocks and the metadata blocks' copies, from the head
@@ -269,13 +269,13 @@ function nextPhase(sim: Simulation, j: JournalState, now: number): void {
 }
 
 /** One of kjournald's bios completed. */
-export function journalDone(sim: Simulation, j: JournalState, bio: Bio, now: number): void {
+export function journalDone(sim: WorkloadSimulation, j: JournalState, bio: Bio, now: number): void {
   if (ioDone(sim, j, bio, j.phase === 'data')) nextPhase(sim, j, now);
 }
 
 /** Phase 7: the metadata blocks are dirty in the buffer cache, to be written in place;
  * kjournald commits the next transaction if it is due. */
-function finishCommit(sim: Simulation, j: JournalState, now: number): void {
+function finishCommit(sim: WorkloadSimulation, j: JournalState, now: number): void {
   const pc = sim.state.workload.pageCache!;
   const t = j.committing!;
   const tid = j.commits++;
@@ -294,7 +294,7 @@ function finishCommit(sim: Simulation, j: JournalState, now: number): void {
 /** Log space for `blocks` more: the tail moves past transactions whose blocks have all
  * been written in place or journalled again (oldest first); a commit that still does not
  * fit in the log (its blocks less the journal superblock) counts. */
-function reserveLog(sim: Simulation, j: JournalState, blocks: number): void {
+function reserveLog(sim: WorkloadSimulation, j: JournalState, blocks: number): void {
   const pc: PageCacheState = sim.state.workload.pageCache!;
   while (j.checkpoints.length > 0) {
     const cp = j.checkpoints[0]!;

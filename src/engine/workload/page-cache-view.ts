@@ -1,7 +1,7 @@
 // What a run shows of its page cache (page-cache.ts, flusher.ts): the summary's counters,
 // and the page cache and flusher at an instant for the UI's inspection panel
-// (iosched/inspect.ts).
-import type { Simulation } from '../sim/simulation';
+// (engine/inspect.ts).
+import type { WorkloadSimulation } from './sim-view';
 import type { PageCacheState } from './page-cache';
 import { RATELIMIT_CALC_SHIFT, domainDirtyLimits, freerunCeiling, setpointOf } from './wb-state';
 import { wbCalcThresh, wbPositionRatio } from './dirty-throttle';
@@ -34,7 +34,7 @@ export function pageCacheCounters(pc: PageCacheState): PageCacheCounters {
 }
 
 /** The page cache and its flusher at this instant, for the UI's inspection panel. */
-export function pageCacheView(sim: Simulation): Record<string, unknown> {
+export function pageCacheView(sim: WorkloadSimulation): Record<string, unknown> {
   const pc = sim.state.workload.pageCache!;
   const fl = sim.state.workload.flusher!;
   const lim = pc.wb

@@ -65,7 +65,7 @@
 // the header, so the log is 8190 blocks (mkreiserfs: 8192 and the header).
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Simulation } from '../sim/simulation';
+import type { WorkloadSimulation } from './sim-view';
 import {
   BLOCK_SECTORS,
   joinData,
@@ -236,7 +236,7 @@ function ageS(t: Transaction, now: number): number {
 
 /** A metadata update by the writer: one handle of its blocks. */
 export function reiserfsMetadata(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   j: ReiserJournal,
   sector: number,
   n: number,
@@ -264,7 +264,7 @@ export function reiserfsMetadata(
  * was not dirty yet is marked dirty and added (reiserfs_add_ordered_list); one still dirty
  * stays on the list it is on. */
 export function reiserfsData(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   j: ReiserJournal,
   first: number,
   last: number,
@@ -283,7 +283,7 @@ export function reiserfsData(
 
 /** do_journal_end: the running transaction becomes a list in the log (an empty one logs the
  * super block); its commit work is queued (a no-op while pending). */
-export function endTransaction(sim: Simulation, j: ReiserJournal, now: number): ReiserList {
+export function endTransaction(sim: WorkloadSimulation, j: ReiserJournal, now: number): ReiserList {
   const t = j.running ?? openTransaction(now);
   if (t.meta.length === 0)
     joinMetadata(sim.state.workload.pageCache!, t, j.superSector, BLOCK_SECTORS);

@@ -21,7 +21,7 @@
 import type { Bio } from '../iosched/types';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
-import type { Model, Simulation } from '../sim/simulation';
+import type { WorkloadModel, WorkloadSimulation } from './sim-view';
 import { PAGE_SECTORS, takePages, underWriteback, writebackPeriodNs } from './page-cache';
 import { kickFlusher, wbWakeupDelayed } from './flusher';
 import { generatorFamily } from './generators/index';
@@ -49,7 +49,7 @@ const WRITER = 2;
 /** A journal for each generator thread whose file system is ReiserFS, and the two threads
  * (null when there is none: model.ts adds the threads only then). */
 export function createReiserfsState(
-  model: Model,
+  model: WorkloadModel,
   instances: { spec: number; gen: GenInstance | null }[],
 ): ReiserfsState | null {
   const thread = (kind: 'sync' | 'work') =>
@@ -72,7 +72,7 @@ export function createReiserfsState(
   };
 }
 
-function state(sim: Simulation): ReiserfsState {
+function state(sim: WorkloadSimulation): ReiserfsState {
   return sim.state.workload.reiserfs!;
 }
 
@@ -81,14 +81,14 @@ function contextAt(rs: ReiserfsState, index: number): ReiserContext {
 }
 
 /** The context runs at `atNs` (a ReiserfsThread event: a = context, rq = arming number). */
-function arm(sim: Simulation, c: ReiserContext, atNs: number): void {
+function arm(sim: WorkloadSimulation, c: ReiserContext, atNs: number): void {
   c.armed = true;
   c.armSeq++;
   pushEvent(sim.state.heap, atNs, EventPriority.Issue, EventKind.ReiserfsThread, c.index, c.armSeq);
 }
 
 /** sync_supers' timer: dirty_writeback_interval from now, rounded up to a whole second. */
-export function armSyncSupers(sim: Simulation, now: number): void {
+export function armSyncSupers(sim: WorkloadSimulation, now: number): void {
   const period = writebackPeriodNs(sim.state.workload.pageCache!);
   const at = Math.ceil((now + period) / SECOND_NS) * SECOND_NS;
   pushEvent(sim.state.heap, at, EventPriority.Issue, EventKind.SyncSupers);
@@ -96,7 +96,7 @@ export function armSyncSupers(sim: Simulation, now: number): void {
 
 /** The timer fires: sync_supers wakes (unless still at work) and takes every dirty super
  * block in turn. */
-export function onSyncSupers(sim: Simulation, now: number): void {
+export function onSyncSupers(sim: WorkloadSimulation, now: number): void {
   armSyncSupers(sim, now);
   const rs = state(sim);
   const th = rs.threads[SYNC_SUPERS]!;
@@ -108,7 +108,7 @@ export function onSyncSupers(sim: Simulation, now: number): void {
 }
 
 /** A journal's commit work is due: it joins the workqueue (once). */
-export function onReiserfsWork(sim: Simulation, index: number, now: number): void {
+export function onReiserfsWork(sim: WorkloadSimulation, index: number, now: number): void {
   const rs = state(sim);
   rs.journals[index]!.workArmed = false;
   const th = rs.threads[COMMIT_WQ]!;
@@ -120,7 +120,12 @@ export function onReiserfsWork(sim: Simulation, index: number, now: number): voi
 /** The writer ended list `tid`: its do_journal_end flushes for log room, and commits the
  * lists up to the one holding the next transaction's list bitmap, if that is still
  * uncommitted; the writer waits meanwhile. */
-export function writerEnded(sim: Simulation, j: ReiserJournal, bitmapHolder: number, now: number) {
+export function writerEnded(
+  sim: WorkloadSimulation,
+  j: ReiserJournal,
+  bitmapHolder: number,
+  now: number,
+) {
   const w = j.writer;
   if (w.journal >= 0 || nextOp(j, w.index, bitmapHolder, true) === null) return;
   w.journal = w.index - WRITER;
@@ -132,7 +137,12 @@ export function writerEnded(sim: Simulation, j: ReiserJournal, bitmapHolder: num
 }
 
 /** A ReiserfsThread event: the context submits its phase's next bio, or goes on. */
-export function onReiserfsThread(sim: Simulation, index: number, seq: number, now: number): void {
+export function onReiserfsThread(
+  sim: WorkloadSimulation,
+  index: number,
+  seq: number,
+  now: number,
+): void {
   const c = contextAt(state(sim), index);
   if (!c.armed || seq !== c.armSeq) return; // superseded by a later arming
   c.armed = false;
@@ -142,7 +152,7 @@ export function onReiserfsThread(sim: Simulation, index: number, seq: number, no
 }
 
 /** The context's next operation, or (a thread) its next journal. */
-function advance(sim: Simulation, c: ReiserContext, now: number): void {
+function advance(sim: WorkloadSimulation, c: ReiserContext, now: number): void {
   const rs = state(sim);
   while (c.phase === 'idle') {
     if (c.journal < 0) {
@@ -173,7 +183,7 @@ function advance(sim: Simulation, c: ReiserContext, now: number): void {
 
 /** The context is done with its journal: sync_fs sets s_dirt = 0 ("even if it's not
  * true"); the writer goes on. */
-function finishJob(sim: Simulation, c: ReiserContext, j: ReiserJournal, now: number): void {
+function finishJob(sim: WorkloadSimulation, c: ReiserContext, j: ReiserJournal, now: number): void {
   c.journal = -1;
   if (c.index === SYNC_SUPERS) j.sDirt = false;
   if (c.index >= WRITER) generatorRelease(sim, j.owner, now);
@@ -183,7 +193,13 @@ function listOf(j: ReiserJournal, tid: number): ReiserList {
   return j.lists.find((l) => l.tid === tid)!;
 }
 
-function startOp(sim: Simulation, c: ReiserContext, j: ReiserJournal, op: ReiserOp, now: number) {
+function startOp(
+  sim: WorkloadSimulation,
+  c: ReiserContext,
+  j: ReiserJournal,
+  op: ReiserOp,
+  now: number,
+) {
   const pc = sim.state.workload.pageCache!;
   c.op = op;
   let pages: number[];
@@ -213,14 +229,14 @@ function startOp(sim: Simulation, c: ReiserContext, j: ReiserJournal, op: Reiser
   startPhase(sim, c, now);
 }
 
-function startPhase(sim: Simulation, c: ReiserContext, now: number): void {
+function startPhase(sim: WorkloadSimulation, c: ReiserContext, now: number): void {
   if (c.pending.length > 0) arm(sim, c, now);
   else if (c.awaited.length === 0) nextPhase(sim, c, now);
   // else the flusher's writes end it
 }
 
 /** This phase's I/O is done: the next phase, or the operation is. */
-function nextPhase(sim: Simulation, c: ReiserContext, now: number): void {
+function nextPhase(sim: WorkloadSimulation, c: ReiserContext, now: number): void {
   const j = state(sim).journals[c.journal]!;
   const op = c.op!;
   if (op.kind === 'commit') {
@@ -253,7 +269,7 @@ function nextPhase(sim: Simulation, c: ReiserContext, now: number): void {
 /** dirty_one_transaction: the list's blocks are dirty in place, except those a newer list
  * logged or the running transaction holds. */
 function finishCommit(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   c: ReiserContext,
   j: ReiserJournal,
   l: ReiserList,
@@ -283,7 +299,7 @@ function finishFlush(j: ReiserJournal, tids: number[]): void {
 }
 
 /** The operation is over: the context goes on, and so do those that waited for it. */
-function opDone(sim: Simulation, c: ReiserContext, now: number): void {
+function opDone(sim: WorkloadSimulation, c: ReiserContext, now: number): void {
   c.op = null;
   c.phase = 'idle';
   arm(sim, c, now);
@@ -296,7 +312,7 @@ function opDone(sim: Simulation, c: ReiserContext, now: number): void {
 }
 
 /** The context whose bio this is: a thread's (by its process), or a writer's (by its id). */
-export function reiserContextOf(sim: Simulation, bio: Bio): ReiserContext | null {
+export function reiserContextOf(sim: WorkloadSimulation, bio: Bio): ReiserContext | null {
   const rs = sim.state.workload.reiserfs;
   if (!rs) return null;
   return (
@@ -307,12 +323,17 @@ export function reiserContextOf(sim: Simulation, bio: Bio): ReiserContext | null
 }
 
 /** The context's bio got the request it slept for: it goes on. */
-export function reiserfsWakes(sim: Simulation, c: ReiserContext, now: number): void {
+export function reiserfsWakes(sim: WorkloadSimulation, c: ReiserContext, now: number): void {
   if (ioWakes(c)) arm(sim, c, now);
 }
 
 /** One of the context's bios completed; if it wrote a page, another context may wait for it. */
-export function reiserfsDone(sim: Simulation, c: ReiserContext, bio: Bio, now: number): void {
+export function reiserfsDone(
+  sim: WorkloadSimulation,
+  c: ReiserContext,
+  bio: Bio,
+  now: number,
+): void {
   const page = c.phase === 'data' || c.phase === 'inplace';
   if (ioDone(sim, c, bio, page)) nextPhase(sim, c, now);
   if (page) reiserfsSeesWriteback(sim, bio, now);
@@ -320,7 +341,7 @@ export function reiserfsDone(sim: Simulation, c: ReiserContext, bio: Bio, now: n
 
 /** A page-cache page's write completed (the flusher's, or a context's): pages a context waits
  * for may be among them. */
-export function reiserfsSeesWriteback(sim: Simulation, bio: Bio, now: number): void {
+export function reiserfsSeesWriteback(sim: WorkloadSimulation, bio: Bio, now: number): void {
   const rs = state(sim);
   for (const c of [...rs.threads, ...rs.journals.map((j) => j.writer)])
     if ((c.phase === 'data' || c.phase === 'inplace') && ioSeesWriteback(c, bio))

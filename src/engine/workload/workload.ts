@@ -9,8 +9,8 @@ import { holdTaskPlug, releaseTaskPlug } from '../iosched/plug-task';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import { createRng, nextExponential, nextFloat, nextInt, type Rng } from '../sim/rng';
-import type { Model, Simulation } from '../sim/simulation';
-import type { ProcessSpec, RangeSpec } from '../scenario/types';
+import type { WorkloadModel, WorkloadSimulation } from './sim-view';
+import type { ProcessSpec, RangeSpec } from './process-spec';
 import {
   createListWaits,
   listBio,
@@ -95,7 +95,7 @@ export interface WorkloadState {
 /** The first pid handed out; instances count up from it. */
 export const FIRST_PID = 1000;
 
-export function createWorkloadState(model: Model): WorkloadState {
+export function createWorkloadState(model: WorkloadModel): WorkloadState {
   const instances: ProcInstance[] = [];
   const total = model.disk.geometry.totalLbns;
   model.processes.forEach((p, spec) => {
@@ -136,7 +136,7 @@ export function createWorkloadState(model: Model): WorkloadState {
 }
 
 /** Instance k of a kjournald process journals for instance k of its generator process. */
-function createJournals(model: Model, instances: ProcInstance[]): JournalState[] {
+function createJournals(model: WorkloadModel, instances: ProcInstance[]): JournalState[] {
   const journals: JournalState[] = [];
   instances.forEach((inst, i) => {
     const served = model.processes[inst.spec]!.kjournald;
@@ -152,7 +152,7 @@ function createJournals(model: Model, instances: ProcInstance[]): JournalState[]
 }
 
 /** The journal a kjournald instance runs, or null for another process. */
-function journalOf(sim: Simulation, instIndex: number): JournalState | null {
+function journalOf(sim: WorkloadSimulation, instIndex: number): JournalState | null {
   return sim.state.workload.journals.find((j) => j.inst === instIndex) ?? null;
 }
 
@@ -161,7 +161,7 @@ function resolveSpan(p: ProcessSpec, totalLbns: number): { startSector: number; 
 }
 
 /** Put every process's first arrivals on the clock. */
-export function startWorkload(sim: Simulation): void {
+export function startWorkload(sim: WorkloadSimulation): void {
   const heap = sim.state.heap;
   sim.state.workload.instances.forEach((inst, i) => {
     const p = sim.model.processes[inst.spec]!;
@@ -201,7 +201,7 @@ function interarrivalNs(inst: ProcInstance, p: ProcessSpec): number {
 const IOPRIO_CLASS = { rt: 1, be: 2, idle: 3 } as const;
 
 /** A process instance issues its next request. */
-export function onIssue(sim: Simulation, instIndex: number, now: number): void {
+export function onIssue(sim: WorkloadSimulation, instIndex: number, now: number): void {
   const inst = sim.state.workload.instances[instIndex]!;
   const p = sim.model.processes[inst.spec]!;
   if (p.generator) {
@@ -239,7 +239,7 @@ export function onIssue(sim: Simulation, instIndex: number, now: number): void {
 }
 
 function patternBio(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   inst: ProcInstance,
   i: number,
   p: ProcessSpec,
@@ -268,7 +268,7 @@ function patternBio(
 /** A range write: `targets` ranges drawn in the span; the bio carries the first range's
  * start as a placeholder until the drive places it (its completion carries the address). */
 function rangeWriteBio(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   inst: ProcInstance,
   i: number,
   rg: RangeSpec,
@@ -312,7 +312,7 @@ function sizeSectors(rng: Rng, p: ProcessSpec): number {
 
 /** The process slept in get_request and now has its request: a generator thread that
  * slept with it goes on (generators/runtime.ts). */
-export function noteBioWakes(sim: Simulation, bio: Bio, now: number): void {
+export function noteBioWakes(sim: WorkloadSimulation, bio: Bio, now: number): void {
   const inst = sim.state.workload.instances[bio.proc]!;
   const rc = reiserContextOf(sim, bio);
   if (rc) reiserfsWakes(sim, rc, now);
@@ -325,7 +325,7 @@ export function noteBioWakes(sim: Simulation, bio: Bio, now: number): void {
 }
 
 /** A bio of this process completed: a closed-loop process issues its next one. */
-export function noteBioDone(sim: Simulation, bio: Bio, now: number): void {
+export function noteBioDone(sim: WorkloadSimulation, bio: Bio, now: number): void {
   const inst = sim.state.workload.instances[bio.proc]!;
   inst.inFlight--;
   const p = sim.model.processes[inst.spec]!;

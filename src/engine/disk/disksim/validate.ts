@@ -7,7 +7,7 @@ import type { TraceSink } from '../../events';
 import { buildModel } from '../../model';
 import { PROCESS_DEFAULTS } from '../../scenario/process';
 import type { Scenario } from '../../scenario/types';
-import { createSimulation, runToEnd } from '../../sim/simulation';
+import { createSimulation, runToEnd } from '../../simulation';
 import { summarize } from '../../summary';
 import { compileDisk } from '../compile';
 import type { DiskSchedulerName } from '../disk-scheduler';

@@ -1,6 +1,6 @@
 // A generator thread's buffered step meeting the page cache (page-cache.ts): what runtime.ts
 // calls for a step that is neither direct nor O_SYNC when the run has a page cache.
-import type { Simulation } from '../../sim/simulation';
+import type { WorkloadSimulation } from '../sim-view';
 import type { Step } from './types';
 import type { GenInstance } from './runtime';
 import { dirtyPages, pageSpan, readHit, type PageCacheState } from '../page-cache';
@@ -33,7 +33,7 @@ const OWN_FILE_BASE = 1e9;
  * after nr_dirtied_pause pages.
  */
 export function throughPageCache(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   pc: PageCacheState,
   g: GenInstance,
   instIndex: number,

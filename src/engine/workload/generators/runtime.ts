@@ -21,8 +21,8 @@ import { bioSleeps, submitBio } from '../../iosched/host';
 import { pushEvent } from '../../sim/heap';
 import { EventKind, EventPriority } from '../../sim/events';
 import { nextExponential, type Rng } from '../../sim/rng';
-import type { Simulation } from '../../sim/simulation';
-import type { ProcessSpec } from '../../scenario/types';
+import type { WorkloadSimulation } from '../sim-view';
+import type { ProcessSpec } from '../process-spec';
 import { generatorFamily, type GeneratorSpec } from './index';
 import type { GenEnv, Step } from './types';
 import { part } from './layout';
@@ -128,14 +128,14 @@ interface Inst {
   issued: number;
 }
 
-function arm(sim: Simulation, g: GenInstance, instIndex: number, atNs: number): void {
+function arm(sim: WorkloadSimulation, g: GenInstance, instIndex: number, atNs: number): void {
   g.armed = true;
   pushEvent(sim.state.heap, atNs, EventPriority.Issue, EventKind.Issue, instIndex);
 }
 
 /** The first Issue event of a generator thread. */
 export function generatorStart(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   inst: Inst,
   instIndex: number,
   p: ProcessSpec,
@@ -155,7 +155,7 @@ function peek(spec: GeneratorSpec, g: GenInstance, rng: Rng): Step {
 const IOPRIO_CLASS = { rt: 1, be: 2, idle: 3 } as const;
 
 function issueStep(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   inst: Inst,
   instIndex: number,
   p: ProcessSpec,
@@ -194,7 +194,7 @@ function issueStep(
 
 /** An Issue event for a generator thread. */
 export function generatorIssue(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   inst: Inst,
   instIndex: number,
   p: ProcessSpec,
@@ -261,7 +261,7 @@ export function generatorIssue(
 /** The thread runs its balance_dirty_pages on; once it returns the thread goes on (at once
  * after its step when it never slept: `inStep`). */
 function runBdp(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   inst: Inst,
   i: number,
   p: ProcessSpec,
@@ -278,7 +278,7 @@ function runBdp(
 }
 
 /** A thread held for its ReiserFS journal commit goes on (reiserfs-threads.ts). */
-export function generatorRelease(sim: Simulation, instIndex: number, now: number): void {
+export function generatorRelease(sim: WorkloadSimulation, instIndex: number, now: number): void {
   const inst = sim.state.workload.instances[instIndex]!;
   const spec = sim.model.processes[inst.spec]!.generator!;
   inst.gen!.throttled = false;
@@ -287,7 +287,7 @@ export function generatorRelease(sim: Simulation, instIndex: number, now: number
 
 /** One of a generator thread's bios completed. */
 export function generatorDone(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   inst: Inst,
   instIndex: number,
   p: ProcessSpec,
@@ -319,7 +319,13 @@ export function generatorDone(
 /** A blocked thread goes on once nothing holds it: its sync bios under its depth, its
  * async ones under its family's cap, the buffered writes under the dirty threshold, none of
  * its bios sleeping for a request. */
-function resume(sim: Simulation, inst: Inst, instIndex: number, spec: GeneratorSpec, now: number) {
+function resume(
+  sim: WorkloadSimulation,
+  inst: Inst,
+  instIndex: number,
+  spec: GeneratorSpec,
+  now: number,
+) {
   const g = inst.gen!;
   if (!g.blocked || g.armed || g.sleeping > 0) return;
   // held until released, while its ReiserFS journal commit runs (reiserfs-threads.ts)
@@ -338,7 +344,7 @@ function resume(sim: Simulation, inst: Inst, instIndex: number, spec: GeneratorS
 
 /** One of the thread's bios got the request it slept for: the thread wakes. */
 export function generatorWakes(
-  sim: Simulation,
+  sim: WorkloadSimulation,
   inst: Inst,
   instIndex: number,
   p: ProcessSpec,

@@ -1,9 +1,9 @@
 // The block layer's read-only view for the UI: plug state, dispatch queue, pool, and the
 // scheduler's own inspection.
-import { requestAt } from '../request';
-import type { Simulation } from '../sim/simulation';
-import { pageCacheView } from '../workload/page-cache-view';
-import { journalsView } from '../workload/journal-inspect';
+import { requestAt } from './request';
+import type { Simulation } from './simulation';
+import { pageCacheView } from './workload/page-cache-view';
+import { journalsView } from './workload/journal-inspect';
 
 /** Requests waiting in the scheduler and the dispatch queue, for the UI. */
 export function hostView(sim: Simulation): Record<string, unknown> {

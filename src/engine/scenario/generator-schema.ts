@@ -1,7 +1,7 @@
 // The `generator` key of a scenario process: shapes and ranges (zod), and the defaults
 // applied (index.ts GENERATOR_DEFAULTS). Unknown keys are errors, as everywhere in a scenario.
 import { z } from 'zod';
-import { intIn, numIn, object, oneOf, positive } from '../../scenario/checks';
+import { intIn, numIn, object, oneOf, positive } from './checks';
 import {
   FFSB_PROFILES,
   FIO_JOBS,
@@ -9,7 +9,7 @@ import {
   GENERATOR_DEFAULTS,
   POSTMARK_CONFIGS,
   type GeneratorSpec,
-} from './index';
+} from '../workload/generators/index';
 
 const common = {
   startMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),

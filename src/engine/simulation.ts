@@ -1,0 +1,146 @@
+// A simulation: the immutable model (disk, workload, settings) and the state that
+// evolves, advanced one event at a time. Same model + seed ⇒ the same event sequence.
+// The state is plain data: snapshots are structuredClone copies (SimPy-style loop).
+// This file assembles the layers, each of which sees only its own view and those below
+// (disk/sim-view.ts ← iosched/sim-view.ts ← workload/sim-view.ts): it registers their
+// event handlers in one table, and wires each layer's calls upward (the drive's
+// completions to the block layer, a bio's wake-up and completion to its process).
+import { createDriveState } from './disk/drive';
+import { registerDiskEvents } from './disk/handlers';
+import type { TraceSink } from './events';
+import { getElevator } from './iosched/elevator';
+import './iosched/registry';
+import { createElevatorContext, setContextTime } from './iosched/context';
+import { registerBlockEvents } from './iosched/handlers';
+import { createHostState, hostComplete } from './iosched/host';
+import { initMqTags } from './iosched/tags-mq';
+import { createCollector } from './metrics/collector';
+import { createBioTable, createRequestTable } from './request';
+import { createHandlerTable, type EventHandler } from './sim/loop';
+import { registerWorkloadEvents } from './workload/handlers';
+import type { WorkloadModel, WorkloadSimState, WorkloadSimulation } from './workload/sim-view';
+import { createWorkloadState, noteBioDone, noteBioWakes, startWorkload } from './workload/workload';
+import { createHeap, peekEvent, popEvent } from './sim/heap';
+
+export interface Model extends WorkloadModel {
+  stopRequests: number | null;
+  stopNs: number | null;
+  /** the engine's own end for a run whose stop condition lies too far (run-bounds.ts) */
+  budget: { requests: number; events: number };
+}
+
+export interface SimState extends WorkloadSimState {
+  /** events processed so far */
+  steps: number;
+  done: boolean;
+  /** the run ended at the engine's bound (MAX_RUN_REQUESTS completions or MAX_RUN_EVENTS
+   * events) before its own stop condition */
+  budgetReached: boolean;
+}
+
+export interface Simulation extends WorkloadSimulation {
+  model: Model;
+  state: SimState;
+  /** each event kind's handler, registered by the layers (sim/loop.ts) */
+  handlers: EventHandler<Simulation>[];
+}
+
+/** The layers' handlers, lowest first; a kind belongs to one layer. */
+const LAYERS = [registerDiskEvents, registerBlockEvents, registerWorkloadEvents];
+
+export function createSimulation(model: Model, sink: TraceSink | null = null): Simulation {
+  const elevator = getElevator(model.iosched.name);
+  if (!elevator) throw new Error(`unknown I/O scheduler "${model.iosched.name}"`);
+  const sim = {
+    model,
+    sink,
+    elevator,
+    host: { complete: hostComplete },
+    submitter: { bioWakes: noteBioWakes, bioDone: noteBioDone },
+    handlers: createHandlerTable<Simulation>(LAYERS),
+  } as unknown as Simulation;
+  sim.ctx = createElevatorContext(sim);
+  sim.state = {
+    now: 0,
+    heap: createHeap(),
+    requests: createRequestTable(),
+    nextRqId: 0,
+    bios: createBioTable(),
+    nextBioId: 0,
+    drive: createDriveState(sim),
+    host: createHostState(),
+    workload: createWorkloadState(model),
+    metrics: createCollector(model),
+    steps: 0,
+    done: false,
+    budgetReached: false,
+  };
+  sim.state.host.elevator = elevator.init(model.iosched.tunables, sim.ctx);
+  if (model.iosched.queue.taskPlug) initMqTags(sim);
+  startWorkload(sim);
+  return sim;
+}
+
+/** The time of the next event, or Infinity when nothing is pending. */
+export function peekTime(sim: Simulation): number {
+  return peekEvent(sim.state.heap)?.t ?? Infinity;
+}
+
+/** Process one event. Returns false once the run is over. */
+export function step(sim: Simulation): boolean {
+  const st = sim.state;
+  if (st.done) return false;
+  const ev = popEvent(st.heap);
+  if (!ev) {
+    st.done = true;
+    return false;
+  }
+  if (sim.model.stopNs !== null && ev.t > sim.model.stopNs) {
+    st.now = sim.model.stopNs;
+    setContextTime(sim.ctx, st.now);
+    st.done = true;
+    return false;
+  }
+  st.now = ev.t;
+  setContextTime(sim.ctx, ev.t);
+  st.steps++;
+  // Read now: the handlers' pushes may reuse the event object.
+  const { kind, a, rq, t } = ev;
+  sim.handlers[kind]!(sim, a, rq, t);
+  if (sim.model.stopRequests !== null && st.metrics.iosCompleted >= sim.model.stopRequests)
+    st.done = true;
+  else if (
+    st.metrics.iosCompleted >= sim.model.budget.requests ||
+    st.steps >= sim.model.budget.events
+  ) {
+    // a run stopped by time alone that would go on for hours (issue 20 item 7)
+    st.done = true;
+    st.budgetReached = true;
+  }
+  return !st.done;
+}
+
+/** Run until the next event would be after tNs (or the run ends). */
+export function runUntil(sim: Simulation, tNs: number): void {
+  while (!sim.state.done && peekTime(sim) <= tNs) step(sim);
+  if (!sim.state.done && sim.state.now < tNs) {
+    sim.state.now = tNs;
+    setContextTime(sim.ctx, tNs);
+  }
+}
+
+export function runToEnd(sim: Simulation): void {
+  while (step(sim)) {
+    /* each step advances the clock */
+  }
+}
+
+/** A copy of the state that a later restore() returns to exactly. */
+export function snapshot(sim: Simulation): SimState {
+  return structuredClone(sim.state);
+}
+
+export function restore(sim: Simulation, snap: SimState): void {
+  sim.state = structuredClone(snap);
+  setContextTime(sim.ctx, sim.state.now);
+}

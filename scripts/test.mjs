@@ -1,5 +1,5 @@
 // `npm test`: the one gate. Runs every check even after a failure, so one run shows everything:
-//   typecheck · lint · format:check · vitest unit · vite build · vitest e2e
+//   typecheck · lint · dependencies · format:check · vitest unit · vite build · vitest e2e
 // then prints the plain closing line `N passed, N failed` (scripts/test-summary.mjs), where the
 // tests are counted from vitest's JSON reports and each failed non-vitest check adds one failure.
 // Exits non-zero if anything failed.
@@ -30,6 +30,18 @@ const vitest = (project) => [
 const steps = [
   ['typecheck', [bin('tsc'), '-b']],
   ['lint', [bin('eslint'), '.']],
+  // the import rules (.dependency-cruiser.cjs): no circles, the engine's layers one way
+  [
+    'dependencies',
+    [
+      bin('depcruise'),
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--ignore-known',
+      '.dependency-cruiser-known-violations.json',
+      'src',
+    ],
+  ],
   ['format:check', [bin('prettier'), '--check', '.']],
   ['unit tests', vitest('unit'), reports.unit],
   ['build', [bin('vite'), 'build', '--logLevel', 'warn']],

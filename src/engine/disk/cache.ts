@@ -6,9 +6,9 @@ import type { IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { DiskSimulation } from './sim-view';
-import type { DriveState } from './drive';
+import type { DriveState, Prefetch } from './drive-state';
 import { commandOverheadNs } from './overheads';
-import { lbnBounds, lbnToPhys, zoneOfLbn, type PhysAddr } from './geometry';
+import { lbnBounds, lbnToPhys, zoneOfLbn } from './geometry';
 import {
   addressOf,
   mediaTransfer,
@@ -19,27 +19,7 @@ import {
 } from './mechanics';
 
 /** A read-cache segment holding the contiguous LBNs [lo, hi). */
-export interface CacheSegment {
-  lo: number;
-  hi: number;
-  lastUse: number;
-}
-
-/**
- * Read-ahead in progress: the mechanism keeps transferring past a read miss while idle.
- * It is that read's transfer running on, so progress is computed from the read's start.
- */
-export interface Prefetch {
-  segment: number;
-  baseLbn: number;
-  /** where baseLbn is (kept so that following the stream needs no lookup of it) */
-  base: PhysAddr;
-  baseStartNs: number;
-  limitLbn: number;
-  /** the stream cannot be stopped before this: the read it serves has not yet
-   * completed to the host (DiskSim, preseeking level 0) */
-  holdUntilNs: number;
-}
+export type { CacheSegment, Prefetch } from './drive-state';
 
 const pos: Positioning = { seekNs: 0, rotationNs: 0 };
 

@@ -1,10 +1,33 @@
 // The drive's state: plain data (snapshots clone it), separate from what the drive does
 // (drive.ts).
 import type { DiskSimulation } from './sim-view';
-import type { CacheSegment, Prefetch } from './cache';
+import type { PhysAddr } from './geometry';
 import type { ArmState } from './disk-scheduler';
 import { createRangeState, makesRangeWrites, type RangeState } from './range';
 import { createFittedState, type FittedState } from './fitted';
+
+/** A read segment of the drive's buffer (cache.ts): the LBNs [lo, hi) it holds. */
+export interface CacheSegment {
+  lo: number;
+  hi: number;
+  lastUse: number;
+}
+
+/**
+ * Read-ahead in progress: the mechanism keeps transferring past a read miss while idle.
+ * It is that read's transfer running on, so progress is computed from the read's start.
+ */
+export interface Prefetch {
+  segment: number;
+  baseLbn: number;
+  /** where baseLbn is (kept so that following the stream needs no lookup of it) */
+  base: PhysAddr;
+  baseStartNs: number;
+  limitLbn: number;
+  /** the stream cannot be stopped before this: the read it serves has not yet
+   * completed to the host (DiskSim, preseeking level 0) */
+  holdUntilNs: number;
+}
 
 export interface DriveState {
   /** commands waiting for the mechanism (request slots), in arrival order */

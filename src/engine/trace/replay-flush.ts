@@ -5,8 +5,6 @@
 // after the last step (`C WSM 2097240 [0]`; an empty flush's `C WS 0 [0]`), which is when its
 // process heard of it, after its data's own C and any post-flush.
 import type { ParsedEvent } from './parse-line';
-import type { TraceMeta } from './replay-mapping';
-import type { DeviceTrace } from './replay-source';
 
 export interface RwbsFlags {
   /** REQ_PREFLUSH (or the flush command's REQ_OP_FLUSH): the leading F */
@@ -87,10 +85,20 @@ export interface FlushCaps {
   source: string;
 }
 
+/** meta.json's two facts for the flush machinery (replay-mapping.ts TraceMeta's; by shape, as
+ * the trace reader imports this file) */
+interface FlushMeta {
+  writeCache?: string;
+  fua?: number;
+}
+
 /** meta.json's write_cache and fua when it has them; else what the trace shows: flush
  * commands (D FN) only come from a queue with a write cache; a FUA write's data dispatched
  * with its F only from one that does FUA (without, a flush follows the data instead). */
-export function traceFlushCaps(dev: DeviceTrace, meta: TraceMeta | undefined): FlushCaps {
+export function traceFlushCaps(
+  dev: { flushes: FlushFacts },
+  meta: FlushMeta | undefined,
+): FlushCaps {
   const f = dev.flushes;
   const fromMeta = meta?.writeCache !== undefined;
   const writeCache = fromMeta

@@ -317,13 +317,18 @@ export function trackStartAngle(g: Geometry, z: Zone, cylinder: number, head: nu
     return computeTrackStartAngle(g, z, cylinder, head);
   const i = (cylinder - z.firstCylinder) * g.surfaces + head;
   const angles = z.startAngles ?? newStartAngles(g, z);
+  if (angles.length === 0) return computeTrackStartAngle(g, z, cylinder, head);
   const cached = angles[i]!;
   if (cached === cached) return cached; // not NaN
   return (angles[i] = computeTrackStartAngle(g, z, cylinder, head));
 }
 
+/** A zone's table holds at most this many tracks (2 MiB); a larger zone computes each. */
+const MAX_TABLE_TRACKS = 1 << 18;
+
 function newStartAngles(g: Geometry, z: Zone): Float64Array {
-  const a = new Float64Array((z.lastCylinder - z.firstCylinder + 1) * g.surfaces).fill(NaN);
+  const tracks = (z.lastCylinder - z.firstCylinder + 1) * g.surfaces;
+  const a = new Float64Array(tracks <= MAX_TABLE_TRACKS ? tracks : 0).fill(NaN);
   z.startAngles = a;
   return a;
 }

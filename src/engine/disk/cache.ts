@@ -172,9 +172,13 @@ export function stopPrefetch(sim: DiskSimulation, t: number): number {
 /** The read-ahead has reached its limit by `now`: DiskSim releases the mechanism there
  * and the segment is clean (disksim_diskctlr.c disk_check_hda, disk_initiate_seek). */
 export function prefetchFinished(sim: DiskSimulation, pf: Prefetch, now: number): boolean {
-  return (
-    pf.holdUntilNs <= now && pf.baseLbn + prefetchProgress(sim, pf, now).sectors >= pf.limitLbn
-  );
+  if (pf.holdUntilNs > now) return false;
+  // Cheap test first: a stream of n sectors cannot have ended before n − 1 sector times
+  // (the margin is far above the sums' rounding), and the next read mostly comes sooner.
+  const n = pf.limitLbn - pf.baseLbn;
+  if (n > 1 && now < pf.baseStartNs + (n - 1) * sim.model.disk.minSectorNs * (1 - 1e-6))
+    return false;
+  return pf.baseLbn + prefetchProgress(sim, pf, now).sectors >= pf.limitLbn;
 }
 
 /**

@@ -45,6 +45,8 @@ export interface CompiledDisk {
   readSegments: number;
   /** time for one sector to pass under the head, by zone (revolutionNs / sectors per track) */
   sectorNs: Float64Array;
+  /** the least of those: no transfer of n sectors ends sooner than n of these after it began */
+  minSectorNs: number;
   /** params.cache.segmentSectors and params.bus.readWatermark, nearer on the hot path */
   segmentSectors: number;
   readWatermark: number;
@@ -91,6 +93,7 @@ export function compileDisk(params: DiskParams): CompiledDisk {
     busWriteNsPerSector: params.bus.writeMsPerSector * MS,
     readSegments: Math.max(0, params.cache.segments - (params.cache.separateWriteSegment ? 1 : 0)),
     sectorNs: Float64Array.from(params.zones, (z) => revolutionNs / z.sectorsPerTrack),
+    minSectorNs: Math.min(Infinity, ...params.zones.map((z) => revolutionNs / z.sectorsPerTrack)),
     segmentSectors: params.cache.segmentSectors,
     readWatermark: params.bus.readWatermark,
   };

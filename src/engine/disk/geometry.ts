@@ -52,6 +52,10 @@ export interface Zone {
    * and their running limits (as slipLimits) */
   sectorSlips: number[];
   sectorSlipLimits: number[];
+  /** trackStartAngle's results by zone-relative track (cylinder in zone · surfaces + head),
+   * NaN until first asked for: made on first use, as a geometry built only for its size
+   * never needs them */
+  startAngles: Float64Array | null;
 }
 
 export interface Geometry {
@@ -121,6 +125,7 @@ export function buildGeometry(
       lbnsPerTrack: z.sectorsPerTrack - sparesPerTrack,
       sectorSlips,
       sectorSlipLimits: limitsOf(sectorSlips),
+      startAngles: null,
     });
     lbn += lbnCount;
   });
@@ -306,6 +311,29 @@ function sectorSparedLbn(z: Zone, track: number, sector: number): number {
  * track's last sector finds the next track's first sector just after the switch.
  */
 export function trackStartAngle(g: Geometry, z: Zone, cylinder: number, head: number): number {
+  // Looked up: the two remainders below cost more than a load, on every located request
+  // and track switch. The cached value is the one computed, so the result is the same.
+  if (cylinder < z.firstCylinder || cylinder > z.lastCylinder || head < 0 || head >= g.surfaces)
+    return computeTrackStartAngle(g, z, cylinder, head);
+  const i = (cylinder - z.firstCylinder) * g.surfaces + head;
+  const angles = z.startAngles ?? newStartAngles(g, z);
+  if (angles.length === 0) return computeTrackStartAngle(g, z, cylinder, head);
+  const cached = angles[i]!;
+  if (cached === cached) return cached; // not NaN
+  return (angles[i] = computeTrackStartAngle(g, z, cylinder, head));
+}
+
+/** A zone's table holds at most this many tracks (2 MiB); a larger zone computes each. */
+const MAX_TABLE_TRACKS = 1 << 18;
+
+function newStartAngles(g: Geometry, z: Zone): Float64Array {
+  const tracks = (z.lastCylinder - z.firstCylinder + 1) * g.surfaces;
+  const a = new Float64Array(tracks <= MAX_TABLE_TRACKS ? tracks : 0).fill(NaN);
+  z.startAngles = a;
+  return a;
+}
+
+function computeTrackStartAngle(g: Geometry, z: Zone, cylinder: number, head: number): number {
   const cylInZone = cylinder - z.firstCylinder;
   let skew =
     z.firstSectorOffset +

@@ -30,6 +30,7 @@ import { fittedSubmit } from './fitted';
 import { acceptFlush } from './flush-command';
 import { diskLoserNote, explainDiskPick } from './explain';
 import { pickNext, type DiskPick } from './disk-scheduler';
+import { sptfFirstPass } from './sptf-queue';
 import { noteDestaged, noteServiced } from '../metrics/collector';
 import { releaseToUsed, takeRangeWrite } from './range';
 import { acceptRangeWrite, pickWithRanges } from './range-pick';
@@ -228,6 +229,13 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
   }
   // Host commands first; destages join when nothing else is ready or the buffer is full.
   const includeDestage = drive.bufferFullSinceNs >= 0;
+  const first = sptfFirstPass(sim, now, includeDestage); // SPTF: gather and pick in one walk
+  if (first >= 0) {
+    const chosen = requestAt(st.requests, drive.queue[first]!);
+    removeAt(drive.queue, first);
+    startService(sim, chosen, now);
+    return;
+  }
   let n = 0;
   let nextEligible = Infinity;
   for (let pass = 0; pass < 2 && n === 0; pass++) {

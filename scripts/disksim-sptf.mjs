@@ -3,7 +3,8 @@
 // scheduler set to SPTF_OPT (policy 8), N closed generators (N requests outstanding) of
 // random 4 KiB requests (blocking factor 8, "Sizes = [ uniform, 8.0, 0.0 ]") over the whole
 // disk or the first 32,768-sector block group — and, with a DiskSim binary, runs each and
-// prints "name access seek rotation transfer" (ms, the .outv's "Disk … average" lines).
+// prints "name access seek rotation transfer response" (ms: the .outv's "Disk … average"
+// lines, and "IOdriver Response time average", from the driver's queue to completion).
 //   node scripts/disksim-sptf.mjs OUTDIR [path/to/disksim]
 // OUTDIR gets the .parv files (copy hp_c2247a.diskspecs, hp_c2247a_validate.model and
 // statdefs beside them); tests/data/disksim-ref/c2247a-sptf.txt holds the figures.
@@ -67,12 +68,14 @@ for (const [span, capacity] of SPANS) {
       const outv = readFileSync(resolve(outDir, `${name}.outv`), 'utf8');
       /** @param {string} what */
       const avg = (what) => new RegExp(`^Disk ${what} average:\\s+(\\S+)`, 'm').exec(outv)?.[1];
+      const response = /^IOdriver Response time average:\s+(\S+)/m.exec(outv)?.[1];
       console.log(
         name,
         avg('Access time'),
         avg('Seek time'),
         avg('Rotational latency'),
         avg('Transfer time'),
+        response,
       );
     }
   }

@@ -2,7 +2,10 @@
 // states the scheduler mapping, replays every traced Q (or counts it skipped), and its
 // measured figures are `spindle parse`'s.
 import { describe, expect, it } from 'vitest';
-import { spindleJson } from '../cli/run-cli';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spindle, spindleJson } from '../cli/run-cli';
 import { dataPath, dataText } from '../helpers/data';
 import type { ReplayReport } from '../../src/engine/trace/replay';
 import type { ParseReport } from '../../src/engine/trace/parse';
@@ -217,4 +220,26 @@ describe('spindle replay --mode trace-timed', () => {
     expect(a.concordance!).toBeLessThan(a.fifo.concordance!);
     expect(a.note).toMatch(/^trace-timed/);
   }, 120_000);
+});
+
+describe('spindle replay of a trace with lines it cannot read', () => {
+  it('says how many lines were not replayed and where the first is, in the text and the JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spindle-cut-'));
+    const path = join(dir, 'cut.txt');
+    writeFileSync(
+      path,
+      [
+        '  8,0    0        1     0.000000000   100  Q   R 1000 + 8 [reader]',
+        '  8,0    0        2     0.000010000   100  D   R 1000 + 8 [reader]',
+        '  8,0    0        3     0.001000000     0  C   R 10', // cut mid-line
+      ].join('\n'),
+    );
+    const args = ['replay', path, '--scheduler', 'mq-deadline'];
+    const r = await spindleJson<ReplayReport>([...args, '--json']);
+    expect(r.caution[0]).toBe(
+      "1 line of the trace could not be read and is not replayed, the first at line 3 (no [error] at the end of a completion); the trace's summary lists them",
+    );
+    const text = await spindle(args);
+    expect(text.stdout).toContain('CAUTION: 1 line of the trace could not be read');
+  }, 60_000);
 });

@@ -40,7 +40,7 @@ import {
 import type { BttRow } from './btt';
 import { UnitCounter, type UnitFigures } from './replay-units';
 import type { DeviceFit } from './replay-fit';
-import { d2cCaution } from './replay-caution';
+import { d2cCaution, unreadableCaution } from './replay-caution';
 
 export type { DeviceFit, DirectionFit, HeldBack } from './replay-fit';
 
@@ -306,6 +306,7 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
       commands: { measured: dev.flushes.pairs.length, simulated: simFlushes },
     },
     caution: [
+      ...unreadableCaution(reading.report),
       ...cautions,
       ...d2cCaution(simulated.perRequest.d2cMs?.p50 ?? 0, measured.perRequest.d2cMs?.p50 ?? 0),
     ],

@@ -92,7 +92,7 @@ describe('bfq: tunables (bfq_attrs) and constants', () => {
   });
 
   it('the rule list is closed', () => {
-    expect(BFQ_RULES).toHaveLength(15);
+    expect(BFQ_RULES).toHaveLength(16);
   });
 });
 

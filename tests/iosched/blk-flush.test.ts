@@ -141,6 +141,30 @@ describe('blk_insert_flush and blk_flush_complete_seq: the sequence as the 6.18 
     const d = r.d.filter((e) => !e.flushOp).map((e) => e.sector);
     expect(d).toEqual([500_000, 1000, 600, 700]);
   });
+
+  it.each(['bfq', 'kyber'])(
+    '%s: the data of a sequence goes at the head of its own dispatch list (bfqd->dispatch, the domain list)',
+    (scheduler) => {
+      // as above, the waiting writes synchronous: BFQ would keep their queue in service
+      // (its budget lasts) and Kyber serve its domain list in order, both before a datum
+      // added at the tail
+      const syncWr = (sector: number) => ({ ...wr(sector, 0.002), sync: true });
+      const r = runProcs(
+        scheduler,
+        [
+          [wr(500_000, 0, 64)],
+          [fw(1000, 0.001, { preflush: true })],
+          [syncWr(600), syncWr(700), syncWr(800), syncWr(900)],
+        ],
+        WB,
+      );
+      const d = r.d.filter((e) => !e.flushOp).map((e) => e.sector);
+      expect(d).toEqual([500_000, 1000, 600, 700, 800, 900]);
+      // it entered the scheduler (I) once, after the pre-flush completed
+      const i = r.trace.filter((e) => e.action === 'I' && e.sector === 1000);
+      expect(i).toHaveLength(1);
+    },
+  );
 });
 
 describe('bio_split: the pieces of a split preflush write carry its flags', () => {

@@ -25,7 +25,8 @@ export type BfqRule =
   | 'queue-merge'
   | 'queue-split'
   | 'waker-detected'
-  | 'large-burst';
+  | 'large-burst'
+  | 'dispatch-list';
 
 export const BFQ_RULES: readonly BfqRule[] = [
   'keep-queue',
@@ -43,6 +44,7 @@ export const BFQ_RULES: readonly BfqRule[] = [
   'queue-split',
   'waker-detected',
   'large-burst',
+  'dispatch-list',
 ];
 
 const CLASS = ['RT', 'BE', 'IDLE'];

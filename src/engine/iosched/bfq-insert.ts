@@ -130,6 +130,13 @@ function initRq(s: BfqState, rq: IoRequest, ctx: ElevatorContext): BfqQueue {
   return s.queues[queueFor(s, rq.pid, false, rq.ioprioClass, rq.ioprioLevel, ctx)]!;
 }
 
+/** bfq_insert_request with BLK_MQ_INSERT_AT_HEAD: bfq_init_rq gives it its queue, then it
+ * goes to the head of bfqd->dispatch — not into the queue, which stays as it was */
+export function addHead(s: BfqState, rq: IoRequest, ctx: ElevatorContext): void {
+  rq.sched = initRq(s, rq, ctx).id;
+  s.dispatchList.unshift(rq.slot);
+}
+
 /** bfq_insert_request → __bfq_insert_request → bfq_add_request → bfq_rq_enqueued */
 export function add(s: BfqState, rq: IoRequest, ctx: ElevatorContext): void {
   let q = initRq(s, rq, ctx);

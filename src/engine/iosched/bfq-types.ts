@@ -172,6 +172,9 @@ export interface BfqState {
   wrBusyQueues: number;
   queuedTotal: number;
   rqInDriver: number;
+  /** bfqd->dispatch: requests inserted at the head (a flush sequence's data), served
+   * before any queue */
+  dispatchList: number[];
   /** hw_tag: −1 unknown, 0 or 1; its sampling */
   hwTag: number;
   maxRqInDriver: number;

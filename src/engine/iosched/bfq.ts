@@ -9,7 +9,7 @@
 // max_budget (bfq-peak.ts). This file: the hooks — insertion, dispatch
 // (bfq_select_queue), completion, the idle timer, merging — and the inspection view.
 import { msecsToJiffies } from './common';
-import { explainDispatch, explainIdle, explainInject } from './bfq-explain';
+import { explainDispatch, explainIdle, explainInject, type BfqRule } from './bfq-explain';
 import { setupCooperator, mergeQueues } from './bfq-coop';
 import { pickInjection, updateInjectLimit, type InjectWhy } from './bfq-inject';
 import { calcMaxBudget, rateOnCompletion, updatePeakRate } from './bfq-peak';
@@ -40,7 +40,7 @@ import {
   type BfqState,
   type BfqTunables,
 } from './bfq-types';
-import { add, removeRequest, updatedNextReq } from './bfq-insert';
+import { add, addHead, removeRequest, updatedNextReq } from './bfq-insert';
 import { bfqView } from './bfq-view';
 import { bfqqServed, weightsTreeRemove } from './bfq-wf2q';
 import { initRates, softrtNextStart, updateWrData } from './bfq-wr';
@@ -88,6 +88,7 @@ function init(v: Record<string, number>, ctx: ElevatorContext): BfqState {
     wrBusyQueues: 0,
     queuedTotal: 0,
     rqInDriver: 0,
+    dispatchList: [],
     hwTag: -1,
     maxRqInDriver: 0,
     hwTagSamples: 0,
@@ -219,8 +220,24 @@ function dispatchFrom(s: BfqState, pick: Pick, ctx: ElevatorContext): number {
   return slot;
 }
 
-/** __bfq_dispatch_request */
+/** __bfq_dispatch_request: bfqd->dispatch first, counted here as the usual path counts */
 function dispatch(s: BfqState, force: boolean, ctx: ElevatorContext): number {
+  if (s.dispatchList.length > 0) {
+    const slot = s.dispatchList.shift()!;
+    const q = s.queues[ctx.rq(slot).sched]!;
+    q.dispatched++;
+    s.rqInDriver++;
+    if (ctx.recording) {
+      const rq = ctx.rq(slot);
+      ctx.decide(
+        'dispatch-list' satisfies BfqRule,
+        slot,
+        [],
+        `bfq: ${rq.write ? 'W' : 'R'} ${rq.sector}+${rq.nSectors} was inserted at the head of bfqd->dispatch (a flush sequence's data) → before any queue`,
+      );
+    }
+    return slot;
+  }
   if (totBusy(s) === 0) return -1;
   // strict_guarantees: one request at a time on the device
   if (s.t.strictGuarantees && s.rqInDriver > 0) return -1;
@@ -320,6 +337,7 @@ export const bfq: ElevatorType<BfqState> = {
   },
 
   add,
+  addHead,
   dispatch,
 
   // bfq_allow_bio_merge: not a sync bio into an async request; only into a request of the
@@ -378,6 +396,6 @@ export const bfq: ElevatorType<BfqState> = {
 
   completed,
   timer,
-  queued: (s) => s.queuedTotal,
+  queued: (s) => s.queuedTotal + s.dispatchList.length,
   inspect: (s, ctx) => bfqView(s, ctx),
 };

@@ -22,8 +22,9 @@
 //    it as D FN and C FN — no G, no I.
 //  - flush_end_io: running_idx flips; each request it served moves to its next step.
 // Spindle runs kblockd's requeue work at the instant it is kicked (the kernel's worker runs a
-// few µs later). Schedulers other than mq-deadline and none take the data through their own
-// insertion (Spindle's BFQ and Kyber have no head insertion); the step order is the same.
+// few µs later). BFQ and Kyber take the data at the head of their own dispatch lists
+// (ElevatorType.addHead: bfqd->dispatch, served before any queue; the head of Kyber's domain
+// list, still behind a token); 2.6's schedulers, which 6.18 does not have, through their add.
 import { noteCompleted } from '../metrics/collector';
 import { allocRequest, requestAt, type IoRequest } from '../request';
 import type { BlockSimulation } from './sim-view';
@@ -191,7 +192,8 @@ export function kickFlush(sim: BlockSimulation, now: number): void {
 /**
  * blk_mq_requeue_work (kblockd): each data step inserted at the head (I) — of the
  * scheduler's dispatch list, which the framework's dispatch queue plays for mq-deadline
- * and none — then the flush command at the head of the dispatch list; the queue runs.
+ * and none (BFQ and Kyber: their addHead) — then the flush command at the head of the
+ * dispatch list; the queue runs.
  */
 export function requeueWork(sim: BlockSimulation, now: number): void {
   const fq = sim.state.host.flush;
@@ -205,7 +207,7 @@ export function requeueWork(sim: BlockSimulation, now: number): void {
     if (headInsert) {
       if (sim.sink) emitRq(sim, 'I', rq, now);
       h.dispatchQueue.unshift(slot);
-    } else insertRequest(sim, rq, now);
+    } else insertRequest(sim, rq, now, true);
   }
   for (const slot of fq.flushList.splice(0)) h.dispatchQueue.unshift(slot);
   hostRunQueue(sim, now);

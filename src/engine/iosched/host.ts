@@ -271,7 +271,12 @@ export function newRequest(sim: BlockSimulation, bio: Bio, c: number, now: numbe
 }
 
 /** I: the request enters the scheduler (and the merge hash, the one-hit cache). */
-export function insertRequest(sim: BlockSimulation, rq: IoRequest, now: number): void {
+export function insertRequest(
+  sim: BlockSimulation,
+  rq: IoRequest,
+  now: number,
+  atHead = false,
+): void {
   const h = sim.state.host;
   if (sim.sink) emitRq(sim, 'I', rq, now);
   h.sorted++;
@@ -279,7 +284,9 @@ export function insertRequest(sim: BlockSimulation, rq: IoRequest, now: number):
     hashAdd(h.hash, rq);
     if (h.lastMerge < 0) h.lastMerge = rq.slot;
   }
-  sim.elevator.add(h.elevator, rq, sim.ctx);
+  const e = sim.elevator;
+  if (atHead && e.addHead) e.addHead(h.elevator, rq, sim.ctx);
+  else e.add(h.elevator, rq, sim.ctx);
 }
 
 /** Put a released request into the dispatch queue, as the scheduler asks (§1.5). */

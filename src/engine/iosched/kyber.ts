@@ -263,6 +263,11 @@ export const kyber: ElevatorType<KyberState> = {
   add(s, rq) {
     s.kcq[domainOf(rq)]!.push(rq.slot);
   },
+  // … and with BLK_MQ_INSERT_AT_HEAD at its head (list_move): first of the domain's next
+  // batch, still behind a token of its domain
+  addHead(s, rq) {
+    s.kcq[domainOf(rq)]!.unshift(rq.slot);
+  },
 
   // kyber_bio_merge → blk_bio_list_merge over the bio's domain list in the software queue
   bioMergeList: (s, bio) => s.kcq[bio.write ? KYBER_WRITE : KYBER_READ]!,

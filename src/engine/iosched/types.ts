@@ -120,6 +120,11 @@ export interface ElevatorType<S> {
   setRequest?(s: S, rq: IoRequest, bio: Bio, ctx: ElevatorContext): void;
   /** the request enters the scheduler (I) */
   add(s: S, rq: IoRequest, ctx: ElevatorContext): void;
+  /** the request enters at the head of the scheduler's own dispatch list
+   * (BLK_MQ_INSERT_AT_HEAD: a flush sequence's data step, blk-flush.ts), for blk-mq
+   * schedulers that keep one (BFQ's bfqd->dispatch, Kyber's domain lists); mq-deadline's
+   * is the framework's dispatch queue */
+  addHead?(s: S, rq: IoRequest, ctx: ElevatorContext): void;
   /** move ONE request toward the device: its slot, or −1 (empty, or idling on purpose —
    * then it has armed its timer). force: drain, no idling (barriers, elevator switch) */
   dispatch(s: S, force: boolean, ctx: ElevatorContext): number;

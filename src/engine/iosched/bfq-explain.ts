@@ -89,6 +89,18 @@ export function explainDispatch(
     ctx.decide('fifo-expired' satisfies BfqRule, slot, [], `bfq: ${queueName(q)}: ${how}`);
 }
 
+/** a request from bfqd->dispatch, inserted at its head */
+export function explainDispatchList(slot: number, ctx: ElevatorContext): void {
+  const rq = ctx.rq(slot);
+  const what = `${rq.write ? 'W' : 'R'} ${rq.sector}+${rq.nSectors}`;
+  ctx.decide(
+    'dispatch-list' satisfies BfqRule,
+    slot,
+    [],
+    `bfq: ${what} was inserted at the head of bfqd->dispatch (a flush sequence's data) → before any queue`,
+  );
+}
+
 const WHY: Record<BfqExpiration, string> = {
   'too-idle': 'the idle window closed with no new request',
   'budget-timeout': 'timeout_sync passed since it was set in service',

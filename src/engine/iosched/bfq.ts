@@ -9,7 +9,7 @@
 // max_budget (bfq-peak.ts). This file: the hooks — insertion, dispatch
 // (bfq_select_queue), completion, the idle timer, merging — and the inspection view.
 import { msecsToJiffies } from './common';
-import { explainDispatch, explainIdle, explainInject, type BfqRule } from './bfq-explain';
+import { explainDispatch, explainDispatchList, explainIdle, explainInject } from './bfq-explain';
 import { setupCooperator, mergeQueues } from './bfq-coop';
 import { pickInjection, updateInjectLimit, type InjectWhy } from './bfq-inject';
 import { calcMaxBudget, rateOnCompletion, updatePeakRate } from './bfq-peak';
@@ -227,15 +227,7 @@ function dispatch(s: BfqState, force: boolean, ctx: ElevatorContext): number {
     const q = s.queues[ctx.rq(slot).sched]!;
     q.dispatched++;
     s.rqInDriver++;
-    if (ctx.recording) {
-      const rq = ctx.rq(slot);
-      ctx.decide(
-        'dispatch-list' satisfies BfqRule,
-        slot,
-        [],
-        `bfq: ${rq.write ? 'W' : 'R'} ${rq.sector}+${rq.nSectors} was inserted at the head of bfqd->dispatch (a flush sequence's data) → before any queue`,
-      );
-    }
+    if (ctx.recording) explainDispatchList(slot, ctx);
     return slot;
   }
   if (totBusy(s) === 0) return -1;

@@ -52,7 +52,7 @@ export function driveHasFreeTag(sim: DiskSimulation): boolean {
  */
 export function driveSubmit(sim: DiskSimulation, rq: IoRequest, now: number): boolean {
   if (sim.model.disk.params.queueing === 'driver' && rq.serviceNs < 0) {
-    driverEnqueue(sim, rq, now);
+    driverEnqueue(sim, rq, now, acceptCommand);
     return true;
   }
   return acceptCommand(sim, rq, now, true);
@@ -196,7 +196,7 @@ export function driveRelease(sim: DiskSimulation, rq: IoRequest, now: number): v
     // the host hears of it, so a closed loop's replacement is not yet there (DiskSim; at
     // depth 2 SPTF has a single choice, DISK-MODEL.md §6 row 15)
     drive.awaitingCompletion = false;
-    driverSend(sim, now);
+    driverSend(sim, now, acceptCommand);
   }
 }
 
@@ -414,7 +414,7 @@ export function onMechanismFree(sim: DiskSimulation, slot: number, now: number):
   if (rq.internal) {
     noteDestaged(sim, rq);
     destageDone(sim, rq, now);
-    driverSend(sim, now); // a write the full buffer refused may fit now
+    driverSend(sim, now, acceptCommand); // a write the full buffer refused may fit now
   } else if (!rq.write && drive.segments.length > 0) {
     startReadAhead(sim, rq);
   }

@@ -11,24 +11,37 @@ import type { DiskSimulation } from './sim-view';
 import { removeAt } from '../arrays';
 import { armKnownNs } from './cache';
 import { pickNext, type DiskPick } from './disk-scheduler';
-import { acceptCommand } from './drive';
 import { locate } from './mechanics';
 
+/** The drive taking a command the driver sends (drive.ts acceptCommand, passed in: the
+ * driver sits above the drive, which calls it back as commands complete). False: refused. */
+export type AcceptCommand = (
+  sim: DiskSimulation,
+  rq: IoRequest,
+  now: number,
+  tag: boolean,
+) => boolean;
+
 /** The host hands the command to the driver's queue (it holds a tag until completion). */
-export function driverEnqueue(sim: DiskSimulation, rq: IoRequest, now: number): void {
+export function driverEnqueue(
+  sim: DiskSimulation,
+  rq: IoRequest,
+  now: number,
+  accept: AcceptCommand,
+): void {
   const drive = sim.state.drive;
   drive.tagsInUse++;
   rq.dispatchedNs = now;
   locate(sim.model.disk, rq);
   drive.driverQueue.push(rq.slot);
-  driverSend(sim, now);
+  driverSend(sim, now, accept);
 }
 
 const candidates: IoRequest[] = [];
 const pick: DiskPick = { index: 0, rule: 'only-candidate', estimatesNs: [] };
 
 /** If the disk has no command of the host's, choose the next and send it. */
-export function driverSend(sim: DiskSimulation, now: number): void {
+export function driverSend(sim: DiskSimulation, now: number, accept: AcceptCommand): void {
   const drive = sim.state.drive;
   const queue = drive.driverQueue;
   if (drive.awaitingCompletion || queue.length === 0) return;
@@ -52,7 +65,7 @@ export function driverSend(sim: DiskSimulation, now: number): void {
   );
   const rq = candidates[pick.index]!;
   // a write-back drive with a full buffer refuses: the driver keeps it and retries
-  if (!acceptCommand(sim, rq, now, false)) return;
+  if (!accept(sim, rq, now, false)) return;
   removeAt(queue, pick.index);
   drive.awaitingCompletion = true;
   drive.decisions++;

@@ -8,16 +8,11 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { WorkloadSimulation } from './sim-view';
 import type { FixedRequest, ProcessSpec } from './process-spec';
-import type { ProcInstance } from './workload';
+import type { ListWaits, ProcInstance } from './instance';
 
 const MS = 1e6;
 
-/** What a fixed list's afterDone entries wait for: each entry's completion time (ns, −1
- * not yet) and the entry each bio in flight was issued for (by bio id). */
-export interface ListWaits {
-  doneNs: Float64Array;
-  entryOfBio: Map<number, number>;
-}
+export type { ListWaits } from './instance';
 
 /** The waits of a list with afterDone entries; null for any other process. */
 export function createListWaits(p: ProcessSpec): ListWaits | null {

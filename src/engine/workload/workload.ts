@@ -11,13 +11,8 @@ import { EventKind, EventPriority } from '../sim/events';
 import { createRng, nextExponential, nextFloat, nextInt, type Rng } from '../sim/rng';
 import type { WorkloadModel, WorkloadSimulation } from './sim-view';
 import type { ProcessSpec, RangeSpec } from './process-spec';
-import {
-  createListWaits,
-  listBio,
-  listBioDone,
-  scheduleAfterIssue,
-  type ListWaits,
-} from './fixed-list';
+import { createListWaits, listBio, listBioDone, scheduleAfterIssue } from './fixed-list';
+import type { ProcInstance } from './instance';
 import type { RangeWrite } from '../disk/range';
 import { attachRangeWrite } from '../disk/range-pick';
 import {
@@ -26,7 +21,6 @@ import {
   generatorIssue,
   generatorStart,
   generatorWakes,
-  type GenInstance,
 } from './generators/runtime';
 import { createPageCache, type PageCacheState } from './page-cache';
 import {
@@ -57,26 +51,7 @@ import { writerWritebackDone } from './balance-dirty';
 
 const MS = 1e6;
 
-export interface ProcInstance {
-  /** index into model.processes */
-  spec: number;
-  /** the addresses it may touch (the process's span, or the whole disk) */
-  spanStart: number;
-  spanSectors: number;
-  pid: number;
-  name: string;
-  rng: Rng;
-  /** next sector for a sequential pattern */
-  cursor: number;
-  /** next entry of a fixed request list */
-  listIndex: number;
-  /** a fixed list with afterDone entries: which entries have completed, and when */
-  listWaits: ListWaits | null;
-  inFlight: number;
-  issued: number;
-  /** a named generator's thread state (generators/runtime.ts), null for other processes */
-  gen: GenInstance | null;
-}
+export type { ProcInstance } from './instance';
 
 export interface WorkloadState {
   instances: ProcInstance[];

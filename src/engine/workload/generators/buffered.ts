@@ -2,7 +2,7 @@
 // calls for a step that is neither direct nor O_SYNC when the run has a page cache.
 import type { WorkloadSimulation } from '../sim-view';
 import type { Step } from './types';
-import type { GenInstance } from './runtime';
+import type { GenInstance } from './types';
 import { dirtyPages, pageSpan, readHit, type PageCacheState } from '../page-cache';
 import { journalData, journalMetadata } from '../journal';
 import { reiserfsData, reiserfsMetadata } from '../reiserfs-journal';

@@ -24,12 +24,12 @@ import { nextExponential, type Rng } from '../../sim/rng';
 import type { WorkloadSimulation } from '../sim-view';
 import type { ProcessSpec } from '../process-spec';
 import { generatorFamily, type GeneratorSpec } from './index';
-import type { GenEnv, Step } from './types';
+import type { GenEnv, GenInstance, Step } from './types';
 import { part } from './layout';
 import { attachRangeWrite } from '../../disk/range-pick';
 import { dropPages, readFilled } from '../page-cache';
 import { createPropLocal } from '../bdi-stats';
-import { balanceDirtyPages, type WriterThrottle } from '../balance-dirty';
+import { balanceDirtyPages } from '../balance-dirty';
 import { createDirtyTask } from '../dirty-throttle';
 import { cachedCostNs, throughPageCache } from './buffered';
 
@@ -48,36 +48,7 @@ function asyncLimit(spec: GeneratorSpec): number {
   return generatorFamily(spec).asyncLimit?.(spec) ?? Infinity;
 }
 
-/** One thread's generator state (plain data). */
-export interface GenInstance {
-  /** the family's own state */
-  st: unknown;
-  env: GenEnv;
-  /** steps of the current operation not yet issued */
-  pending: Step[];
-  syncOut: number;
-  asyncOut: number;
-  /** waiting for a completion (or a request) before the next step */
-  blocked: boolean;
-  /** its bios sleeping in get_request for a free request: the thread sleeps with them */
-  sleeping: number;
-  /** an Issue event for it is on the clock */
-  armed: boolean;
-  /** stops issuing at this time, ns; −1 = never */
-  endNs: number;
-  /** steps the page cache served without a bio (writes it absorbed, reads it hit), and
-   * their sectors */
-  cachedOps: number;
-  cachedSectors: number;
-  /** held while its ReiserFS journal commit runs (reiserfs-threads.ts releases it) */
-  throttled: boolean;
-  /** its balance_dirty_pages (2.6: balance-dirty.ts; 6.18: dirty-throttle.ts) */
-  writer: WriterThrottle;
-  /** its file system's journal (workload.journals: journal.ts), −1 = none */
-  journal: number;
-  /** its ReiserFS journal (workload.reiserfs.journals: reiserfs-journal.ts), −1 = none */
-  reiserJournal: number;
-}
+export type { GenInstance } from './types';
 
 /** The instance's state for instance k of count in the span. */
 export function createGenInstance(

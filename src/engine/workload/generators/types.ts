@@ -8,6 +8,7 @@
 // limit. All state is plain data (it is structuredClone'd with the simulation).
 import type { Rng } from '../../sim/rng';
 import type { RangeWrite } from '../../disk/range';
+import type { WriterThrottle } from '../balance-dirty';
 
 /** One bio a generator asks for. */
 export interface Step {
@@ -80,4 +81,35 @@ export interface GenCommon {
   startMs: number;
   /** it stops issuing this long after it started, ms; null = until the run stops */
   durationMs: number | null;
+}
+
+/** One thread's generator state (plain data). */
+export interface GenInstance {
+  /** the family's own state */
+  st: unknown;
+  env: GenEnv;
+  /** steps of the current operation not yet issued */
+  pending: Step[];
+  syncOut: number;
+  asyncOut: number;
+  /** waiting for a completion (or a request) before the next step */
+  blocked: boolean;
+  /** its bios sleeping in get_request for a free request: the thread sleeps with them */
+  sleeping: number;
+  /** an Issue event for it is on the clock */
+  armed: boolean;
+  /** stops issuing at this time, ns; −1 = never */
+  endNs: number;
+  /** steps the page cache served without a bio (writes it absorbed, reads it hit), and
+   * their sectors */
+  cachedOps: number;
+  cachedSectors: number;
+  /** held while its ReiserFS journal commit runs (reiserfs-threads.ts releases it) */
+  throttled: boolean;
+  /** its balance_dirty_pages (2.6: balance-dirty.ts; 6.18: dirty-throttle.ts) */
+  writer: WriterThrottle;
+  /** its file system's journal (workload.journals: journal.ts), −1 = none */
+  journal: number;
+  /** its ReiserFS journal (workload.reiserfs.journals: reiserfs-journal.ts), −1 = none */
+  reiserJournal: number;
 }

@@ -34,7 +34,12 @@ import { bioSleeps } from '../iosched/host';
 import { jiffiesNow, jiffyNs } from '../iosched/common';
 import type { WorkloadSimulation } from './sim-view';
 import { propFraction, type PropLocal } from './bdi-stats';
-import { balanceDirtyPagesIoLess, type DirtyTask } from './dirty-throttle';
+import {
+  balanceDirtyPagesIoLess,
+  type BdpCall,
+  type BdpOutcome,
+  type DirtyTask,
+} from './dirty-throttle';
 import {
   filesInWriteback,
   startBackgroundWriteback,
@@ -43,22 +48,9 @@ import {
   writebackMovedOn,
 } from './flusher';
 import { PAGE_SECTORS, globalLimits, type PageCacheState } from './page-cache';
-import { chunkNextBio, newChunk, writebackDone, type WbChunk } from './writeback';
+import { chunkNextBio, newChunk, writebackDone } from './writeback';
 
-/** One balance_dirty_pages call of a writer thread, in progress (plain data). */
-export interface BdpCall {
-  /** write_chunk: the pages after which it has done its duty */
-  writeChunk: number;
-  /** pages_written so far */
-  pagesWritten: number;
-  /** its next io_schedule_timeout, jiffies */
-  pauseJ: number;
-  /** its writeback_inodes_wbc call in progress (writeback.ts), or null */
-  chunk: WbChunk | null;
-  /** where it goes on: the top of the loop, or submitting its writeback; kernel 6.18
-   * (dirty-throttle.ts): its pause is over and the call returns */
-  phase: 'check' | 'write' | 'paused';
-}
+export type { BdpCall, BdpOutcome } from './dirty-throttle';
 
 /** What a writer thread keeps for balance_dirty_pages (part of its GenInstance). */
 export interface WriterThrottle {
@@ -107,10 +99,6 @@ export function ratelimitDue(pc: PageCacheState, pages: number): number {
 export function newBdpCall(writeChunk: number): BdpCall {
   return { writeChunk, pagesWritten: 0, pauseJ: 1, chunk: null, phase: 'check' };
 }
-
-/** What the writer does next: it returned, it sleeps in get_request (woken when its bio
- * has a request), or it sleeps until this time (ns). */
-export type BdpOutcome = 'done' | 'sleeping' | number;
 
 /** Run the writer's balance_dirty_pages (w.bdp) on from where it stopped. */
 export function balanceDirtyPages(

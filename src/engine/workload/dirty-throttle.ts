@@ -40,7 +40,7 @@
 // (generic_perform_write calls in after every page).
 import { jiffiesNow, jiffyNs } from '../iosched/common';
 import type { WorkloadSimulation } from './sim-view';
-import type { BdpCall, BdpOutcome } from './balance-dirty';
+import type { WbChunk } from './writeback';
 import { kickFlusher } from './flusher';
 import {
   RATELIMIT_CALC_SHIFT,
@@ -52,9 +52,30 @@ import {
   roundupPow2,
   setpointOf,
   updateBandwidth,
+  wbCalcThresh,
   type DomainLimits,
   type WbState,
 } from './wb-state';
+export { wbCalcThresh } from './wb-state';
+
+/** One balance_dirty_pages call of a writer thread, in progress (plain data). */
+export interface BdpCall {
+  /** write_chunk: the pages after which it has done its duty */
+  writeChunk: number;
+  /** pages_written so far */
+  pagesWritten: number;
+  /** its next io_schedule_timeout, jiffies */
+  pauseJ: number;
+  /** its writeback_inodes_wbc call in progress (writeback.ts), or null */
+  chunk: WbChunk | null;
+  /** where it goes on: the top of the loop, or submitting its writeback; kernel 6.18
+   * (dirty-throttle.ts): its pause is over and the call returns */
+  phase: 'check' | 'write' | 'paused';
+}
+
+/** What the writer does next: it returned, it sleeps in get_request (woken when its bio
+ * has a request), or it sleeps until this time (ns). */
+export type BdpOutcome = 'done' | 'sleeping' | number;
 
 const ONE = 1 << RATELIMIT_CALC_SHIFT;
 /** DIRTY_POLL_THRESH: 128 KiB of pages */
@@ -102,17 +123,6 @@ export function posRatioPolynom(setpoint: number, dirty: number, limit: number):
   pos = Math.floor((pos * x) / ONE);
   pos = Math.floor((pos * x) / ONE);
   return Math.min(Math.max(pos + ONE, 0), 2 * ONE);
-}
-
-/** __wb_calc_thresh with one disk: its share of thresh by its share of the completed
- * writeback (the domain's fprop completions) is all of it once any page's writeback has
- * completed (`written`: WB_WRITTEN counts the same completions), none before; raised to
- * (thresh − dirty) / 8 when thresh is above the dirty pages — an idle device's threshold
- * (since 6.14 here, before in wb_position_ratio as (limit − dirty) / 8, the same with
- * limit = thresh). */
-export function wbCalcThresh(l: DomainLimits, dirty: number, written: number): number {
-  const share = written > 0 ? l.thresh : 0;
-  return l.thresh > dirty ? Math.max(share, Math.floor((l.thresh - dirty) / 8)) : share;
 }
 
 /** wb_position_ratio with one disk (wb_dirty = dirty; wb_thresh from wbCalcThresh), /1024:

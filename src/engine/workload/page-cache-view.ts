@@ -2,22 +2,14 @@
 // and the page cache and flusher at an instant for the UI's inspection panel
 // (engine/inspect.ts).
 import type { WorkloadSimulation } from './sim-view';
-import type { PageCacheState } from './page-cache';
+import type { PageCacheCounters, PageCacheState } from './page-cache';
 import { RATELIMIT_CALC_SHIFT, domainDirtyLimits, freerunCeiling, setpointOf } from './wb-state';
 import { wbCalcThresh, wbPositionRatio } from './dirty-throttle';
 
 /** What a run reports of its page cache (the summary's `pageCache`): buffered reads it
  * served and missed; pages dirtied, written back (of them, by throttled writers themselves:
  * 2.6's balance_dirty_pages), dropped (deleted while dirty), evicted. */
-export interface PageCacheCounters {
-  readHits: number;
-  readMisses: number;
-  pagesDirtied: number;
-  pagesWritten: number;
-  pagesDropped: number;
-  evicted: number;
-  pagesWrittenByWriters: number;
-}
+export type { PageCacheCounters } from './page-cache';
 
 export function pageCacheCounters(pc: PageCacheState): PageCacheCounters {
   const { readHits, readMisses, pagesDirtied, pagesWritten, pagesDropped, evicted } = pc;

@@ -34,7 +34,6 @@
 
 import { createBdi, type BdiState } from './bdi-stats';
 import { createWb, domainDirtyLimits, type WbState } from './wb-state';
-import type { PageCacheCounters } from './page-cache-view';
 
 /** The scenario's `workload.pageCache`: sizes and the vm sysctls, with their names. */
 export interface PageCacheSpec {
@@ -89,6 +88,17 @@ export interface DirtyFile {
   cursor: number;
   /** the bdi list it is on (2.6.32): b_dirty (its place in `files`), b_io or b_more_io */
   list: 'dirty' | 'io' | 'more';
+}
+
+/** What a run reports of the page cache (page-cache-view.ts pageCacheCounters). */
+export interface PageCacheCounters {
+  readHits: number;
+  readMisses: number;
+  pagesDirtied: number;
+  pagesWritten: number;
+  pagesDropped: number;
+  evicted: number;
+  pagesWrittenByWriters: number;
 }
 
 export interface PageCacheState extends PageCacheCounters {

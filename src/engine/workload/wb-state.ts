@@ -28,7 +28,6 @@
 // bdi min/max_ratio 0/100 (tot_write_bandwidth is not needed); the counters are exact (no
 // per-CPU error); wb_inode_writeback_end's delayed bandwidth update 200 ms after a file's
 // writeback ends (bw_dwork) is left out — a writer still dirtying updates it itself.
-import type { PageCacheState } from './page-cache';
 
 /** PAGE_SIZE, bytes */
 const PAGE_SIZE = 4096;
@@ -60,13 +59,23 @@ export interface WbState {
   lastPauseJ: number;
 }
 
+/** What the writeback state reads of the page cache (page-cache.ts PageCacheState, by shape:
+ * the page cache holds this file's WbState, so this file does not import it) */
+export interface DirtyDomain {
+  capacity: number;
+  spec: { dirty_ratio: number; dirty_background_ratio: number };
+  /** pages under writeback */
+  writeback: number;
+  wb: WbState | null;
+}
+
 export interface DomainLimits {
   thresh: number;
   bgThresh: number;
 }
 
 /** domain_dirty_limits for the global domain (vm_dirty_bytes and dirty_background_bytes 0). */
-export function domainDirtyLimits(pc: PageCacheState): DomainLimits {
+export function domainDirtyLimits(pc: DirtyDomain): DomainLimits {
   const avail = pc.capacity + 1; // global_dirtyable_memory: "never 0"
   const ratio = Math.floor((pc.spec.dirty_ratio * PAGE_SIZE) / 100);
   const bgRatio = Math.floor((pc.spec.dirty_background_ratio * PAGE_SIZE) / 100);
@@ -74,6 +83,17 @@ export function domainDirtyLimits(pc: PageCacheState): DomainLimits {
   let bgThresh = Math.floor((bgRatio * avail) / PAGE_SIZE);
   if (bgThresh >= thresh) bgThresh = Math.floor(thresh / 2);
   return { thresh, bgThresh };
+}
+
+/** __wb_calc_thresh with one disk: its share of thresh by its share of the completed
+ * writeback (the domain's fprop completions) is all of it once any page's writeback has
+ * completed (`written`: WB_WRITTEN counts the same completions), none before; raised to
+ * (thresh − dirty) / 8 when thresh is above the dirty pages — an idle device's threshold
+ * (since 6.14 here, before in wb_position_ratio as (limit − dirty) / 8, the same with
+ * limit = thresh). */
+export function wbCalcThresh(l: DomainLimits, dirty: number, written: number): number {
+  const share = written > 0 ? l.thresh : 0;
+  return l.thresh > dirty ? Math.max(share, Math.floor((l.thresh - dirty) / 8)) : share;
 }
 
 /** wb_init (INIT_BW for every estimate, the clock at boot) and writeback_set_ratelimit
@@ -197,7 +217,7 @@ export function bandwidthDue(wb: WbState, nowJ: number, hz: number): boolean {
 
 /** A writeback pass over a file begins (do_writepages): wb_bandwidth_estimate_start — idle for
  * over a second with nothing under writeback, the clock restarts. */
-export function writepagesStart(pc: PageCacheState, nowJ: number, hz: number): void {
+export function writepagesStart(pc: DirtyDomain, nowJ: number, hz: number): void {
   const wb = pc.wb!;
   if (nowJ - wb.bwTimeStampJ > hz && pc.writeback === 0) {
     wb.dirtiedStamp = wb.dirtied;
@@ -208,7 +228,7 @@ export function writepagesStart(pc: PageCacheState, nowJ: number, hz: number): v
 
 /** The pass's writepages has returned (do_writepages): wb_update_bandwidth if due (the
  * bandwidth only) — after its pages were sent, not before the first. */
-export function writepagesDone(pc: PageCacheState, nowJ: number, hz: number): void {
+export function writepagesDone(pc: DirtyDomain, nowJ: number, hz: number): void {
   const wb = pc.wb!;
   if (bandwidthDue(wb, nowJ, hz)) updateBandwidth(wb, nowJ, hz, null);
 }

@@ -30,8 +30,7 @@
 // kupdate never yield to one; one superblock; the jiffies tests use the simulated clock.
 import { jiffiesNow } from '../iosched/common';
 import { expiredBeforeNs, type PageCacheState } from './page-cache';
-import { wbCalcThresh } from './dirty-throttle';
-import { domainDirtyLimits, writepagesDone, writepagesStart } from './wb-state';
+import { domainDirtyLimits, wbCalcThresh, writepagesDone, writepagesStart } from './wb-state';
 import { chunkNextBio, filePass, queueIo, type WbChunk, type WritebackBio } from './writeback';
 
 /** MIN_WRITEBACK_PAGES: 4 MiB of pages */

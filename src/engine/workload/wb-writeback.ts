@@ -17,14 +17,25 @@ import {
   globalLimits,
   type PageCacheState,
 } from './page-cache';
-import { chunkNextBio, newChunk, type WritebackBio } from './writeback';
-import type { FlusherState } from './flusher';
+import { chunkNextBio, newChunk, type WbChunk, type WritebackBio } from './writeback';
+
+/** What 2.6.32's wb_writeback keeps in the flusher thread's state (flusher.ts FlusherState,
+ * by shape: the flusher calls this file) */
+interface Flusher26 {
+  chunk: WbChunk | null;
+  kupdate: boolean;
+  kupdateBeforeNs: number;
+  lastOldFlushNs: number;
+  bgQueued: boolean;
+  bgRunning: boolean;
+  waitFile: number;
+}
 
 /** The flusher's next bio on 2.6.32 (null: its work is done, or it waits for a file:
  * fl.waitFile). `periodNs`: dirty_writeback_centisecs. */
 export function nextBio26(
   pc: PageCacheState,
-  fl: FlusherState,
+  fl: Flusher26,
   busy: ReadonlySet<number>,
   now: number,
   periodNs: number,
@@ -73,7 +84,7 @@ export function nextBio26(
 }
 
 /** The work item in progress is done (wb_writeback returns). */
-function endWork(fl: FlusherState): void {
+function endWork(fl: Flusher26): void {
   if (fl.kupdate) fl.kupdate = false;
   else fl.bgRunning = false;
 }

@@ -12,7 +12,15 @@ import { getElevator } from './iosched/elevator';
 import './iosched/registry';
 import { createElevatorContext, setContextTime } from './iosched/context';
 import { registerBlockEvents } from './iosched/handlers';
-import { createHostState, hostComplete } from './iosched/host';
+import {
+  createHostState,
+  endRequest,
+  hostComplete,
+  hostRunQueue,
+  insertRequest,
+  newRequest,
+  releaseRequest,
+} from './iosched/host';
 import { initMqTags } from './iosched/tags-mq';
 import { createCollector } from './metrics/collector';
 import { createBioTable, createRequestTable } from './request';
@@ -57,6 +65,13 @@ export function createSimulation(model: Model, sink: TraceSink | null = null): S
     elevator,
     host: { complete: hostComplete },
     submitter: { bioWakes: noteBioWakes, bioDone: noteBioDone },
+    core: {
+      runQueue: hostRunQueue,
+      insert: insertRequest,
+      end: endRequest,
+      release: releaseRequest,
+      newRequest,
+    },
     handlers: createHandlerTable<Simulation>(LAYERS),
   } as unknown as Simulation;
   sim.ctx = createElevatorContext(sim);

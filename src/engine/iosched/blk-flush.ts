@@ -29,7 +29,6 @@ import { noteCompleted } from '../metrics/collector';
 import { allocRequest, requestAt, type IoRequest } from '../request';
 import type { BlockSimulation } from './sim-view';
 import { emitRq } from './emit';
-import { endRequest, hostRunQueue, insertRequest } from './host';
 import type { Bio } from './types';
 
 /** REQ_FSEQ_*: the steps of a sequence (a request's flushSeq holds those done) */
@@ -207,10 +206,10 @@ export function requeueWork(sim: BlockSimulation, now: number): void {
     if (headInsert) {
       if (sim.sink) emitRq(sim, 'I', rq, now);
       h.dispatchQueue.unshift(slot);
-    } else insertRequest(sim, rq, now, true);
+    } else sim.core.insert(sim, rq, now, true);
   }
   for (const slot of fq.flushList.splice(0)) h.dispatchQueue.unshift(slot);
-  hostRunQueue(sim, now);
+  sim.core.runQueue(sim, now);
 }
 
 /** The device completed a flush command or a sequence's data. */
@@ -229,7 +228,7 @@ export function flushComplete(sim: BlockSimulation, rq: IoRequest, now: number):
     completeStep(sim, rq, REQ_FSEQ_DATA, now);
   }
   requeueWork(sim, now);
-  hostRunQueue(sim, now);
+  sim.core.runQueue(sim, now);
 }
 
 /** flush_end_io: the flush served the running list; each of its requests goes on. */
@@ -254,5 +253,5 @@ function endSequence(sim: BlockSimulation, rq: IoRequest, now: number): void {
   rq.nSectors = 0;
   rq.completedNs = now;
   if (sim.sink) emitRq(sim, 'C', rq, now);
-  endRequest(sim, rq, now, hadData);
+  sim.core.end(sim, rq, now, hadData);
 }

@@ -5,7 +5,6 @@
 import { requestAt, type IoRequest } from '../request';
 import type { BlockSimulation } from './sim-view';
 import { emitBio } from './emit';
-import { releaseRequest } from './host';
 import type { Bio } from './types';
 
 /**
@@ -188,7 +187,7 @@ function attemptMerge(sim: BlockSimulation, req: IoRequest, next: IoRequest): bo
   sim.elevator.requestsMerged?.(h.elevator, req, next, sim.ctx);
   h.lastMerge = req.slot;
   h.sorted--;
-  releaseRequest(sim, next);
+  sim.core.release(sim, next);
   return true;
 }
 

@@ -6,7 +6,7 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { BlockSimulation } from './sim-view';
 import { emitPlug } from './emit';
-import { hostRunQueue, type HostState } from './host';
+import type { HostState } from './sim-view';
 import type { Bio } from './types';
 import { isNonRotational } from '../disk/params';
 
@@ -54,7 +54,7 @@ export function armUnplugTimer(sim: BlockSimulation, now: number): void {
 export function unplug(sim: BlockSimulation, now: number): void {
   const h = sim.state.host;
   if (!h.plugged && shouldPlug(sim)) return;
-  hostRunQueue(sim, now);
+  sim.core.runQueue(sim, now);
 }
 
 /** The unplug timer: UT, then kblockd's U, then the queue runs. */
@@ -66,7 +66,7 @@ export function onUnplugTimer(sim: BlockSimulation, seq: number, now: number): v
     emitPlug(sim, 'T', now, allocatedTotal(h), 'swapper');
     emitPlug(sim, 'U', now, allocatedTotal(h), 'kblockd/0');
   }
-  hostRunQueue(sim, now);
+  sim.core.runQueue(sim, now);
 }
 
 /** unplug_thresh: enough requests gathered (no trace event for this one). */

@@ -16,7 +16,6 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { BlockSimulation } from './sim-view';
 import { emitPlug } from './emit';
-import { hostRunQueue, insertRequest } from './host';
 import { joinBio, mergeOk } from './merge';
 import type { Bio } from './types';
 
@@ -123,7 +122,7 @@ export function flushTaskPlug(
       e.add(h.elevator, rq, sim.ctx);
       continue;
     }
-    insertRequest(sim, rq, now);
+    sim.core.insert(sim, rq, now);
   }
-  hostRunQueue(sim, now);
+  sim.core.runQueue(sim, now);
 }

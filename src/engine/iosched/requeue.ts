@@ -5,7 +5,6 @@ import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
 import type { BlockSimulation } from './sim-view';
 import { emitRq } from './emit';
-import { hostRunQueue } from './host';
 
 /**
  * The device refused the command (QUEUE FULL): it goes back to the head of the dispatch
@@ -39,5 +38,5 @@ export function onQueueDelay(sim: BlockSimulation, seq: number, now: number): vo
   const h = sim.state.host;
   if (!h.blocked || seq !== h.blockSeq) return;
   h.blocked = false;
-  hostRunQueue(sim, now);
+  sim.core.runQueue(sim, now);
 }

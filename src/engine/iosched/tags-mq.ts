@@ -28,7 +28,6 @@
 // sit in the bits the limit leaves open.
 import { bioAt } from '../request';
 import type { BlockSimulation } from './sim-view';
-import { newRequest } from './host';
 import { flushTaskPlug } from './plug-task';
 import type { Bio } from './types';
 import { mqTagDepth } from './mq-defaults';
@@ -177,7 +176,7 @@ export function mqGetRequest(sim: BlockSimulation, bio: Bio, now: number): void 
   }
   const cls = mqTryGet(t, shallowOf(sim, bio));
   if (cls >= 0) {
-    newRequest(sim, bio, cls, now);
+    sim.core.newRequest(sim, bio, cls, now);
     return;
   }
   const ws = mqWaitPtr(t);
@@ -200,7 +199,7 @@ export function mqRequestFreed(sim: BlockSimulation, cls: number, now: number): 
       mqSleep(t, ws, slot); // the tags went to others first: asleep again
       continue;
     }
-    newRequest(sim, bio, got, now);
+    sim.core.newRequest(sim, bio, got, now);
     sim.submitter.bioWakes(sim, bio, now);
     // awake, the process goes on with the bios it submitted meanwhile, in order
     const behind = t.blocked[bio.pid]!;

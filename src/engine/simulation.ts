@@ -12,6 +12,7 @@ import { getElevator } from './iosched/elevator';
 import './iosched/registry';
 import { createElevatorContext, setContextTime } from './iosched/context';
 import { registerBlockEvents } from './iosched/handlers';
+import { writerEnded } from './workload/reiserfs-threads';
 import {
   createHostState,
   endRequest,
@@ -72,6 +73,7 @@ export function createSimulation(model: Model, sink: TraceSink | null = null): S
       release: releaseRequest,
       newRequest,
     },
+    reiserfsThreads: { writerEnded },
     handlers: createHandlerTable<Simulation>(LAYERS),
   } as unknown as Simulation;
   sim.ctx = createElevatorContext(sim);

@@ -74,7 +74,6 @@ import {
   type KernelIo,
   type Transaction,
 } from './journal-io';
-import { writerEnded } from './reiserfs-threads';
 import { bufferDirty } from './page-cache';
 
 /** JOURNAL_TRANS_MAX_DEFAULT: the most blocks a transaction logs */
@@ -256,7 +255,7 @@ export function reiserfsMetadata(
   if (ageS(t, now) > JOURNAL_MAX_TRANS_AGE_S || t.meta.length >= j.maxBatch)
     ended = endTransaction(sim, j, now);
   // the rest of the writer's do_journal_end (the handle joins first here)
-  if (ended) writerEnded(sim, j, ended.tid - (JOURNAL_NUM_BITMAPS - 1), now);
+  if (ended) sim.reiserfsThreads.writerEnded(sim, j, ended.tid - (JOURNAL_NUM_BITMAPS - 1), now);
 }
 
 /** A buffered write's pages [first, last], before it dirties them, join the running

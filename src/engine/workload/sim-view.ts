@@ -4,6 +4,7 @@
 import type { BlockModel, BlockSimulation, BlockState } from '../iosched/sim-view';
 import type { PageCacheSpec } from './page-cache';
 import type { ProcessSpec } from './process-spec';
+import type { ReiserJournal } from './reiserfs-journal';
 import type { WorkloadState } from './workload';
 
 export interface WorkloadModel extends BlockModel {
@@ -16,7 +17,15 @@ export interface WorkloadSimState extends BlockState {
   workload: WorkloadState;
 }
 
+/** ReiserFS's threads (reiserfs-threads.ts) as its journal calls them: a writer's
+ * transaction ended, its thread goes on (do_journal_end's flush of the old transactions).
+ * createSimulation sets it: the threads call the journal, which calls back through this. */
+export interface ReiserfsThreads {
+  writerEnded(sim: WorkloadSimulation, j: ReiserJournal, bitmapHolder: number, now: number): void;
+}
+
 export interface WorkloadSimulation extends BlockSimulation {
   model: WorkloadModel;
   state: WorkloadSimState;
+  reiserfsThreads: ReiserfsThreads;
 }

@@ -39,3 +39,51 @@ describe('trace-timed replay: no merging at all', () => {
     },
   );
 });
+
+describe('trace-timed replay of requests without a traced D→C', () => {
+  /** blkparse lines on CPU 0 of 8,0: [ms, action, sector]; reads of 8 sectors by pid 100 */
+  function trace(events: Array<[number, string, number]>): string {
+    return events
+      .map(
+        ([ms, a, sector], i) =>
+          `  8,0    0 ${String(i + 1).padStart(8)} ${(ms / 1000).toFixed(9).padStart(15)}   100  ${a}   R ${sector} + 8 ${a === 'C' ? '[0]' : '[fio]'}`,
+      )
+      .join('\n');
+  }
+  const qgd = (ms: number, sector: number): Array<[number, string, number]> => [
+    [ms, 'Q', sector],
+    [ms, 'G', sector],
+    [ms + 0.1, 'D', sector],
+  ];
+
+  it('a trace without C events: every request served by the device model, and a caution says so', () => {
+    const noC = trace([...qgd(0, 1000), ...qgd(1, 5000), ...qgd(2, 9000)]);
+    const r = replayTrace(readTraceText(noC), { mode: 'trace-timed', meta: { scheduler: 'none' } });
+    expect(r.requests.untimed).toBe(3);
+    expect(r.caution).toContain(
+      `trace-timed, but all 3 requests had no traced D→C and were served by the device model (${r.disk.preset}) instead: for them the figures compare the device as well as the scheduler`,
+    );
+  });
+
+  it('some completed, one not: "1 of 3", and no caution when all have their D→C', () => {
+    const events = [...qgd(0, 1000), ...qgd(1, 5000), ...qgd(2, 9000)];
+    const some = trace([...events, [3, 'C', 1000], [4, 'C', 5000]]);
+    const r = replayTrace(readTraceText(some), {
+      mode: 'trace-timed',
+      meta: { scheduler: 'none' },
+    });
+    expect(r.requests.untimed).toBe(1);
+    expect(
+      r.caution.some((c) =>
+        c.startsWith('trace-timed, but 1 of 3 requests had no traced D→C and was served'),
+      ),
+    ).toBe(true);
+    const all = trace([...events, [3, 'C', 1000], [4, 'C', 5000], [5, 'C', 9000]]);
+    const r2 = replayTrace(readTraceText(all), {
+      mode: 'trace-timed',
+      meta: { scheduler: 'none' },
+    });
+    expect(r2.requests.untimed).toBe(0);
+    expect(r2.caution.filter((c) => c.startsWith('trace-timed'))).toEqual([]);
+  });
+});

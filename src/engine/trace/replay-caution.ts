@@ -1,7 +1,9 @@
 // The replay's visible cautions (issue 15 item 7): a simulated device whose per-request
 // median D2C is more than CAUTION_FACTOR away from the traced one's is not the traced device,
 // whatever the scheduler comparison built on it says; and lines the parser could not read
-// are not replayed — the figures then cover less than the file.
+// are not replayed — the figures then cover less than the file; and a trace-timed replay whose
+// requests lack a traced D→C serves those on the device model, so it compares more than the
+// schedulers.
 import type { ParseReport } from './summary';
 
 export const CAUTION_FACTOR = 2;
@@ -29,5 +31,14 @@ export function unreadableCaution(report: Pick<ParseReport, 'malformed' | 'probl
   const where = first ? `, the first at line ${first.line} (${first.reason})` : '';
   return [
     `${n} line${n === 1 ? '' : 's'} of the trace could not be read and ${n === 1 ? 'is' : 'are'} not replayed${where}; the trace's summary lists them`,
+  ];
+}
+
+/** The caution, when a trace-timed replay served some requests on the device model because
+ * the trace has no D→C for them (e.g. a trace recorded without C events). */
+export function untimedCaution(untimed: number, replayed: number, device: string): string[] {
+  if (untimed === 0) return [];
+  return [
+    `trace-timed, but ${untimed === replayed ? 'all' : `${untimed} of`} ${replayed} request${replayed === 1 ? '' : 's'} had no traced D→C and ${untimed === 1 ? 'was' : 'were'} served by the device model (${device}) instead: for ${untimed === 1 ? 'it' : 'them'} the figures compare the device as well as the scheduler`,
   ];
 }

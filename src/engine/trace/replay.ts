@@ -40,7 +40,7 @@ import {
 import type { BttRow } from './btt';
 import { UnitCounter, type UnitFigures } from './replay-units';
 import type { DeviceFit } from './replay-fit';
-import { d2cCaution, unreadableCaution } from './replay-caution';
+import { d2cCaution, unreadableCaution, untimedCaution } from './replay-caution';
 
 export type { DeviceFit, DirectionFit, HeldBack } from './replay-fit';
 
@@ -308,6 +308,7 @@ export function replayTrace(reading: TraceReading, opts: ReplayOptions = {}): Re
     caution: [
       ...unreadableCaution(reading.report),
       ...cautions,
+      ...untimedCaution(workload.untimed, replayedWithData(workload), disk.preset),
       ...d2cCaution(simulated.perRequest.d2cMs?.p50 ?? 0, measured.perRequest.d2cMs?.p50 ?? 0),
     ],
     summary,

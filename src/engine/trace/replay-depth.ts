@@ -30,7 +30,9 @@ export function chooseQueueDepth(
   if (traced < 1) {
     const depth = reading.report.perDevice[dev.dev]?.depth ?? { read: 1, write: 1 };
     traced = Math.max(depth.read, depth.write, 1);
-    from = `blkparse's depth, ${traced} (the trace has no completions to pair with its dispatches)`;
+    // without a C nothing ever leaves blkparse's count: it is the dispatches so far, an upper
+    // bound rather than a depth the device was seen to reach
+    from = `blkparse's depth, ${traced}: the trace has no completions, so this counts every dispatch never completed, not how many the device held at once (an upper bound)`;
   }
   const driveMax = Math.min(drive.depth ?? MAX_QUEUE_DEPTH, MAX_QUEUE_DEPTH);
   if (traced <= driveMax) return { value: traced, source: from };

@@ -153,3 +153,20 @@ describe('a trace without Qs (blktrace -a issue -a complete)', () => {
     ).toThrow(/no dispatched G: use --mode open or closed/);
   });
 });
+
+describe('the traced scheduler from message lines', () => {
+  it('CFQ’s `cfq…` messages name CFQ (a 2.6–4.20 trace with no meta.json)', () => {
+    const r = replayTrace(readTraceText(dataText('public', 'cfq-messages.txt')), {});
+    expect(r.schedulerMapping.traced).toBe('cfq');
+    expect(r.schedulerMapping.tracedFrom).toBe('message lines');
+    expect(r.schedulerMapping.simulated).toBe('cfq');
+  });
+
+  it('BFQ’s `bfq…` messages name BFQ; a message of neither names nothing', () => {
+    const line = (msg: string): string =>
+      `  8,0    0        0     0.000001000     0  m   N ${msg}\n  8,0    0        1     0.000002000   100  Q   R 8 + 8 [fio]`;
+    expect(readTraceText(line('bfq100S put_queue')).messageScheduler).toBe('bfq');
+    expect(readTraceText(line('cfq schedule dispatch')).messageScheduler).toBe('cfq');
+    expect(readTraceText(line('something else')).messageScheduler).toBeNull();
+  });
+});

@@ -426,9 +426,12 @@ export class ReplayReader {
   }
 }
 
-/** BFQ prints its notes as `bfq…` messages; the other modern schedulers print none. */
+/** BFQ prints its notes as `bfq…` messages, and CFQ (up to Linux 4.20) as `cfq…` ones
+ * (`cfq18166S /user.slice activate rq`, `cfq schedule dispatch`); the other schedulers print
+ * none. */
 function schedulerOfMessage(text: string): string | null {
-  return /^\s*bfq/.test(text) ? 'bfq' : null;
+  const m = /^\s*(bfq|cfq)/.exec(text);
+  return m ? m[1]! : null;
 }
 
 export function readTraceText(text: string): TraceReading {

@@ -129,7 +129,7 @@ export function mapScheduler(
   if (mapped === undefined)
     throw new ReplayError(
       traced === null
-        ? 'the trace does not say which scheduler ran (no meta.json beside it, no scheduler messages): give --scheduler'
+        ? 'the trace does not say which scheduler ran (no meta.json beside it, no BFQ or CFQ messages): give --scheduler'
         : `the traced scheduler "${traced}" has no Spindle counterpart: give --scheduler`,
     );
   return { traced, tracedFrom, simulated: mapped.simulated, note: mapped.note };

@@ -43,7 +43,7 @@ export const META_FACTS: readonly MetaFact[] = [
     key: 'scheduler',
     field: 'scheduler',
     sets: 'the traced scheduler, and the nearest Spindle one replayed by default',
-    without: 'the trace’s own BFQ messages if it has them, else unknown',
+    without: 'the trace’s own BFQ or CFQ messages if it has them, else unknown',
   },
   {
     key: 'rotational',

@@ -117,7 +117,7 @@ describe('trace → scenario', () => {
 
   it('an unknown traced scheduler needs --scheduler; a given one is stated', () => {
     const reading = readTraceText(smallTrace());
-    expect(() => replayTrace(reading)).toThrow(/no BFQ or CFQ messages): give --scheduler/);
+    expect(() => replayTrace(reading)).toThrow(/no BFQ or CFQ messages\): give --scheduler/);
     const r = replayTrace(reading, { scheduler: 'noop' });
     expect(r.schedulerMapping).toMatchObject({ traced: null, simulated: 'noop' });
     expect(r.schedulerMapping.note).toMatch(/--scheduler/);

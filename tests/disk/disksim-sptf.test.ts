@@ -148,8 +148,9 @@ describe("SPTF at depth against DiskSim's sweeps (queueing 'driver')", () => {
   });
 
   it('the hp-c2247a preset, without the extra write disconnect: mean response within 5%; its writes at depth 2–4% quick', () => {
-    // docs/DISKSIM.md: the hand-written preset leaves the disconnect out (the range-writes
-    // reproductions); on random 4 KiB I/O that costs its block-group writes at depth 64 3.9%
+    // docs/DISKSIM.md: the hand-written preset does not take the disconnect yet (open work:
+    // the range-writes reproductions move); on random 4 KiB I/O its block-group writes at
+    // depth 64 come back 3.9% early
     expect(worstResponse([1, 4, 16, 64], false)).toBeLessThan(0.05);
     expect(worstResponse([64], false, ['write'])).toBeGreaterThan(0.02);
   });

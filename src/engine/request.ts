@@ -139,12 +139,14 @@ function takeSlot<T extends { slot: number }>(t: SlotTable<T>, make: () => T): T
   return item;
 }
 
+import { doubleFields } from './sim/doubles';
+
 // Fresh objects are literals with every field: V8 then keeps all of them inside the object
 // (one shape, no separate property store to chase), which the hot path reads constantly.
 // The values are placeholders; allocRequest and allocBio set every field.
 
 function newRequestObject(): IoRequest {
-  return {
+  const rq: IoRequest = {
     id: 0,
     slot: 0,
     proc: 0,
@@ -187,10 +189,27 @@ function newRequestObject(): IoRequest {
     fua: false,
     flushSeq: -1,
   };
+  return doubleFields(
+    rq,
+    'fifoNs',
+    'serviceNs',
+    'queuedNs',
+    'dispatchedNs',
+    'completedNs',
+    'angle',
+    'eligibleNs',
+    'dataReadyNs',
+    'startNs',
+    'seekNs',
+    'rotationNs',
+    'transferNs',
+    'busNs',
+    'overheadNs',
+  );
 }
 
 function newBioObject(): Bio {
-  return {
+  const bio: Bio = {
     id: 0,
     slot: 0,
     proc: 0,
@@ -209,6 +228,7 @@ function newBioObject(): Bio {
     preflush: false,
     fua: false,
   };
+  return doubleFields(bio, 'queuedNs', 'serviceNs');
 }
 
 export function requestAt(t: RequestTable, slot: number): IoRequest {

@@ -30,6 +30,7 @@ import { registerWorkloadEvents } from './workload/handlers';
 import type { WorkloadModel, WorkloadSimState, WorkloadSimulation } from './workload/sim-view';
 import { createWorkloadState, noteBioDone, noteBioWakes, startWorkload } from './workload/workload';
 import { createHeap, peekEvent, popEvent } from './sim/heap';
+import { doubleFields } from './sim/doubles';
 
 export interface Model extends WorkloadModel {
   stopRequests: number | null;
@@ -77,21 +78,24 @@ export function createSimulation(model: Model, sink: TraceSink | null = null): S
     handlers: createHandlerTable<Simulation>(LAYERS),
   } as unknown as Simulation;
   sim.ctx = createElevatorContext(sim);
-  sim.state = {
-    now: 0,
-    heap: createHeap(),
-    requests: createRequestTable(),
-    nextRqId: 0,
-    bios: createBioTable(),
-    nextBioId: 0,
-    drive: createDriveState(sim),
-    host: createHostState(),
-    workload: createWorkloadState(model),
-    metrics: createCollector(model),
-    steps: 0,
-    done: false,
-    budgetReached: false,
-  };
+  sim.state = doubleFields<SimState>(
+    {
+      now: 0,
+      heap: createHeap(),
+      requests: createRequestTable(),
+      nextRqId: 0,
+      bios: createBioTable(),
+      nextBioId: 0,
+      drive: createDriveState(sim),
+      host: createHostState(),
+      workload: createWorkloadState(model),
+      metrics: createCollector(model),
+      steps: 0,
+      done: false,
+      budgetReached: false,
+    },
+    'now',
+  );
   sim.state.host.elevator = elevator.init(model.iosched.tunables, sim.ctx);
   if (model.iosched.queue.taskPlug) initMqTags(sim);
   startWorkload(sim);

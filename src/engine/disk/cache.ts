@@ -5,6 +5,7 @@
 import type { IoRequest } from '../request';
 import { pushEvent } from '../sim/heap';
 import { EventKind, EventPriority } from '../sim/events';
+import { doubleFields } from '../sim/doubles';
 import type { DiskSimulation } from './sim-view';
 import type { DriveState, Prefetch } from './drive-state';
 import { commandOverheadNs } from './overheads';
@@ -104,14 +105,20 @@ function beginPrefetch(
   limitLbn: number,
   holdUntilNs: number,
 ): Prefetch {
-  const pf = drive.prefetchSpare ?? {
-    segment: 0,
-    baseLbn: 0,
-    base: { zone: 0, cylinder: 0, head: 0, sector: 0 },
-    baseStartNs: 0,
-    limitLbn: 0,
-    holdUntilNs: 0,
-  };
+  const pf =
+    drive.prefetchSpare ??
+    doubleFields(
+      {
+        segment: 0,
+        baseLbn: 0,
+        base: { zone: 0, cylinder: 0, head: 0, sector: 0 },
+        baseStartNs: 0,
+        limitLbn: 0,
+        holdUntilNs: 0,
+      },
+      'baseStartNs',
+      'holdUntilNs',
+    );
   drive.prefetchSpare = null;
   pf.segment = segment;
   pf.baseLbn = baseLbn;

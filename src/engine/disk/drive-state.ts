@@ -5,6 +5,7 @@ import type { PhysAddr } from './geometry';
 import type { ArmState } from './disk-scheduler';
 import { createRangeState, makesRangeWrites, type RangeState } from './range';
 import { createFittedState, type FittedState } from './fitted';
+import { doubleFields } from '../sim/doubles';
 
 /** A read segment of the drive's buffer (cache.ts): the LBNs [lo, hi) it holds. */
 export interface CacheSegment {
@@ -93,36 +94,42 @@ export interface DriveState {
 export function createDriveState(sim: Pick<DiskSimulation, 'model'>): DriveState {
   const p = sim.model.disk.params;
   const readSegments = sim.model.disk.readSegments;
-  return {
-    queue: [],
-    tagsInUse: 0,
-    mechBusy: false,
-    arm: { cylinder: 0, head: 0, nextLbn: 0 },
-    pickAt: -1,
-    segments: Array.from({ length: readSegments }, () => ({ lo: 0, hi: 0, lastUse: -1 })),
-    writeSegment: { lo: 0, hi: 0, lastUse: -1 },
-    useClock: 0,
-    prefetch: null,
-    prefetchSpare: null,
-    writeBufferUsed: 0,
-    dirtyEnd: new Array<number>(p.cache.writeSegments).fill(-1),
-    dirtyWrites: new Array<number>(p.cache.writeSegments).fill(0),
-    dirtySegments: 0,
-    flushWaiting: [],
-    queueFullRefusals: 0,
-    bufferFullNs: 0,
-    bufferFullSinceNs: -1,
-    positioningEstimates: 0,
-    decisions: 0,
-    ranges: sim.model.processes.some(makesRangeWrites) ? createRangeState(sim.model.seed) : null,
-    ssdChannelFreeNs: p.ssd ? new Array<number>(p.ssd.channels).fill(0) : [],
-    fitted: p.fitted ? createFittedState(sim.model.seed) : null,
-    lastCompletedWrite: false,
-    driverQueue: [],
-    awaitingCompletion: false,
-    armKnownNs: 0,
-    lastMediaWrite: false,
-  };
+  return doubleFields<DriveState>(
+    {
+      queue: [],
+      tagsInUse: 0,
+      mechBusy: false,
+      arm: { cylinder: 0, head: 0, nextLbn: 0 },
+      pickAt: -1,
+      segments: Array.from({ length: readSegments }, () => ({ lo: 0, hi: 0, lastUse: -1 })),
+      writeSegment: { lo: 0, hi: 0, lastUse: -1 },
+      useClock: 0,
+      prefetch: null,
+      prefetchSpare: null,
+      writeBufferUsed: 0,
+      dirtyEnd: new Array<number>(p.cache.writeSegments).fill(-1),
+      dirtyWrites: new Array<number>(p.cache.writeSegments).fill(0),
+      dirtySegments: 0,
+      flushWaiting: [],
+      queueFullRefusals: 0,
+      bufferFullNs: 0,
+      bufferFullSinceNs: -1,
+      positioningEstimates: 0,
+      decisions: 0,
+      ranges: sim.model.processes.some(makesRangeWrites) ? createRangeState(sim.model.seed) : null,
+      ssdChannelFreeNs: p.ssd ? new Array<number>(p.ssd.channels).fill(0) : [],
+      fitted: p.fitted ? createFittedState(sim.model.seed) : null,
+      lastCompletedWrite: false,
+      driverQueue: [],
+      awaitingCompletion: false,
+      armKnownNs: 0,
+      lastMediaWrite: false,
+    },
+    'pickAt',
+    'armKnownNs',
+    'bufferFullNs',
+    'bufferFullSinceNs',
+  );
 }
 
 /**

@@ -38,6 +38,7 @@ import { removeAt } from '../arrays';
 import { bufferWrite, destageDone, writeBufferSegment } from './write-back';
 import { commandOverheadNs } from './overheads';
 import { driverEnqueue, driverSend } from './driver-queue';
+import { doubleFields } from '../sim/doubles';
 
 export { createDriveState, type DriveState } from './drive-state';
 import { streamingWriteLbn } from './drive-state';
@@ -302,7 +303,7 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
   startService(sim, chosen, now);
 }
 
-const pos: Positioning = { seekNs: 0, rotationNs: 0 };
+const pos: Positioning = doubleFields({ seekNs: 0, rotationNs: 0 }, 'seekNs', 'rotationNs');
 const xfer = newTransferEnd();
 const writeData: WriteData = { firstNs: 0, perSectorNs: 0 };
 const firstSector: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };

@@ -3,6 +3,7 @@
 // boundaries. DISK-MODEL.md §1.2. All times ns.
 import type { IoRequest } from '../request';
 import type { CompiledDisk } from './compile';
+import { doubleFields } from '../sim/doubles';
 import { contiguousRun, lbnToPhys, sectorAngle, SPARE_TRACKS, type PhysAddr } from './geometry';
 
 /** Rotational waits this close to a whole revolution are the head arriving exactly on time. */
@@ -157,7 +158,7 @@ export interface TransferEnd {
 
 /** A scratch TransferEnd for callers that reuse one (the hot path allocates nothing). */
 export function newTransferEnd(): TransferEnd {
-  return {
+  const out = {
     endNs: 0,
     cylinder: 0,
     head: 0,
@@ -166,6 +167,7 @@ export function newTransferEnd(): TransferEnd {
     markNs: -1,
     knownNs: 0,
   };
+  return doubleFields(out, 'endNs', 'armBusyUntilNs', 'markNs', 'knownNs');
 }
 
 /**

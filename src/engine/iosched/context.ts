@@ -6,6 +6,7 @@ import type { BlockSimulation } from './sim-view';
 import { hostRunQueue } from './host';
 import type { Bio, Candidate, ElevatorContext } from './types';
 import { isNonRotational } from '../disk/params';
+import { doubleFields } from '../sim/doubles';
 
 /**
  * One per simulation. A class, not an object of closures: its methods are the same
@@ -25,6 +26,7 @@ class SimContext implements ElevatorContext {
     this.sim = sim;
     this.hz = sim.model.iosched.hz;
     this.recording = sim.sink !== null;
+    doubleFields<{ now: number }>(this, 'now');
   }
 
   rq(slot: number): IoRequest {

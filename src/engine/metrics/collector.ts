@@ -3,6 +3,7 @@
 // per-process figures and the drive's positioning breakdown.
 import type { IoRequest } from '../request';
 import type { Bio } from '../request';
+import { doubleFields } from '../sim/doubles';
 import { createHistogram, recordValue, type Histogram } from './histogram';
 import {
   countAt,
@@ -74,9 +75,17 @@ export function createCollector(model: { processes: ReadonlyArray<{ count: numbe
   const processes: ProcessFigures[] = [];
   for (const p of model.processes) {
     for (let k = 0; k < p.count; k++)
-      processes.push({ completed: 0, bytes: 0, q2cSumNs: 0, q2cMaxNs: 0, diskNs: 0 });
+      processes.push(
+        doubleFields(
+          { completed: 0, bytes: 0, q2cSumNs: 0, q2cMaxNs: 0, diskNs: 0 },
+          'bytes',
+          'q2cSumNs',
+          'q2cMaxNs',
+          'diskNs',
+        ),
+      );
   }
-  return {
+  const c: Collector = {
     queued: 0,
     dispatched: 0,
     biosDispatched: 0,
@@ -100,6 +109,15 @@ export function createCollector(model: { processes: ReadonlyArray<{ count: numbe
     hostDepth: createLevelSeries(FIRST_WINDOW_NS, MAX_POINTS),
     processes,
   };
+  return doubleFields(
+    c,
+    'bytes',
+    'seekNs',
+    'rotationNs',
+    'transferNs',
+    'overheadNs',
+    'lastCompletionNs',
+  );
 }
 
 export function noteQueued(sim: MeasuredSimulation, bio: Bio): void {

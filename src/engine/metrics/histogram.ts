@@ -27,6 +27,7 @@
  * histogram costs memory only for the powers of two it has seen, at most
  * 80 × 8 KiB; recordValue allocates nothing per sample.
  */
+import { doubleFields } from '../sim/doubles';
 
 /** Largest sample count for which the exact samples are kept. */
 export const EXACT_SAMPLE_LIMIT = 4096;
@@ -77,7 +78,7 @@ export interface CdfPoint {
 export function createHistogram(): Histogram {
   const octaves: Array<Float64Array | null> = [];
   for (let e = 0; e < OCTAVES; e++) octaves.push(null);
-  return {
+  const h: Histogram = {
     count: 0,
     sumNs: 0,
     minNs: Number.MAX_VALUE,
@@ -86,6 +87,7 @@ export function createHistogram(): Histogram {
     octaves,
     samples: new Float64Array(FIRST_SAMPLES),
   };
+  return doubleFields(h, 'sumNs', 'maxNs');
 }
 
 /** floor(log2(x)) for 1 ≤ x < 2^96, without Math.log2's rounding at powers of two. */

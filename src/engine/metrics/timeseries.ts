@@ -24,6 +24,7 @@
  *
  * State is plain data for structuredClone; updates allocate nothing.
  */
+import { doubleFields } from '../sim/doubles';
 
 export interface CounterSeries {
   kind: 'counter';
@@ -82,7 +83,7 @@ function badLevelTime(s: LevelSeries, tNs: number): never {
 
 export function createCounterSeries(windowNs: number, maxPoints: number): CounterSeries {
   checkShape(windowNs, maxPoints);
-  return {
+  const s: CounterSeries = {
     kind: 'counter',
     windowNs,
     maxPoints,
@@ -90,13 +91,14 @@ export function createCounterSeries(windowNs: number, maxPoints: number): Counte
     lastNs: 0,
     values: new Float64Array(maxPoints),
   };
+  return doubleFields(s, 'windowNs', 'lastNs');
 }
 
 export function createLevelSeries(windowNs: number, maxPoints: number): LevelSeries {
   checkShape(windowNs, maxPoints);
   const max = new Float64Array(maxPoints).fill(-Infinity);
   max[0] = 0; // the initial level, 0, is in effect at time 0
-  return {
+  const s: LevelSeries = {
     kind: 'level',
     windowNs,
     maxPoints,
@@ -107,6 +109,7 @@ export function createLevelSeries(windowNs: number, maxPoints: number): LevelSer
     area: new Float64Array(maxPoints),
     max,
   };
+  return doubleFields(s, 'windowNs', 'lastNs');
 }
 
 /** Double the window width of a counter series, summing pairs of windows. */

@@ -1,7 +1,7 @@
 // DiskParams (ms, datasheet units) → the form the simulator runs on (ns, lookup tables).
 import { geometryOf, type Geometry } from './geometry';
 import type { DiskParams } from './params';
-import { seekTableNs } from './seek';
+import { seekFloorTableNs, seekTableNs } from './seek';
 
 const MS = 1e6;
 
@@ -13,6 +13,8 @@ export interface CompiledDisk {
   initialAngle: number;
   /** seek time by distance in cylinders, ns */
   seekNs: Float64Array;
+  /** by distance d: no seek of d or more cylinders takes less, ns (seek.ts seekFloorTableNs) */
+  seekFloorNs: Float64Array;
   headSwitchNs: number;
   writeSettleNs: number;
   readHitNs: number;
@@ -55,14 +57,17 @@ export interface CompiledDisk {
 export function compileDisk(params: DiskParams): CompiledDisk {
   const o = params.overheads;
   const revolutionNs = (60000 / params.rpm) * MS;
+  const seekNs = seekTableNs(params.seek, params.cylinders);
+  const writeSettleNs = params.writeSettleMs * MS;
   return {
     params,
     geometry: geometryOf(params),
     revolutionNs,
     initialAngle: params.initialAngle,
-    seekNs: seekTableNs(params.seek, params.cylinders),
+    seekNs,
+    seekFloorNs: seekFloorTableNs(seekNs, writeSettleNs),
     headSwitchNs: params.headSwitchMs * MS,
-    writeSettleNs: params.writeSettleMs * MS,
+    writeSettleNs,
     readHitNs: o.readHitMs * MS,
     readMissNs: o.readMissMs * MS,
     writeCmdNs: o.writeMs * MS,

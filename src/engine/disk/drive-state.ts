@@ -6,6 +6,7 @@ import type { ArmState } from './disk-scheduler';
 import { createRangeState, makesRangeWrites, type RangeState } from './range';
 import { createFittedState, type FittedState } from './fitted';
 import { doubleFields } from '../sim/doubles';
+import { createCylinderIndex, type CylinderIndex } from './queue-index';
 
 /** A read segment of the drive's buffer (cache.ts): the LBNs [lo, hi) it holds. */
 export interface CacheSegment {
@@ -31,8 +32,11 @@ export interface Prefetch {
 }
 
 export interface DriveState {
-  /** commands waiting for the mechanism (request slots), in arrival order */
+  /** commands waiting for the mechanism (request slots), in arrival order; they join and
+   * leave through queue-index.ts enqueue/dequeue */
   queue: number[];
+  /** the same commands by cylinder, for SPTF and ASPTF (sptf-queue.ts); null for the others */
+  byCylinder: CylinderIndex | null;
   /** host commands accepted and not yet completed */
   tagsInUse: number;
   mechBusy: boolean;
@@ -97,6 +101,10 @@ export function createDriveState(sim: Pick<DiskSimulation, 'model'>): DriveState
   return doubleFields<DriveState>(
     {
       queue: [],
+      byCylinder:
+        sim.model.diskScheduler === 'sptf' || sim.model.diskScheduler === 'asptf'
+          ? createCylinderIndex(p.cylinders)
+          : null,
       tagsInUse: 0,
       mechBusy: false,
       arm: { cylinder: 0, head: 0, nextLbn: 0 },

@@ -34,7 +34,7 @@ import { sptfFirstPass } from './sptf-queue';
 import { noteDestaged, noteServiced } from '../metrics/collector';
 import { releaseToUsed, takeRangeWrite } from './range';
 import { acceptRangeWrite, pickWithRanges } from './range-pick';
-import { removeAt } from '../arrays';
+import { dequeue, enqueue } from './queue-index';
 import { bufferWrite, destageDone, writeBufferSegment } from './write-back';
 import { commandOverheadNs } from './overheads';
 import { driverEnqueue, driverSend } from './driver-queue';
@@ -132,7 +132,7 @@ export function acceptCommand(
     rq.eligibleNs = now + cmd;
     rq.overheadNs = cmd + d.readCompleteNs;
     locate(d, rq);
-    drive.queue.push(rq.slot);
+    enqueue(drive, rq);
     schedulePick(sim, rq.eligibleNs);
     return true;
   }
@@ -149,7 +149,7 @@ export function acceptCommand(
     rq.dataReadyNs = now + extra.dataNs + d.busWriteNsPerSector;
     rq.overheadNs = extra.mechanismNs + extra.completeReselectNs + d.writeCompleteNs;
     locate(d, rq);
-    drive.queue.push(rq.slot);
+    enqueue(drive, rq);
     schedulePick(sim, rq.eligibleNs);
     return true;
   }
@@ -165,7 +165,7 @@ export function acceptCommand(
   }
   rq.overheadNs = cmd + d.reselectNs + d.writeCompleteNs;
   locate(d, rq);
-  drive.queue.push(rq.slot);
+  enqueue(drive, rq);
   schedulePick(sim, rq.eligibleNs);
   return true;
 }
@@ -233,7 +233,7 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
   const first = sptfFirstPass(sim, now, includeDestage); // SPTF: gather and pick in one walk
   if (first >= 0) {
     const chosen = requestAt(st.requests, drive.queue[first]!);
-    removeAt(drive.queue, first);
+    dequeue(drive, first, chosen);
     startService(sim, chosen, now);
     return;
   }
@@ -260,7 +260,7 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
   if (drive.ranges !== null && drive.ranges.waiting > 0) {
     const index = pickWithRanges(sim, candidates, n, now);
     const chosen = candidates[index]!;
-    removeAt(drive.queue, candidateSlots[index]!);
+    dequeue(drive, candidateSlots[index]!, chosen);
     startService(sim, chosen, now);
     return;
   }
@@ -299,7 +299,7 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
     }
   }
   const chosen = candidates[index]!;
-  removeAt(drive.queue, candidateSlots[index]!);
+  dequeue(drive, candidateSlots[index]!, chosen);
   startService(sim, chosen, now);
 }
 

@@ -56,3 +56,23 @@ export function seekTableNs(curve: SeekCurve, cylinders: number): Float64Array {
   for (let d = 1; d < cylinders; d++) table[d] = seekMs(curve, d, cylinders) * 1e6;
   return table;
 }
+
+/**
+ * A floor under every seek of at least d cylinders, by d: the least of the table from d
+ * outward (a curve need not rise with distance: the C2247A's 6-cylinder seek is slower than
+ * its 7), so no move of d or more cylinders takes less — seekTimeNs only adds to the table's
+ * value (a head switch raises it, write settle adds to it, the minimum write seek raises it).
+ * SPTF's walk outward from the arm stops where this floor exceeds its best (sptf-queue.ts).
+ * A negative write settle would break that; the floor is then −∞ (no pruning).
+ */
+export function seekFloorTableNs(seekNs: Float64Array, writeSettleNs: number): Float64Array {
+  const floor = new Float64Array(seekNs.length);
+  if (!(writeSettleNs >= 0)) return floor.fill(-Infinity);
+  let least = Infinity;
+  for (let d = seekNs.length - 1; d >= 0; d--) {
+    const s = seekNs[d]!;
+    if (s < least || s !== s) least = s === s ? s : -Infinity; // NaN (never valid): no floor
+    floor[d] = least;
+  }
+  return floor;
+}

@@ -1,12 +1,15 @@
 // SPTF / ASPTF straight from the drive's queue: pickAndStart's first pass (gather the
 // eligible requests) and pickNext's choice among them in one walk, when no decision is
 // recorded — the hot loop of a deep SPTF queue (issue 19). The same choice as the two.
+// With the queue kept by cylinder (queue-index.ts) the walk goes outward from the arm and
+// stops where no seek can beat the best so far: the same choice, fewer estimates made.
 import { requestAt, type RequestTable } from '../request';
 import type { DiskSimulation } from './sim-view';
 import type { CompiledDisk } from './compile';
 import type { ArmState } from './disk-scheduler';
 import { streamingWriteLbn } from './drive-state';
 import { rotationFor, seekFor } from './mechanics';
+import { bucketOf, type CylinderIndex } from './queue-index';
 
 const found = { candidates: 0 };
 
@@ -21,18 +24,33 @@ export function sptfFirstPass(sim: DiskSimulation, now: number, withDestages: bo
   const drive = sim.state.drive;
   if (m.diskScheduler !== 'sptf' && m.diskScheduler !== 'asptf') return -1;
   if (sim.sink !== null || (drive.ranges !== null && drive.ranges.waiting > 0)) return -1;
-  const index = sptfFromQueue(
-    m.disk,
-    m.diskScheduler === 'asptf',
-    sim.state.requests,
-    drive.queue,
-    withDestages,
-    drive.arm,
-    streamingWriteLbn(drive, now),
-    now,
-    m.agingWeight,
-    found,
-  );
+  const index =
+    drive.byCylinder !== null
+      ? sptfByCylinder(
+          m.disk,
+          m.diskScheduler === 'asptf',
+          sim.state.requests,
+          drive.queue,
+          drive.byCylinder,
+          withDestages,
+          drive.arm,
+          streamingWriteLbn(drive, now),
+          now,
+          m.agingWeight,
+          found,
+        )
+      : sptfFromQueue(
+          m.disk,
+          m.diskScheduler === 'asptf',
+          sim.state.requests,
+          drive.queue,
+          withDestages,
+          drive.arm,
+          streamingWriteLbn(drive, now),
+          now,
+          m.agingWeight,
+          found,
+        );
   if (index >= 0) {
     drive.decisions++;
     drive.positioningEstimates += found.candidates;
@@ -95,4 +113,105 @@ function firstCandidate(
     if (rq.eligibleNs <= startNs && (withInternal || !rq.internal)) return i;
   }
   return -1;
+}
+
+/**
+ * sptfFromQueue's choice, walking the queue by cylinder (`index`: the same requests as
+ * `queue`, in buckets of neighbouring cylinders) outward from the arm, the nearest buckets
+ * first, and stopping where distance alone rules the rest out: the seek floor there
+ * (CompiledDisk.seekFloorNs: no seek of that many cylinders or more is quicker), less the
+ * largest aging credit of any queued request, exceeds the best cost so far. Inside a bucket
+ * a request too far for the same reason is passed over before it is looked at. Exact in
+ * floating point (each step is a monotone rounding: seek ≥ floor, rotation ≥ 0, age ≤ the
+ * largest), so the choice is sptfFromQueue's, bit for bit: the least cost, and among equal
+ * costs the earliest in `queue` (pickNext's strict `<` in arrival order), which a walk by
+ * cylinder must ask `queue` for. `out.candidates` still counts every eligible candidate (the
+ * positioning estimates pickNext would make), most often from the index's counts.
+ */
+export function sptfByCylinder(
+  d: CompiledDisk,
+  aged: boolean,
+  table: RequestTable,
+  queue: readonly number[],
+  index: CylinderIndex,
+  withInternal: boolean,
+  arm: ArmState,
+  lastWriteEnd: number,
+  startNs: number,
+  agingWeight: number,
+  out: { candidates: number },
+): number {
+  const m = queue.length;
+  // The candidates' count and, for ASPTF, the largest aging credit: from the index's counts
+  // when every queued request is eligible by now; else one look at each request
+  let n = m - (withInternal ? 0 : index.internal);
+  let maxAge = 0;
+  if (aged || index.eligibleByNs > startNs) {
+    n = 0;
+    let eligibleBy = -Infinity;
+    let earliest = Infinity;
+    let latest = -Infinity;
+    for (let i = 0; i < m; i++) {
+      const rq = requestAt(table, queue[i]!);
+      if (rq.eligibleNs > eligibleBy) eligibleBy = rq.eligibleNs;
+      if (rq.dispatchedNs < earliest) earliest = rq.dispatchedNs;
+      if (rq.dispatchedNs > latest) latest = rq.dispatchedNs;
+      if (rq.eligibleNs <= startNs && (withInternal || !rq.internal)) n++;
+    }
+    index.eligibleByNs = eligibleBy;
+    if (aged && m > 0) {
+      // the credit is monotone in the wait, rising or falling with the weight's sign: the
+      // largest is at one end (computed as pickNext computes it)
+      const a = agingWeight * 0.001 * (startNs - earliest);
+      const b = agingWeight * 0.001 * (startNs - latest);
+      maxAge = a > b ? a : b;
+      if (maxAge !== maxAge) maxAge = Infinity; // NaN: no bound, no pruning
+    }
+  }
+  out.candidates = n;
+  if (n === 0) return -1;
+  const floor = d.seekFloorNs;
+  const buckets = index.buckets;
+  const shift = index.shift;
+  const c = arm.cylinder;
+  const home = bucketOf(index, c);
+  let inner = home - 1; // the next bucket inward, and outward
+  let outer = home + 1;
+  let b = home;
+  let bestSlot = -1;
+  let bestCost = Infinity;
+  for (;;) {
+    const pairs = buckets[b]!;
+    for (let k = 0; k < pairs.length; k += 2) {
+      const cyl = pairs[k + 1]!;
+      if (floor[cyl > c ? cyl - c : c - cyl]! - maxAge > bestCost) continue; // too far
+      const slot = pairs[k]!;
+      const rq = requestAt(table, slot);
+      if (rq.eligibleNs > startNs || (rq.internal && !withInternal)) continue;
+      const seek = seekFor(d, arm, rq, lastWriteEnd);
+      const age = aged ? agingWeight * 0.001 * (startNs - rq.dispatchedNs) : 0;
+      // its seek alone costs more than the best: it cannot win (equal, it may tie)
+      if ((aged ? seek - age : seek) > bestCost) continue;
+      const tpos = seek + rotationFor(d, startNs, rq, seek);
+      const cost = aged ? tpos - age : tpos;
+      if (
+        cost < bestCost ||
+        (cost === bestCost && bestSlot >= 0 && queue.indexOf(slot) < queue.indexOf(bestSlot))
+      ) {
+        bestCost = cost;
+        bestSlot = slot;
+      }
+    }
+    // the nearer of the next buckets either way, by its nearest cylinder; when even that
+    // is too far, so is everything beyond it on both sides
+    const dIn = inner >= 0 ? c - ((inner + 1) << shift) + 1 : Infinity;
+    const dOut = outer < buckets.length ? (outer << shift) - c : Infinity;
+    if (dIn === Infinity && dOut === Infinity) break;
+    const inward = dIn <= dOut;
+    if (floor[inward ? dIn : dOut]! - maxAge > bestCost) break;
+    b = inward ? inner-- : outer++;
+  }
+  // pickNext's first candidate when no cost is below Infinity
+  if (bestSlot < 0) return firstCandidate(table, queue, withInternal, startNs);
+  return queue.indexOf(bestSlot);
 }

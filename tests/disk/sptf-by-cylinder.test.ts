@@ -1,0 +1,277 @@
+// SPTF walks the drive's queue by cylinder, outward from the arm, and stops where no seek
+// can beat its best (issue 19). The rule: the choice is the full search's — sptfFromQueue's,
+// itself checked against pickNext (sptf-from-queue.test.ts) — on every queue: the same
+// request, ties to the one that came first, ASPTF's aging included, the same count of
+// candidates. The floor it stops by must be a floor: the C2247A's seek curve is not monotone
+// (6 cylinders take 4.65 ms, 7 take 4.52): a walk that stops by the raw curve misses a
+// request (the 'can fail' tests), as one whose floor is too high does on random queues.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { compileDisk, type CompiledDisk } from '../../src/engine/disk/compile';
+import { angleAt, seekTimeNs } from '../../src/engine/disk/mechanics';
+import { getPreset } from '../../src/engine/disk/presets';
+import {
+  bucketOf,
+  createCylinderIndex,
+  dequeue,
+  enqueue,
+  type IndexedQueue,
+} from '../../src/engine/disk/queue-index';
+import { sptfByCylinder, sptfFromQueue } from '../../src/engine/disk/sptf-queue';
+import { allocRequest, createRequestTable, requestAt } from '../../src/engine/request';
+
+const disk = compileDisk(getPreset('hp-c2247a')!);
+const cylinders = disk.params.cylinders;
+const surfaces = disk.params.surfaces;
+const width = 1 << createCylinderIndex(cylinders).shift;
+
+// Requests near the arm, on few angles: close races and exact ties, across buckets too.
+const cand = fc.record({
+  offset: fc.oneof(
+    fc.integer({ min: -12, max: 12 }),
+    fc.integer({ min: -400, max: 400 }),
+    fc.integer({ min: -cylinders, max: cylinders }),
+  ),
+  /** or at an edge of the arm's bucket or the next one out: [bucket, -1 last cylinder
+   * before it | 0 first in it] */
+  edge: fc.option(fc.tuple(fc.constantFrom(0, 1), fc.constantFrom(-1, 0)), {
+    nil: null,
+    freq: 3,
+  }),
+  head: fc.integer({ min: 0, max: surfaces - 1 }),
+  angle: fc.oneof(
+    fc.constantFrom(0, 0.125, 0.25, 0.5, 0.75),
+    fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+  ),
+  /** or just after the head arrives over it: a rotation of 0 to 0.3 ms, costs close to the
+   * seeks (where a wrong floor shows) and equal across equal seeks */
+  slack: fc.oneof(fc.constant(-1), fc.constant(0), fc.double({ min: 0, max: 0.03, noNaN: true })),
+  sector: fc.integer({ min: 0, max: 7 }),
+  write: fc.boolean(),
+  internal: fc.boolean(),
+  ageNs: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2e9 })),
+  readyNs: fc.integer({ min: -1e6, max: 3e7 }),
+  // eligible now, or later (its command overhead not over yet)
+  eligibleNs: fc.oneof(fc.constant(0), fc.integer({ min: -1e6, max: 1e6 })),
+  /** leaves the queue before the decision (another was started) */
+  leaves: fc.boolean(),
+});
+
+const decision = fc.record({
+  cands: fc.array(cand, { minLength: 1, maxLength: 40 }),
+  // anywhere, or just inside a bucket's edge (the walk's stopping points)
+  armCylinder: fc.oneof(
+    fc.integer({ min: 0, max: cylinders - 1 }),
+    fc
+      .tuple(fc.integer({ min: 1, max: 15 }), fc.integer({ min: -9, max: 8 }))
+      .map(([k, o]) => Math.min(cylinders - 1, k * width + o)),
+  ),
+  armHead: fc.integer({ min: 0, max: surfaces - 1 }),
+  now: fc.double({ min: 1e6, max: 1e11, noNaN: true }),
+  withInternal: fc.boolean(),
+  lastWriteAtFirst: fc.boolean(),
+  aged: fc.boolean(),
+  agingWeight: fc.constantFrom(6, 100, -2),
+});
+type Decision = typeof decision extends fc.Arbitrary<infer T> ? T : never;
+
+/** Both walks on one queue; whether they agree (and, if asked, throws with the detail). */
+function agree(d: CompiledDisk, x: Decision, strict: boolean): boolean {
+  const table = createRequestTable();
+  const drive: IndexedQueue = { queue: [], byCylinder: createCylinderIndex(cylinders) };
+  const place = (c: Decision['cands'][number], id: number, mirrored = false) => {
+    const rq = allocRequest(table, id, 0, 0, c.write, !c.write, c.sector, 8, 0, c.internal);
+    let cyl = x.armCylinder + c.offset;
+    if (c.edge !== null) cyl = (Math.floor(x.armCylinder / width) + c.edge[0]) * width + c.edge[1];
+    if (mirrored) cyl = 2 * x.armCylinder - cyl; // as far the other way
+    rq.cylinder = Math.max(0, Math.min(cylinders - 1, cyl));
+    rq.head = c.head;
+    rq.angle = c.angle;
+    if (c.slack >= 0) {
+      const seek = seekTimeNs(d, x.armCylinder, x.armHead, rq.cylinder, rq.head, false);
+      const at = angleAt(d, x.now + seek) + c.slack;
+      rq.angle = at - Math.floor(at);
+      rq.write = false;
+    }
+    rq.dispatchedNs = x.now - c.ageNs;
+    rq.dataReadyNs = x.now + c.readyNs;
+    rq.eligibleNs = x.now + c.eligibleNs;
+    enqueue(drive, rq);
+    return rq;
+  };
+  const rqs = x.cands.map((c, k) => place(c, k));
+  // exact ties with the first request, later in the queue: on its cylinder, and (reads on
+  // time, on the same head) as far the other way
+  place(x.cands[0]!, 99);
+  place(x.cands[0]!, 98, true);
+  // some leave (as the mechanism starts them), from anywhere in the queue
+  x.cands.forEach((c, k) => {
+    if (c.leaves && drive.queue.length > 1) {
+      dequeue(drive, drive.queue.indexOf(rqs[k]!.slot), rqs[k]!);
+    }
+  });
+  const arm = { cylinder: x.armCylinder, head: x.armHead, nextLbn: 0 };
+  const lastWriteEnd = x.lastWriteAtFirst ? x.cands[0]!.sector : -1;
+  const full = { candidates: -1 };
+  const walk = { candidates: -1 };
+  const args = [table, drive.queue] as const;
+  const want = sptfFromQueue(
+    d,
+    x.aged,
+    ...args,
+    x.withInternal,
+    arm,
+    lastWriteEnd,
+    x.now,
+    x.agingWeight,
+    full,
+  );
+  const got = sptfByCylinder(
+    d,
+    x.aged,
+    ...args,
+    drive.byCylinder!,
+    x.withInternal,
+    arm,
+    lastWriteEnd,
+    x.now,
+    x.agingWeight,
+    walk,
+  );
+  if (strict) {
+    expect(walk.candidates).toBe(full.candidates);
+    expect(got).toBe(want);
+  }
+  return got === want && walk.candidates === full.candidates;
+}
+
+describe('SPTF by cylinder chooses what the full search chooses', () => {
+  it('6,000 random queues (SPTF and ASPTF, ties, destages, late and departed requests)', () => {
+    fc.assert(
+      fc.property(decision, (x) => {
+        agree(disk, x, true);
+      }),
+      { numRuns: 6000, seed: 19 },
+    );
+  });
+
+  it('the floor it stops by is no more than any seek of that distance or more', () => {
+    const floor = disk.seekFloorNs;
+    for (let dist = 0; dist < cylinders; dist++) {
+      if (dist > 0) expect(floor[dist]).toBeGreaterThanOrEqual(floor[dist - 1]!);
+      expect(floor[dist]).toBeLessThanOrEqual(disk.seekNs[dist]!);
+      for (const write of [false, true]) {
+        expect(seekTimeNs(disk, 0, 0, dist, 1, write)).toBeGreaterThanOrEqual(floor[dist]!);
+        expect(seekTimeNs(disk, 0, 0, dist, 0, write)).toBeGreaterThanOrEqual(floor[dist]!);
+      }
+    }
+    // and the reason it is not the curve itself
+    expect(disk.seekNs[6]!).toBeGreaterThan(disk.seekNs[7]!);
+    expect(floor[6]).toBe(disk.seekNs[7]);
+  });
+
+  it('can fail: a walk stopping by the raw seek curve misses a request past a bucket edge', () => {
+    // The arm 6 cylinders short of a bucket edge; A in its bucket, 5 cylinders off (4.27 ms
+    // seek, 0.3 ms rotation); B past the edge, 7 off (4.52 ms, 0.02 ms): B is the quicker.
+    // By the raw curve the next bucket is 4.65 ms away (6 cylinders), more than A's cost:
+    // that walk stops before it sees B.
+    const now = 1e9;
+    const table = createRequestTable();
+    const edge = 2 * width;
+    const arm = { cylinder: edge - 6, head: 0, nextLbn: 0 };
+    const at = (cylinder: number, rotationNs: number) => {
+      const rq = allocRequest(table, cylinder, 0, 0, false, true, 0, 8, 0);
+      rq.cylinder = cylinder;
+      rq.head = 0;
+      rq.eligibleNs = 0;
+      const seek = seekTimeNs(disk, arm.cylinder, 0, cylinder, 0, false);
+      rq.angle = angleAt(disk, now + seek + rotationNs);
+      return rq;
+    };
+    const drive: IndexedQueue = { queue: [], byCylinder: createCylinderIndex(cylinders) };
+    const a = at(edge - 11, 0.3e6);
+    const b = at(edge + 1, 0.02e6);
+    enqueue(drive, a);
+    enqueue(drive, b);
+    const pick = (d: CompiledDisk) =>
+      drive.queue[
+        sptfByCylinder(d, false, table, drive.queue, drive.byCylinder!, false, arm, -1, now, 6, {
+          candidates: 0,
+        })
+      ];
+    const full = sptfFromQueue(disk, false, table, drive.queue, false, arm, -1, now, 6, {
+      candidates: 0,
+    });
+    expect(drive.queue[full]).toBe(b.slot);
+    expect(pick(disk)).toBe(b.slot);
+    expect(pick({ ...disk, seekFloorNs: disk.seekNs })).toBe(a.slot);
+  });
+
+  it('can fail: the random queues catch a floor set too high', () => {
+    const high: CompiledDisk = { ...disk, seekFloorNs: disk.seekFloorNs.map((s) => s * 1.05) };
+    const found = fc.check(
+      fc.property(decision, (x) => agree(high, x, false)),
+      { numRuns: 6000, seed: 19 },
+    );
+    expect(found.failed).toBe(true);
+  });
+});
+
+describe('the queue by cylinder', () => {
+  it('holds what the queue holds, each request in its cylinder’s bucket', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: cylinders - 1 }), fc.boolean()), {
+          maxLength: 60,
+        }),
+        fc.array(fc.nat(), { maxLength: 60 }),
+        (joins, leaves) => {
+          const table = createRequestTable();
+          const drive: IndexedQueue = { queue: [], byCylinder: createCylinderIndex(cylinders) };
+          for (const [cyl, internal] of joins) {
+            const rq = allocRequest(table, 0, 0, 0, false, true, 0, 8, 0, internal);
+            rq.cylinder = cyl;
+            rq.eligibleNs = cyl;
+            enqueue(drive, rq);
+          }
+          for (const k of leaves) {
+            if (drive.queue.length === 0) break;
+            const i = k % drive.queue.length;
+            dequeue(drive, i, requestAt(table, drive.queue[i]!));
+          }
+          const ix = drive.byCylinder!;
+          const filed = ix.buckets.flatMap((pairs, b) =>
+            pairs.flatMap((slot, k) => {
+              if (k % 2 === 1) return [];
+              expect(pairs[k + 1]).toBe(requestAt(table, slot).cylinder);
+              expect(bucketOf(ix, pairs[k + 1]!)).toBe(b);
+              return [slot];
+            }),
+          );
+          expect(filed.sort((a, b) => a - b)).toEqual([...drive.queue].sort((a, b) => a - b));
+          const internal = drive.queue.filter((s) => requestAt(table, s).internal).length;
+          expect(ix.internal).toBe(internal);
+          for (const s of drive.queue) {
+            expect(requestAt(table, s).eligibleNs).toBeLessThanOrEqual(ix.eligibleByNs);
+          }
+        },
+      ),
+      { numRuns: 500, seed: 19 },
+    );
+  });
+
+  it('lets go of a range write placed elsewhere as it was chosen', () => {
+    const table = createRequestTable();
+    const drive: IndexedQueue = { queue: [], byCylinder: createCylinderIndex(cylinders) };
+    const a = allocRequest(table, 1, 0, 0, true, false, 0, 8, 0);
+    const b = allocRequest(table, 2, 0, 0, true, false, 0, 8, 0);
+    a.cylinder = 10;
+    b.cylinder = 1500;
+    enqueue(drive, a);
+    enqueue(drive, b);
+    a.cylinder = 2000; // commitPlacement located it again
+    dequeue(drive, 0, a);
+    expect(drive.queue).toEqual([b.slot]);
+    expect(drive.byCylinder!.buckets.flat()).toEqual([b.slot, 1500]);
+  });
+});

@@ -10,11 +10,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { TraceParser, type ParseReport } from '../src/engine/trace/parse';
 import { flag, onePositional, parseArgs, single } from './args';
-import { UsageError } from './errors';
-
-export class TraceInputError extends Error {
-  override readonly name = 'TraceInputError';
-}
+import { TraceInputError, UsageError } from './errors';
 
 export async function parseCommand(
   argv: readonly string[],

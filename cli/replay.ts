@@ -24,9 +24,8 @@ import type { BttRow } from '../src/engine/trace/btt';
 import { ReplayReader } from '../src/engine/trace/replay-source';
 import { traceMetaOf } from '../src/engine/trace/replay-meta';
 import { flag, onePositional, parseArgs, single } from './args';
-import { UsageError } from './errors';
+import { TraceInputError, UsageError } from './errors';
 import { num } from './format';
-import { TraceInputError } from './parse';
 import { schedulerSetting } from './settings';
 import { diskFileSetting } from './disksim';
 

@@ -22,6 +22,9 @@ const nodeEntries: Record<string, () => UserConfig> = {
     nodeBundle('cli/spindle.ts', BUNDLE, {
       format: 'cjs',
       strict: true,
+      // import() of a builtin as a lazy require(): node:vm runs the bundle without a loader
+      // for import(), and a command loads node:zlib only when it reads a gzip file
+      dynamicImportInCjs: false,
       charset: 'ascii',
       comments: false,
       plugins: [codeCache()],

@@ -71,7 +71,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         (await import('./range-sweep')).rangeSweepCommand(rest, print);
         break;
       case 'disksim-validate':
-        (await import('./disksim')).disksimValidateCommand(rest, print);
+        await (await import('./disksim')).disksimValidateCommand(rest, print);
         break;
       case 'disksim-read':
         (await import('./disksim')).disksimReadCommand(rest, print);

@@ -6,7 +6,6 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createGunzip } from 'node:zlib';
 import { MAX_QUEUE_DEPTH } from '../src/engine/disk/params';
 import { KERNELS, type Kernel } from '../src/engine/iosched/queue-settings';
 import { ScenarioError } from '../src/engine/scenario/load';
@@ -123,7 +122,10 @@ async function feedFile(path: string, reader: ReplayReader): Promise<void> {
   const decoder = new TextDecoder('utf-8');
   const raw = createReadStream(path, { highWaterMark: 1 << 20 });
   const gz = await isGzip(path);
-  const source = gz ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
+  // zlib is loaded for a gzip trace only, not at every start-up (issue 19)
+  const source = gz
+    ? raw.pipe((await import('node:zlib')).createGunzip({ chunkSize: 1 << 20 }))
+    : raw;
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
       reader.feed(decoder.decode(chunk, { stream: true }));

@@ -1,17 +1,35 @@
 // One Vite config, three builds chosen by --mode:
 //   (default)      the page: index.html → dist/ (relative base, so it works under any sub-path)
-//   --mode cli     the `spindle` command: cli/spindle.ts → dist-cli/spindle.mjs
+//   --mode cli     the `spindle` command: cli/spindle.ts → dist-cli/spindle.cjs, loaded by
+//                  dist-cli/spindle.mjs with V8's code cache (codeCache below)
 //   --mode bench   the benchmarks:        bench/run.ts   → dist-cli/bench.mjs
 // The Node bundles inline every dependency (zod, the engine) and leave only node:* builtins
-// external, so `bin/spindle.mjs` loads one file and starts fast.
+// external, so `bin/spindle.mjs` loads one file and starts fast. The command's bundle is
+// ASCII (a one-byte string for V8 to scan) without comments (fewer bytes to read and scan);
+// its commands are imported when run (cli/main.ts), so a command runs only its modules' code.
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
-/** Node entries built as single-file ESM bundles, keyed by mode. */
-const nodeEntries: Record<string, { entry: string; fileName: string }> = {
-  cli: { entry: 'cli/spindle.ts', fileName: 'spindle.mjs' },
-  bench: { entry: 'bench/run.ts', fileName: 'bench.mjs' },
+/** Node entries built as single-file bundles, keyed by mode. */
+const nodeEntries: Record<string, () => UserConfig> = {
+  cli: () =>
+    nodeBundle('cli/spindle.ts', BUNDLE, {
+      format: 'cjs',
+      strict: true,
+      // import() of a builtin as a lazy require(): node:vm runs the bundle without a loader
+      // for import(), and a command loads node:zlib only when it reads a gzip file
+      dynamicImportInCjs: false,
+      charset: 'ascii',
+      comments: false,
+      plugins: [codeCache()],
+    }),
+  bench: () => nodeBundle('bench/run.ts', 'bench.mjs', { format: 'es' }),
 };
 
 /**
@@ -51,18 +69,121 @@ function offline(): Plugin[] {
   });
 }
 
-function nodeBundle(entry: string, fileName: string): UserConfig {
+// ---- The command's code cache (issue 19) ----------------------------------------------
+// Compiling the command's megabyte of JavaScript, and then each function as it is first
+// called, was a good part of a short run's time. Node 20 keeps no compile cache for ES
+// modules (module.enableCompileCache is Node 22), but node:vm takes V8's code cache for a
+// script, so `vite build --mode cli` writes to dist-cli/
+//   spindle.cjs           the command, bundled as CommonJS (a function body)
+//   spindle.mjs           the loader: compiles spindle.cjs with the cache and runs it
+//   spindle.<hash>.cache  V8's code cache for spindle.cjs, written by the loader after one
+//                         warm-up run of a small scenario, so that it holds the functions a
+//                         run calls and not only the top level
+// V8 takes a cache only if its version, its flags and the source's length match, and
+// otherwise compiles as usual (another Node, `node --expose-gc …`); the bundle's hash in the
+// cache's name keeps an earlier build's cache from a new bundle of the same length. Nothing
+// a command prints depends on the cache: it holds the bytecode V8 compiles from that source.
+
+const BUNDLE = 'spindle.cjs';
+const LOADER = 'spindle.mjs';
+const CACHE_FILE = /^spindle\.[0-9a-f]+\.cache$/;
+/** In the warm-up run's environment: the loader writes the cache when the command exits. */
+const WRITE_CACHE = 'SPINDLE_WRITE_CODE_CACHE';
+
+/** dist-cli/spindle.mjs: runs the bundle as Node runs a CommonJS module, with the cache. */
+function loaderSource(cacheName: string): string {
+  return `// Written by \`vite build --mode cli\` (vite.config.ts): runs ${BUNDLE}, compiled with
+// V8's code cache ${cacheName} when it fits this Node, as usual when not.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+const file = fileURLToPath(new URL('./${BUNDLE}', import.meta.url));
+const cacheFile = fileURLToPath(new URL('./${cacheName}', import.meta.url));
+let cachedData;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {
+  cachedData = undefined; // compiled as usual
+}
+// Node's wrapper for a CommonJS module, on the bundle's first line so its lines keep their numbers
+const wrapper = '(function (exports, require, module, __filename, __dirname) {';
+const script = new Script(wrapper + readFileSync(file, 'utf8') + '\\n})', {
+  filename: file,
+  cachedData,
+});
+if (process.env.${WRITE_CACHE} === '1')
+  process.on('exit', (code) => code === 0 && writeFileSync(cacheFile, script.createCachedData()));
+const module = { exports: {} };
+script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+`;
+}
+
+/** The warm-up run's scenario: the scenario checks, the engine and the report (its text;
+ * --json calls no more of our code) — most of what any run calls. */
+const WARM_UP_SCENARIO = {
+  name: 'code-cache',
+  disk: { preset: 'hp-c2247a', queueDepth: 1, scheduler: 'fcfs' },
+  workload: { processes: [{ name: 'reader', op: 'read', pattern: 'random', sizeKiB: 4 }] },
+  stop: { requests: 1000 },
+};
+
+/** After the bundle is written: the loader, then the cache from a warm-up run. */
+function codeCache(): Plugin {
+  return {
+    name: 'spindle:code-cache',
+    apply: 'build',
+    writeBundle(options) {
+      const dir = options.dir!;
+      const hash = createHash('sha256')
+        .update(readFileSync(join(dir, BUNDLE)))
+        .digest('hex');
+      const cacheName = `spindle.${hash.slice(0, 16)}.cache`;
+      for (const f of readdirSync(dir)) if (CACHE_FILE.test(f)) rmSync(join(dir, f));
+      writeFileSync(join(dir, LOADER), loaderSource(cacheName));
+
+      const tmp = mkdtempSync(join(tmpdir(), 'spindle-code-cache-'));
+      try {
+        const scenario = join(tmp, 'warm-up.json');
+        writeFileSync(scenario, JSON.stringify(WARM_UP_SCENARIO));
+        // a plain `node`, as the command is run: V8 flags in NODE_OPTIONS would make a cache
+        // that only fits them
+        const env: NodeJS.ProcessEnv = { ...process.env, [WRITE_CACHE]: '1' };
+        delete env.NODE_OPTIONS;
+        const r = spawnSync(process.execPath, [join(dir, LOADER), 'run', scenario], {
+          env,
+          stdio: ['ignore', 'ignore', 'pipe'],
+          encoding: 'utf8',
+        });
+        // without a cache the command still runs (compiled as usual); its tests will say more
+        if (r.status !== 0)
+          this.warn(`no code cache: the warm-up run failed (${r.status}): ${r.stderr || r.error}`);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+type OutputOptions = Exclude<
+  NonNullable<NonNullable<UserConfig['build']>['rolldownOptions']>['output'],
+  unknown[] | undefined
+>;
+
+function nodeBundle(entry: string, fileName: string, output: OutputOptions): UserConfig {
   return {
     publicDir: false,
     build: {
       ssr: entry,
       target: 'node20',
       outDir: 'dist-cli',
-      emptyOutDir: false, // cli and bench share the folder; each writes one fixed file name
+      emptyOutDir: false, // cli and bench share the folder; each writes fixed file names
       sourcemap: true,
       minify: false,
       rolldownOptions: {
-        output: { format: 'es', entryFileNames: fileName, codeSplitting: false },
+        output: { ...output, entryFileNames: fileName, codeSplitting: false },
       },
     },
     ssr: { target: 'node', noExternal: true },
@@ -71,7 +192,7 @@ function nodeBundle(entry: string, fileName: string): UserConfig {
 
 export default defineConfig(({ mode }) => {
   const node = nodeEntries[mode];
-  if (node) return nodeBundle(node.entry, node.fileName);
+  if (node) return node();
   return {
     base: './',
     plugins: [react(), relaxCspInDev(), offline()],

@@ -3,7 +3,6 @@
 // X.parv` (the Spindle disk it reads, and what it could not apply). docs/DISKSIM.md.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import type { Unapplied } from '../src/engine/disk/disksim/block-reader';
 import { readDiskSim, type DiskSimDisk } from '../src/engine/disk/disksim/reader';
 import { registerDisk } from '../src/engine/disk/presets';
@@ -45,10 +44,12 @@ export function diskFileSetting(path: string, note: (text: string) => void): Set
 }
 
 /** The trace's text, gunzipped when it is gzip (by its magic bytes): the repository keeps
- * DiskSim's traces as .trace.gz (tests/data). */
-function traceText(path: string): string {
+ * DiskSim's traces as .trace.gz (tests/data). zlib is loaded here, not at every start-up
+ * (issue 19). */
+async function traceText(path: string): Promise<string> {
   const raw = readFileSync(path);
   if (raw.length < 2 || raw[0] !== 0x1f || raw[1] !== 0x8b) return raw.toString('utf8');
+  const { gunzipSync } = await import('node:zlib');
   try {
     return gunzipSync(raw).toString('utf8');
   } catch (e) {
@@ -64,7 +65,10 @@ function unappliedLines(list: readonly Unapplied[]): string[] {
   ];
 }
 
-export function disksimValidateCommand(argv: readonly string[], print: (t: string) => void): void {
+export async function disksimValidateCommand(
+  argv: readonly string[],
+  print: (t: string) => void,
+): Promise<void> {
   const a = parseArgs('disksim-validate', argv, { json: { value: false } });
   if (a.positionals.length !== 2) {
     throw new UsageError('disksim-validate needs a .parv and a validation trace (see --help)');
@@ -72,7 +76,7 @@ export function disksimValidateCommand(argv: readonly string[], print: (t: strin
   const [parv, tracePath] = a.positionals as [string, string];
   if (!existsSync(tracePath)) throw new UsageError(`${tracePath}: no such file`);
   const disk = readParv(parv);
-  const lines = parseValidationTrace(traceText(tracePath), tracePath);
+  const lines = parseValidationTrace(await traceText(tracePath), tracePath);
   const v = validateDisk(disk.params, lines, disk.scheduler ?? 'fcfs');
   if (flag(a, 'json')) {
     const { simulatedMs: _omit, ...figures } = v;

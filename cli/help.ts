@@ -1,18 +1,6 @@
 // Usage text for `spindle --help` and `spindle <command> --help`.
 
-export const COMMANDS = [
-  'run',
-  'sweep',
-  'export',
-  'presets',
-  'parse',
-  'replay',
-  'range-sweep',
-  'disksim-validate',
-  'disksim-read',
-] as const;
-export type CommandName = (typeof COMMANDS)[number];
-
+import type { CommandName } from './commands';
 import { MAX_DECISIONS } from './decisions';
 
 const SCENARIO_EDITS = `  --set KEY=VALUE   change a scenario value before validation; KEY is the JSON path

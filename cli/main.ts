@@ -1,16 +1,14 @@
 // The `spindle` command: dispatch to a command, turn every failure into one
 // `spindle: <message>` line per problem on stderr and an exit status (errors.ts).
-import { ScenarioError } from '../src/engine/scenario/load';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError } from './errors';
+// Each command's module is imported when that command runs, so a command runs the top-level
+// code of its own modules only (`spindle parse` builds no scenario schemas; in the bundle,
+// vite.config.ts, each module is initialised when first imported): start-up is most of a
+// short run's time (issue 19). This file imports only what every command needs: the error
+// classes that report() tells apart.
+import { ScenarioError } from '../src/engine/scenario/error';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, TraceInputError, UsageError } from './errors';
 import { DiskSimInputError } from '../src/engine/disk/disksim/syntax';
-import { disksimReadCommand, disksimValidateCommand } from './disksim';
-import { exportCommand } from './export';
-import { parseCommand, TraceInputError } from './parse';
-import { COMMANDS, helpText, type CommandName } from './help';
-import { presetsCommand } from './presets';
-import { rangeSweepCommand } from './range-sweep';
-import { replayCommand } from './replay';
-import { runCommand, sweepCommand } from './run';
+import { COMMANDS, type CommandName } from './commands';
 
 export interface Io {
   stdout: NodeJS.WritableStream & import('node:stream').Writable;
@@ -32,11 +30,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     const [command, ...rest] = argv;
     if (command === undefined) {
-      io.stderr.write(helpText('main') + '\n');
+      io.stderr.write((await import('./help')).helpText('main') + '\n');
       return EXIT_USAGE;
     }
     if (command === '--help' || command === '-h' || command === 'help') {
       const topic = rest[0];
+      const { helpText } = await import('./help');
       print(helpText(topic !== undefined && isCommand(topic) ? topic : 'main'));
       return EXIT_OK;
     }
@@ -46,36 +45,36 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       );
     }
     if (wantsHelp(rest)) {
-      print(helpText(command));
+      print((await import('./help')).helpText(command));
       return EXIT_OK;
     }
     switch (command) {
       case 'run':
-        runCommand(rest, print, note);
+        (await import('./run')).runCommand(rest, print, note);
         break;
       case 'sweep':
-        sweepCommand(rest, print, note);
+        (await import('./run')).sweepCommand(rest, print, note);
         break;
       case 'export':
-        await exportCommand(rest, io.stdout, note);
+        await (await import('./export')).exportCommand(rest, io.stdout, note);
         break;
       case 'presets':
-        presetsCommand(rest, print);
+        (await import('./presets')).presetsCommand(rest, print);
         break;
       case 'parse':
-        await parseCommand(rest, print);
+        await (await import('./parse')).parseCommand(rest, print);
         break;
       case 'replay':
-        await replayCommand(rest, print, note);
+        await (await import('./replay')).replayCommand(rest, print, note);
         break;
       case 'range-sweep':
-        rangeSweepCommand(rest, print);
+        (await import('./range-sweep')).rangeSweepCommand(rest, print);
         break;
       case 'disksim-validate':
-        disksimValidateCommand(rest, print);
+        await (await import('./disksim')).disksimValidateCommand(rest, print);
         break;
       case 'disksim-read':
-        disksimReadCommand(rest, print);
+        (await import('./disksim')).disksimReadCommand(rest, print);
         break;
     }
     return EXIT_OK;

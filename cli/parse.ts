@@ -7,14 +7,10 @@ import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import type { Gunzip } from 'node:zlib';
 import { TraceParser, type ParseReport } from '../src/engine/trace/parse';
 import { flag, onePositional, parseArgs, single } from './args';
-import { UsageError } from './errors';
-
-export class TraceInputError extends Error {
-  override readonly name = 'TraceInputError';
-}
+import { TraceInputError, UsageError } from './errors';
 
 export async function parseCommand(
   argv: readonly string[],
@@ -34,9 +30,11 @@ export async function parseCommand(
     });
     if (st.isDirectory()) throw new UsageError(`${path} is a directory, not a trace file`);
   }
+  // zlib is loaded by the commands that read traces, not at every start-up (issue 19)
+  const { createGunzip } = await import('node:zlib');
   const source = path === '-' ? stdin : createReadStream(path, { highWaterMark: 1 << 20 });
   const parser = new TraceParser(only === undefined ? {} : { device: only });
-  await feedStream(source, parser, path);
+  await feedStream(source, parser, path, createGunzip);
   const { report, fatal } = parser.end();
   if (fatal !== null) throw new TraceInputError(`${path}: ${fatal}`);
   if (only !== undefined && !report.devices.includes(only)) {
@@ -47,9 +45,14 @@ export async function parseCommand(
   print(flag(a, 'json') ? JSON.stringify(report, null, 1) : text(report, path));
 }
 
-async function feedStream(source: Readable, parser: TraceParser, path: string): Promise<void> {
+async function feedStream(
+  source: Readable,
+  parser: TraceParser,
+  path: string,
+  createGunzip: (options: { chunkSize: number }) => Gunzip,
+): Promise<void> {
   const feedBytes = bytesFeeder(parser);
-  let gunzip: ReturnType<typeof createGunzip> | null = null;
+  let gunzip: Gunzip | null = null;
   let first = true;
   let compressedBytes = 0;
   const done = new Promise<void>((resolve, reject) => {

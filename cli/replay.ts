@@ -6,7 +6,6 @@
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createGunzip } from 'node:zlib';
 import { MAX_QUEUE_DEPTH } from '../src/engine/disk/params';
 import { KERNELS, type Kernel } from '../src/engine/iosched/queue-settings';
 import { ScenarioError } from '../src/engine/scenario/load';
@@ -24,9 +23,8 @@ import type { BttRow } from '../src/engine/trace/btt';
 import { ReplayReader } from '../src/engine/trace/replay-source';
 import { traceMetaOf } from '../src/engine/trace/replay-meta';
 import { flag, onePositional, parseArgs, single } from './args';
-import { UsageError } from './errors';
+import { TraceInputError, UsageError } from './errors';
 import { num } from './format';
-import { TraceInputError } from './parse';
 import { schedulerSetting } from './settings';
 import { diskFileSetting } from './disksim';
 
@@ -124,7 +122,10 @@ async function feedFile(path: string, reader: ReplayReader): Promise<void> {
   const decoder = new TextDecoder('utf-8');
   const raw = createReadStream(path, { highWaterMark: 1 << 20 });
   const gz = await isGzip(path);
-  const source = gz ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
+  // zlib is loaded for a gzip trace only, not at every start-up (issue 19)
+  const source = gz
+    ? raw.pipe((await import('node:zlib')).createGunzip({ chunkSize: 1 << 20 }))
+    : raw;
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
       reader.feed(decoder.decode(chunk, { stream: true }));

@@ -1,5 +1,6 @@
-// Entry point of the `spindle` command (bundled to dist-cli/spindle.mjs; bin/spindle.mjs
-// loads it). Runs main() on import. See main.ts and `spindle --help`.
+// Entry point of the `spindle` command (bundled to dist-cli/spindle.cjs, which
+// dist-cli/spindle.mjs loads: vite.config.ts; bin/spindle.mjs loads that). Runs main() on
+// load. See main.ts and `spindle --help`.
 import { main } from './main';
 
 // A reader that stops early (`spindle export … | head`) closes the pipe: stop quietly.
@@ -8,8 +9,14 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   throw e;
 });
 
-process.exitCode = await main(process.argv.slice(2), {
+void main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   debug: process.env.SPINDLE_DEBUG === '1',
+}).then((code) => {
+  process.exitCode = code;
+  // Exit once stdout and stderr have taken everything written, rather than when Node
+  // would: after V8's background threads finish optimising the engine's functions, which
+  // will not run again (10-20 ms of a short run; issue 19).
+  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
 });

@@ -23,17 +23,18 @@ export function problem(path: Path, message: string): Problem {
 
 const fmt = (x: number): string => String(x);
 
+// Each leaf is one z.number() given all its checks at once: `.int().min().max()` would make
+// a schema per call, each copying the last — the same checks, three times the work, and these
+// schemas are built as the scenario loader loads, before every `spindle run` (issue 19).
+
 /** An integer in [lo, hi]. */
 export function intIn(
   lo: number,
   hi: number,
   phrase = `must be an integer from ${fmt(lo)} to ${fmt(hi)}`,
 ) {
-  return z
-    .number({ error: phrase })
-    .int({ error: phrase })
-    .min(lo, { error: phrase })
-    .max(hi, { error: phrase });
+  const e = { error: phrase };
+  return z.number(e).check(z.int(e), z.gte(lo, e), z.lte(hi, e));
 }
 
 /** A finite number in [lo, hi] (or (lo, hi] when `positive`). */
@@ -42,7 +43,8 @@ export function numIn(
   hi: number,
   phrase = `must be a number from ${fmt(lo)} to ${fmt(hi)}`,
 ) {
-  return z.number({ error: phrase }).min(lo, { error: phrase }).max(hi, { error: phrase });
+  const e = { error: phrase };
+  return z.number(e).check(z.gte(lo, e), z.lte(hi, e));
 }
 
 /** A finite number > 0 and ≤ hi. */
@@ -50,7 +52,8 @@ export function positive(
   hi: number,
   phrase = `must be a number greater than 0 and at most ${fmt(hi)}`,
 ) {
-  return z.number({ error: phrase }).gt(0, { error: phrase }).max(hi, { error: phrase });
+  const e = { error: phrase };
+  return z.number(e).check(z.gt(0, e), z.lte(hi, e));
 }
 
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {

@@ -6,13 +6,11 @@ import { intIn, numIn, object, oneOf, problem, type Path, type Problem } from '.
 
 const MAX_KIB = 65536;
 const SIZE_PHRASE = `must be a size in KiB greater than 0 and at most ${MAX_KIB}, a multiple of 0.5 (one sector)`;
-/** a request size in KiB (a process's sizeKiB too) */
-export const kib = () =>
-  z
-    .number({ error: SIZE_PHRASE })
-    .gt(0, { error: SIZE_PHRASE })
-    .max(MAX_KIB, { error: SIZE_PHRASE })
-    .multipleOf(0.5, { error: SIZE_PHRASE });
+/** a request size in KiB (a process's sizeKiB too); its checks given at once (checks.ts) */
+export const kib = () => {
+  const e = { error: SIZE_PHRASE };
+  return z.number(e).check(z.gt(0, e), z.lte(MAX_KIB, e), z.multipleOf(0.5, e));
+};
 
 export const fixedRequest = object(
   {

@@ -48,26 +48,15 @@ import {
   type Problem,
 } from './checks';
 import { checkDiskOverrides } from './disk-overrides';
+import { ScenarioError } from './error';
 import { parseJsonText } from './json-text';
 import { rawShapeProblems } from './raw-shape';
 import { checkOpenArrivals, MAX_RUN_REQUESTS } from './run-bounds';
 import { checkProcesses, processSchema } from './process';
 import type { Scenario } from './types';
 
-/** A scenario that cannot be run; `message` has one line per problem. */
-export class ScenarioError extends Error {
-  override readonly name = 'ScenarioError';
-  constructor(
-    readonly source: string,
-    readonly problems: readonly Problem[],
-  ) {
-    super(
-      problems
-        .map((p) => `${source}: ${p.path === '' ? '' : `${p.path}: `}${p.message}`)
-        .join('\n'),
-    );
-  }
-}
+// its own file, so that the CLI can tell it apart without loading the loader (and zod)
+export { ScenarioError };
 
 export const SCENARIO_DEFAULTS = {
   seed: 1,

@@ -1,6 +1,6 @@
-// Entry point of the `spindle` command (bundled to dist-cli/spindle.cjs, which
-// dist-cli/spindle.mjs loads: vite.config.ts; bin/spindle.mjs loads that). Runs main() on
-// load. See main.ts and `spindle --help`.
+// Entry point of the `spindle` command: bundled to dist-cli/spindle.cjs, which
+// dist-cli/spindle.mjs runs (vite.config.ts) and bin/spindle.mjs loads. Runs main() when
+// loaded. See main.ts and `spindle --help`.
 import { main } from './main';
 
 // A reader that stops early (`spindle export … | head`) closes the pipe: stop quietly.
@@ -17,6 +17,6 @@ void main(process.argv.slice(2), {
   process.exitCode = code;
   // Exit once stdout and stderr have taken everything written, rather than when Node
   // would: after V8's background threads finish optimising the engine's functions, which
-  // will not run again (10-20 ms of a short run; issue 19).
+  // will not run again (some 5-10 ms of a short run; issue 19).
   process.stdout.write('', () => process.stderr.write('', () => process.exit()));
 });

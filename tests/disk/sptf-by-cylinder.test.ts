@@ -14,11 +14,12 @@ import {
   bucketOf,
   createCylinderIndex,
   dequeue,
-  enqueue,
+  fileNew,
+  type CylinderIndex,
   type IndexedQueue,
 } from '../../src/engine/disk/queue-index';
 import { sptfByCylinder, sptfFromQueue } from '../../src/engine/disk/sptf-queue';
-import { allocRequest, createRequestTable, requestAt } from '../../src/engine/request';
+import { allocRequest, createRequestTable, freeRequest, requestAt } from '../../src/engine/request';
 
 const disk = compileDisk(getPreset('hp-c2247a')!);
 const cylinders = disk.params.cylinders;
@@ -72,6 +73,7 @@ const decision = fc.record({
   lastWriteAtFirst: fc.boolean(),
   aged: fc.boolean(),
   agingWeight: fc.constantFrom(6, 100, -2),
+  filedAfter: fc.integer({ min: -1, max: 40 }),
 });
 type Decision = typeof decision extends fc.Arbitrary<infer T> ? T : never;
 
@@ -96,7 +98,9 @@ function agree(d: CompiledDisk, x: Decision, strict: boolean): boolean {
     rq.dispatchedNs = x.now - c.ageNs;
     rq.dataReadyNs = x.now + c.readyNs;
     rq.eligibleNs = x.now + c.eligibleNs;
-    enqueue(drive, rq);
+    drive.queue.push(rq.slot);
+    // those before already filed by an earlier walk, the later ones not yet
+    if (id === x.filedAfter) fileNew(drive.byCylinder!, table, drive.queue);
     return rq;
   };
   const rqs = x.cands.map((c, k) => place(c, k));
@@ -191,8 +195,7 @@ describe('SPTF by cylinder chooses what the full search chooses', () => {
     const drive: IndexedQueue = { queue: [], byCylinder: createCylinderIndex(cylinders) };
     const a = at(edge - 11, 0.3e6);
     const b = at(edge + 1, 0.02e6);
-    enqueue(drive, a);
-    enqueue(drive, b);
+    drive.queue.push(a.slot, b.slot);
     const pick = (d: CompiledDisk) =>
       drive.queue[
         sptfByCylinder(d, false, table, drive.queue, drive.byCylinder!, false, arm, -1, now, 6, {
@@ -217,45 +220,61 @@ describe('SPTF by cylinder chooses what the full search chooses', () => {
   });
 });
 
+/** The index's buckets, followed link by link (checking the links back): [bucket, slot]. */
+function listed(ix: CylinderIndex): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  ix.first.forEach((head, b) => {
+    let back = -1 - b;
+    for (let s = head; s >= 0; s = ix.next[s]!) {
+      expect(ix.prev[s]).toBe(back);
+      out.push([b, s]);
+      back = s;
+    }
+  });
+  return out;
+}
+
 describe('the queue by cylinder', () => {
-  it('holds what the queue holds, each request in its cylinder’s bucket', () => {
+  it('files the queue’s requests in their cylinders’ buckets, and lets go of those leaving', () => {
+    const op = fc.oneof(
+      fc.record({ join: fc.integer({ min: 0, max: cylinders - 1 }), internal: fc.boolean() }),
+      fc.record({ leave: fc.nat() }),
+      fc.constant('walk' as const),
+    );
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: cylinders - 1 }), fc.boolean()), {
-          maxLength: 60,
-        }),
-        fc.array(fc.nat(), { maxLength: 60 }),
-        (joins, leaves) => {
-          const table = createRequestTable();
-          const drive: IndexedQueue = { queue: [], byCylinder: createCylinderIndex(cylinders) };
-          for (const [cyl, internal] of joins) {
-            const rq = allocRequest(table, 0, 0, 0, false, true, 0, 8, 0, internal);
-            rq.cylinder = cyl;
-            rq.eligibleNs = cyl;
-            enqueue(drive, rq);
+      fc.property(fc.array(op, { maxLength: 120 }), (ops) => {
+        const table = createRequestTable();
+        const drive: IndexedQueue = { queue: [], byCylinder: createCylinderIndex(cylinders) };
+        const ix = drive.byCylinder!;
+        for (const o of ops) {
+          if (o === 'walk') fileNew(ix, table, drive.queue);
+          else if ('join' in o) {
+            // slots are reused, as the drive's are
+            const rq = allocRequest(table, 0, 0, 0, false, true, 0, 8, 0, o.internal);
+            rq.cylinder = o.join;
+            rq.eligibleNs = o.join;
+            drive.queue.push(rq.slot);
+          } else if (drive.queue.length > 0) {
+            const i = o.leave % drive.queue.length;
+            const rq = requestAt(table, drive.queue[i]!);
+            dequeue(drive, i, rq);
+            freeRequest(table, rq);
           }
-          for (const k of leaves) {
-            if (drive.queue.length === 0) break;
-            const i = k % drive.queue.length;
-            dequeue(drive, i, requestAt(table, drive.queue[i]!));
-          }
-          const ix = drive.byCylinder!;
-          const filed = ix.buckets.flatMap((pairs, b) =>
-            pairs.flatMap((slot, k) => {
-              if (k % 2 === 1) return [];
-              expect(pairs[k + 1]).toBe(requestAt(table, slot).cylinder);
-              expect(bucketOf(ix, pairs[k + 1]!)).toBe(b);
-              return [slot];
-            }),
-          );
-          expect(filed.sort((a, b) => a - b)).toEqual([...drive.queue].sort((a, b) => a - b));
-          const internal = drive.queue.filter((s) => requestAt(table, s).internal).length;
-          expect(ix.internal).toBe(internal);
-          for (const s of drive.queue) {
+          // the queue's first `filed` requests, each in its bucket, and no other
+          const filed = listed(ix).map(([b, s]) => {
+            expect(ix.cylinder[s]).toBe(requestAt(table, s).cylinder);
+            expect(bucketOf(ix, ix.cylinder[s]!)).toBe(b);
+            return s;
+          });
+          const prefix = drive.queue.slice(0, ix.filed);
+          expect(ix.filed).toBeLessThanOrEqual(drive.queue.length);
+          expect(filed.sort((a, b) => a - b)).toEqual(prefix.sort((a, b) => a - b));
+          expect(ix.internal).toBe(prefix.filter((s) => requestAt(table, s).internal).length);
+          for (const s of prefix) {
             expect(requestAt(table, s).eligibleNs).toBeLessThanOrEqual(ix.eligibleByNs);
           }
-        },
-      ),
+        }
+      }),
       { numRuns: 500, seed: 19 },
     );
   });
@@ -267,11 +286,11 @@ describe('the queue by cylinder', () => {
     const b = allocRequest(table, 2, 0, 0, true, false, 0, 8, 0);
     a.cylinder = 10;
     b.cylinder = 1500;
-    enqueue(drive, a);
-    enqueue(drive, b);
+    drive.queue.push(a.slot, b.slot);
+    fileNew(drive.byCylinder!, table, drive.queue);
     a.cylinder = 2000; // commitPlacement located it again
     dequeue(drive, 0, a);
     expect(drive.queue).toEqual([b.slot]);
-    expect(drive.byCylinder!.buckets.flat()).toEqual([b.slot, 1500]);
+    expect(listed(drive.byCylinder!)).toEqual([[bucketOf(drive.byCylinder!, 1500), b.slot]]);
   });
 });

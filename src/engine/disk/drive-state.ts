@@ -32,10 +32,11 @@ export interface Prefetch {
 }
 
 export interface DriveState {
-  /** commands waiting for the mechanism (request slots), in arrival order; they join and
-   * leave through queue-index.ts enqueue/dequeue */
+  /** commands waiting for the mechanism (request slots), in arrival order: they join at
+   * the end and leave through queue-index.ts dequeue */
   queue: number[];
-  /** the same commands by cylinder, for SPTF and ASPTF (sptf-queue.ts); null for the others */
+  /** the same commands by cylinder, for SPTF (sptf-queue.ts); null for the other schedulers
+   * (ASPTF included: it walks the queue, see BY_CYLINDER_FROM) */
   byCylinder: CylinderIndex | null;
   /** host commands accepted and not yet completed */
   tagsInUse: number;
@@ -101,10 +102,7 @@ export function createDriveState(sim: Pick<DiskSimulation, 'model'>): DriveState
   return doubleFields<DriveState>(
     {
       queue: [],
-      byCylinder:
-        sim.model.diskScheduler === 'sptf' || sim.model.diskScheduler === 'asptf'
-          ? createCylinderIndex(p.cylinders)
-          : null,
+      byCylinder: sim.model.diskScheduler === 'sptf' ? createCylinderIndex(p.cylinders) : null,
       tagsInUse: 0,
       mechBusy: false,
       arm: { cylinder: 0, head: 0, nextLbn: 0 },

@@ -34,7 +34,7 @@ import { sptfFirstPass } from './sptf-queue';
 import { noteDestaged, noteServiced } from '../metrics/collector';
 import { releaseToUsed, takeRangeWrite } from './range';
 import { acceptRangeWrite, pickWithRanges } from './range-pick';
-import { dequeue, enqueue } from './queue-index';
+import { dequeue } from './queue-index';
 import { bufferWrite, destageDone, writeBufferSegment } from './write-back';
 import { commandOverheadNs } from './overheads';
 import { driverEnqueue, driverSend } from './driver-queue';
@@ -132,7 +132,7 @@ export function acceptCommand(
     rq.eligibleNs = now + cmd;
     rq.overheadNs = cmd + d.readCompleteNs;
     locate(d, rq);
-    enqueue(drive, rq);
+    drive.queue.push(rq.slot);
     schedulePick(sim, rq.eligibleNs);
     return true;
   }
@@ -149,7 +149,7 @@ export function acceptCommand(
     rq.dataReadyNs = now + extra.dataNs + d.busWriteNsPerSector;
     rq.overheadNs = extra.mechanismNs + extra.completeReselectNs + d.writeCompleteNs;
     locate(d, rq);
-    enqueue(drive, rq);
+    drive.queue.push(rq.slot);
     schedulePick(sim, rq.eligibleNs);
     return true;
   }
@@ -165,7 +165,7 @@ export function acceptCommand(
   }
   rq.overheadNs = cmd + d.reselectNs + d.writeCompleteNs;
   locate(d, rq);
-  enqueue(drive, rq);
+  drive.queue.push(rq.slot);
   schedulePick(sim, rq.eligibleNs);
   return true;
 }

@@ -1,11 +1,13 @@
 // The drive's queue by cylinder: what SPTF needs to walk outward from the arm instead of
-// over the whole queue (sptf-queue.ts, issue 19). Kept beside the queue itself, entry for
-// entry: every command that joins or leaves the drive's queue goes through enqueue/dequeue.
-// Buckets of neighbouring cylinders rather than one sorted list: joining and leaving cost
-// a push and a swap, where a sorted list shifts half the queue each time (a deep queue
-// changes on every command). Plain data (snapshots clone the drive's state).
+// over the whole queue (sptf-queue.ts, issue 19). Buckets of neighbouring cylinders, each a
+// list linked through the request slots: filing and unfiling cost a few stores, where a
+// sorted list shifts half the queue each time (a deep queue changes on every command).
+// Requests join the drive's queue at its end and are filed here only when SPTF next walks
+// by cylinder (fileNew), so the queue's first `filed` requests are in the buckets, the rest
+// not yet; a request leaving the queue goes through dequeue. A drive whose SPTF never walks
+// by cylinder (a short queue) thus does no filing at all. Plain data (snapshots clone it).
 import { removeAt } from '../arrays';
-import type { IoRequest } from '../request';
+import { requestAt, type IoRequest, type RequestTable } from '../request';
 
 /** At most this many buckets: a queue of tens fills them one or two deep, and the walk
  * outward from the arm looks at a few buckets (at depth 32 on the C2247A, 32 buckets of
@@ -15,13 +17,20 @@ const MAX_BUCKETS = 32;
 export interface CylinderIndex {
   /** log2 of the cylinders one bucket spans */
   shift: number;
-  /** by bucket (cylinder >> shift): its requests as pairs [slot, cylinder, slot, cylinder,
-   * …], in no particular order */
-  buckets: number[][];
-  /** how many of the queue's requests are drive-internal (destages) */
+  /** by bucket (cylinder >> shift): the slot of its first request, −1 if it has none */
+  first: number[];
+  /** by request slot, for those filed: the next slot in its bucket (−1: the last) */
+  next: number[];
+  /** by slot: the previous slot in its bucket, or −1 − bucket for the first */
+  prev: number[];
+  /** by slot: the cylinder it is filed under */
+  cylinder: number[];
+  /** the drive's queue's first `filed` requests are filed; the later ones are not yet */
+  filed: number;
+  /** how many of the filed requests are drive-internal (destages) */
   internal: number;
-  /** no request in the queue becomes eligible later than this, ns: an upper bound (raised
-   * as requests join, lowered only when SPTF counts its candidates one by one) */
+  /** no filed request becomes eligible later than this, ns: an upper bound (raised as
+   * requests are filed, lowered only when SPTF counts its candidates one by one) */
   eligibleByNs: number;
 }
 
@@ -31,10 +40,39 @@ export function createCylinderIndex(cylinders: number): CylinderIndex {
   const n = Math.max(1, Math.ceil(cylinders / (1 << shift)));
   return {
     shift,
-    buckets: Array.from({ length: n }, () => []),
+    first: new Array<number>(n).fill(-1),
+    next: [],
+    prev: [],
+    cylinder: [],
+    filed: 0,
     internal: 0,
     eligibleByNs: -Infinity,
   };
+}
+
+/** File the requests that joined `queue` (located: their cylinders known) since the last
+ * time: every request in it is then filed. */
+export function fileNew(ix: CylinderIndex, table: RequestTable, queue: readonly number[]): void {
+  for (let i = ix.filed; i < queue.length; i++) {
+    const rq = requestAt(table, queue[i]!);
+    const s = rq.slot;
+    while (ix.next.length <= s) {
+      ix.next.push(-1);
+      ix.prev.push(-1);
+      ix.cylinder.push(0);
+    }
+    // first in its bucket
+    const b = bucketOf(ix, rq.cylinder);
+    const head = ix.first[b]!;
+    ix.next[s] = head;
+    ix.prev[s] = -1 - b;
+    if (head >= 0) ix.prev[head] = s;
+    ix.first[b] = s;
+    ix.cylinder[s] = rq.cylinder;
+    if (rq.internal) ix.internal++;
+    if (rq.eligibleNs > ix.eligibleByNs) ix.eligibleByNs = rq.eligibleNs;
+  }
+  ix.filed = queue.length;
 }
 
 /** The part of the drive's state this file keeps: the queue and, for SPTF, its index. */
@@ -44,49 +82,26 @@ export interface IndexedQueue {
   byCylinder: CylinderIndex | null;
 }
 
-/** A located request (its cylinder known) joins the drive's queue. */
-export function enqueue(drive: IndexedQueue, rq: IoRequest): void {
-  drive.queue.push(rq.slot);
-  const ix = drive.byCylinder;
-  if (ix === null) return;
-  ix.buckets[bucketOf(ix, rq.cylinder)]!.push(rq.slot, rq.cylinder);
-  if (rq.internal) ix.internal++;
-  if (rq.eligibleNs > ix.eligibleByNs) ix.eligibleByNs = rq.eligibleNs;
-}
-
-/** The request at index `i` of the drive's queue leaves it (the mechanism starts it). */
+/** The request at index `i` of the drive's queue leaves it (the mechanism starts it). A
+ * filed one leaves the bucket it was filed in, even if it has moved since (a range write
+ * placed as it was chosen, range-pick.ts commitPlacement). */
 export function dequeue(drive: IndexedQueue, i: number, rq: IoRequest): void {
   removeAt(drive.queue, i);
   const ix = drive.byCylinder;
-  if (ix === null) return;
-  let pairs = ix.buckets[bucketOf(ix, rq.cylinder)]!;
-  let k = 0;
-  while (k < pairs.length && pairs[k] !== rq.slot) k += 2;
-  if (k >= pairs.length) {
-    // a range write placed as it was chosen (range-pick.ts commitPlacement) has moved since
-    // it joined: it is filed under the cylinder it had then
-    for (const other of ix.buckets) {
-      k = 0;
-      while (k < other.length && other[k] !== rq.slot) k += 2;
-      if (k < other.length) {
-        pairs = other;
-        break;
-      }
-    }
-    if (k >= pairs.length) throw new Error(`request ${rq.id} is not in the drive's queue index`);
-  }
-  // the last pair takes its place
-  const last = pairs.length - 2;
-  pairs[k] = pairs[last]!;
-  pairs[k + 1] = pairs[last + 1]!;
-  pairs.pop();
-  pairs.pop();
+  if (ix === null || i >= ix.filed) return;
+  ix.filed--;
+  const s = rq.slot;
+  const p = ix.prev[s]!;
+  const n = ix.next[s]!;
+  if (p >= 0) ix.next[p] = n;
+  else ix.first[-1 - p] = n;
+  if (n >= 0) ix.prev[n] = p;
   if (rq.internal) ix.internal--;
 }
 
 /** The bucket holding a cylinder (one off the disk's end goes to the nearest bucket). */
 export function bucketOf(ix: CylinderIndex, cylinder: number): number {
   const b = cylinder >> ix.shift;
-  const last = ix.buckets.length - 1;
+  const last = ix.first.length - 1;
   return b < 0 ? 0 : b > last ? last : b;
 }

@@ -8,7 +8,6 @@ import { EventKind, EventPriority } from '../sim/events';
 import type { DiskSimulation } from './sim-view';
 import { locate } from './mechanics';
 import { flushAfterDestage } from './flush-command';
-import { enqueue } from './queue-index';
 
 /**
  * The write-back segment a write goes into, or −1 if it must wait: its sectors must fit in
@@ -79,7 +78,7 @@ export function bufferWrite(
   destage.eligibleNs = dataReady;
   destage.dataReadyNs = dataReady;
   locate(sim.model.disk, destage);
-  enqueue(drive, destage);
+  drive.queue.push(destage.slot);
   return dataReady;
 }
 

@@ -1,14 +1,6 @@
 // The reader for the line as blkparse prints nearly all of them (event-line.ts's fast path).
 import { ACTION_OF } from './actions';
-import {
-  MAX_CPU,
-  MAX_EXACT,
-  MAX_SECTORS,
-  RWBS_LETTER,
-  RWBS_MAX,
-  intern,
-  type Codes,
-} from './codes';
+import { RWBS_LETTER, intern, type Codes } from './codes';
 import type { ParsedEvent } from './parsed-event';
 
 /**
@@ -34,6 +26,20 @@ export function commonLine(
   ev: ParsedEvent,
 ): boolean {
   const t = texts;
+  // The module's tables and limits read once, as locals, and codes.ts's limits as literals
+  // (tests/trace/common-line.test.ts holds them equal): the CLI's bundle loads these modules
+  // lazily, which turns their constants into variables, and compiled code reloads and checks
+  // a variable at every use — in the loops below, at every character (issue 19).
+  const letters = RWBS_LETTER;
+  const actionOf = ACTION_OF;
+  const sized = ACTION_HAS_SIZE;
+  const slotMask = TEXT_SLOTS - 1;
+  const maxExact = Number.MAX_SAFE_INTEGER; // MAX_EXACT
+  const maxCpu = 65_535; // MAX_CPU
+  const maxSectors = 0xffffffff / 512; // MAX_SECTORS
+  const rwbsMax = 8; // RWBS_MAX
+  const key12Max = 8; // the longest device whose key is exact (TextCache)
+  const key128Max = 7; // the longest command whose key is exact (TextCache)
   // the device "maj,min", read as base-12 digits (1–10, the comma 11) for its key
   const d0 = i;
   let c = b[i]!;
@@ -52,10 +58,10 @@ export function commonLine(
   } while (c >= 48 && c <= 57);
   if (c !== 32) return false;
   let dev: string;
-  if (key === t.devKey && i - d0 <= KEY12_MAX) dev = t.dev;
+  if (key === t.devKey && i - d0 <= key12Max) dev = t.dev;
   else {
     dev = intern(s, b, d0, i);
-    t.devKey = i - d0 <= KEY12_MAX ? key : -1;
+    t.devKey = i - d0 <= key12Max ? key : -1;
     t.dev = dev;
   }
   // CPU, sequence number: digits, each after blanks and before a blank
@@ -107,13 +113,13 @@ export function commonLine(
     c = b[++i]!;
   } while (c >= 48 && c <= 57);
   if (c !== 32) return false;
-  if (cpu > MAX_CPU || seq > MAX_EXACT || sec > MAX_EXACT || tNs > MAX_EXACT || pid > MAX_EXACT)
+  if (cpu > maxCpu || seq > maxExact || sec > maxExact || tNs > maxExact || pid > maxExact)
     return false;
   // the action: one letter, or UT
   do c = b[++i]!;
   while (c === 32);
   const code0 = c;
-  let action = ACTION_OF[c]!;
+  let action = actionOf[c]!;
   if (action === null) return false;
   c = b[++i]!;
   if (c === 84 && code0 === 85) {
@@ -126,9 +132,9 @@ export function commonLine(
   while (c === 32);
   const r0 = i;
   key = 0;
-  for (let l = RWBS_LETTER[c]!; l > 0; l = RWBS_LETTER[b[++i]!]!) key = key * 11 + l;
-  if (i === r0 || i - r0 > RWBS_MAX || (i < n && b[i] !== 32)) return false;
-  const slot = key & (TEXT_SLOTS - 1);
+  for (let l = letters[c]!; l > 0; l = letters[b[++i]!]!) key = key * 11 + l;
+  if (i === r0 || i - r0 > rwbsMax || (i < n && b[i] !== 32)) return false;
+  const slot = key & slotMask;
   let rwbs = t.rwbs[slot]!;
   if (t.rwbsKey[slot] !== key) {
     rwbs = intern(s, b, r0, i);
@@ -168,7 +174,7 @@ export function commonLine(
         if (b[k - 1] !== 32 || b[close] !== 93 || close <= open) return false;
         count = 0;
         for (; k < n; k++) count = count * 10 + (b[k]! - 48);
-        if (count > MAX_EXACT) return false;
+        if (count > maxExact) return false;
       } else if (close <= open) return false;
     } else {
       // `sector + n [comm]`: Q G I D M F S B, and C R with [error]; also a flush's
@@ -176,15 +182,15 @@ export function commonLine(
       const completion = code0 === 67 /* C */ || code0 === 82; /* R */
       if (c === 91) {
         // C and R with no sector are pass-through completions
-        if (ACTION_HAS_SIZE[code0] !== 1 || completion) return false;
+        if (sized[code0] !== 1 || completion) return false;
       } else {
-        if (c < 48 || c > 57 || (ACTION_HAS_SIZE[code0] !== 1 && code0 !== 88)) return false;
+        if (c < 48 || c > 57 || (sized[code0] !== 1 && code0 !== 88)) return false;
         sector = 0;
         do {
           sector = sector * 10 + (c - 48);
           c = b[++i]!;
         } while (c >= 48 && c <= 57);
-        if (c !== 32 || sector > MAX_EXACT) return false;
+        if (c !== 32 || sector > maxExact) return false;
         c = b[i + 1]!;
         if (c === 91 && completion) i++;
         else {
@@ -201,11 +207,11 @@ export function commonLine(
           if (c !== 32) return false;
           i++;
           if (code0 === 88) {
-            if (v > MAX_EXACT) return false;
+            if (v > maxExact) return false;
             split = v;
           } else {
             // a size of 0 is a pass-through request's; overflows are eventLine's to report
-            if (v === 0 || v > MAX_SECTORS || sector + v > MAX_EXACT) return false;
+            if (v === 0 || v > maxSectors || sector + v > maxExact) return false;
             size = v;
           }
         }
@@ -223,28 +229,28 @@ export function commonLine(
           if (c < 48 || c > 57) return false;
           v = v * 10 + (c - 48);
         }
-        if (v > MAX_EXACT) return false;
+        if (v > maxExact) return false;
         error = neg ? -v : v;
       }
     }
     if (error === undefined) {
-      // the command, read as base-128 digits (printable ASCII, at most KEY128_MAX) for its key
-      const len = close - open - 1;
-      key = 0;
+      // the command, read as base-128 digits (printable ASCII, at most key128Max) for its
+      // key; −1: no key (too long, or another character)
+      key = close - open - 1 <= key128Max ? 0 : -1;
       let h = 0;
-      for (let k = open + 1; k < close && len <= KEY128_MAX; k++) {
+      for (let k = open + 1; k < close && key >= 0; k++) {
         c = b[k]!;
         if (c < 32 || c > 126) {
           key = -1;
           break;
         }
         key = key * 128 + c;
-        h = (h * 31 + c) & (TEXT_SLOTS - 1);
+        h = (h * 31 + c) & slotMask;
       }
-      if (len <= KEY128_MAX && key >= 0 && t.commKey[h] === key) comm = t.comm[h]!;
+      if (key >= 0 && t.commKey[h] === key) comm = t.comm[h]!;
       else {
         comm = intern(s, b, open + 1, close);
-        if (len <= KEY128_MAX && key >= 0) {
+        if (key >= 0) {
           t.commKey[h] = key;
           t.comm[h] = comm;
         }
@@ -283,8 +289,8 @@ for (const a of 'QGIDMFSBCR') ACTION_HAS_SIZE[a.charCodeAt(0)] = 1;
 /** Texts that commonLine found, by a number that encodes their text exactly: a device
  * `maj,min` in base 12 (digits 1–10, the comma 11), RWBS in base 11 (its letters' numbers,
  * RWBS_LETTER), a command of printable ASCII in base 128 — no digit is 0, so the number is
- * the text's alone while it is exact: a device of at most KEY12_MAX characters (a 32-bit
- * integer), a command of at most KEY128_MAX (below 2^53). One device, and small
+ * the text's alone while it is exact: a device of at most 8 characters (12^8, a 32-bit
+ * integer), a command of at most 7 (128^7 = 2^49, below 2^53). One device, and small
  * direct-mapped tables for RWBS and commands: a collision costs only a miss (intern). */
 class TextCache {
   devKey = -1;
@@ -295,6 +301,4 @@ class TextCache {
   readonly comm: string[] = new Array<string>(TEXT_SLOTS).fill('');
 }
 const TEXT_SLOTS = 64;
-const KEY12_MAX = 8;
-const KEY128_MAX = 7;
 const texts = new TextCache();

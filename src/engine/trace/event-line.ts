@@ -47,8 +47,9 @@ export function parseEventLine(
 }
 
 /** The columns of a blkparse line from the device (a digit at i0) to the action. One pass,
- * numbers read as their digits go by. */
-function eventLine(
+ * numbers read as their digits go by. Exported for tests: the reading commonLine must agree
+ * with. */
+export function eventLine(
   s: string,
   b: Codes,
   i0: number,

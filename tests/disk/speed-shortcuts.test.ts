@@ -3,7 +3,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileDisk } from '../../src/engine/disk/compile';
-import { buildGeometry, trackStartAngle } from '../../src/engine/disk/geometry';
+import {
+  buildGeometry,
+  surfaceOrder,
+  trackStartAngle,
+  type Geometry,
+  type Zone,
+} from '../../src/engine/disk/geometry';
+import type { LbnMapping, SparingScheme, ZoneSpec } from '../../src/engine/disk/params';
 import { lbnToPhys } from '../../src/engine/disk/geometry';
 import { mediaTransfer, newTransferEnd } from '../../src/engine/disk/mechanics';
 import { getPreset, presetNames } from '../../src/engine/disk/presets';
@@ -45,6 +52,91 @@ describe('a track start angle looked up is the one computed', () => {
       );
     },
   );
+});
+
+/** The start angle as DiskSim's g1 layout computes it, written out apart from geometry.ts:
+ * the skew summed, one slip at a time, then its remainder over the sectors per track. */
+function referenceAngle(g: Geometry, z: Zone, cylinder: number, head: number): number {
+  const c = cylinder - z.firstCylinder;
+  const order = g.mapping === 0 ? head : surfaceOrder(g, z, cylinder, head);
+  let skew =
+    z.firstSectorOffset +
+    c * ((g.surfaces - 1) * z.trackSkew + z.cylinderSkew) +
+    order * z.trackSkew;
+  const spt = z.sectorsPerTrack;
+  if (z.sparing === 1) {
+    for (const slip of z.sectorSlips) if (slip < (c * g.surfaces + head) * spt) skew++;
+  }
+  return (((skew % spt) + spt) % spt) / spt;
+}
+
+describe('a track start angle from the remainder tables is the one computed', () => {
+  it.each(rotating.map((p) => [p.name, p] as const))('%s: every track', (_, p) => {
+    const g = buildGeometry(p.surfaces, p.cylinders, p.zones, p.mapping, p.sparing);
+    g.zones.forEach((z) => {
+      for (let c = z.firstCylinder; c <= z.lastCylinder; c += c - z.firstCylinder < 64 ? 1 : 7)
+        for (let h = 0; h < g.surfaces; h++)
+          expect(trackStartAngle(g, z, c, h)).toBe(referenceAngle(g, z, c, h));
+    });
+  });
+
+  it('random zones: skews negative, large, fractional; serpentine; slipped sectors', () => {
+    const skew = fc.oneof(
+      fc.integer({ min: -500, max: 500 }),
+      fc.integer({ min: -1e9, max: 1e9 }),
+      fc.double({ min: -50, max: 50, noNaN: true }),
+      fc.constantFrom(0.5, -1.5, 2.25),
+    );
+    fc.assert(
+      fc.property(
+        fc.record({
+          surfaces: fc.integer({ min: 1, max: 24 }),
+          cylinders: fc.integer({ min: 1, max: 60 }),
+          spt: fc.oneof(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 1200 })),
+          firstSectorOffset: skew,
+          trackSkew: skew,
+          cylinderSkew: skew,
+          mapping: fc.constantFrom<LbnMapping>('conventional', 'serpentine', 'serpentine-even'),
+          sparing: fc.constantFrom<SparingScheme>(
+            'tracks',
+            'sectors-per-track',
+            'sectors-per-zone',
+          ),
+          /** slipped sectors, as fractions of the zone's: many before some tracks, more than
+           * a track's sectors on small tracks */
+          slips: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), {
+            maxLength: 60,
+          }),
+          firstCylinder: fc.integer({ min: 0, max: 3 }),
+        }),
+        (x) => {
+          const spec: ZoneSpec = {
+            firstCylinder: x.firstCylinder,
+            lastCylinder: x.firstCylinder + x.cylinders - 1,
+            sectorsPerTrack: x.spt,
+            firstSectorOffset: x.firstSectorOffset,
+            emptyFrontSectors: 0,
+            trackSkew: x.trackSkew,
+            cylinderSkew: x.cylinderSkew,
+            spareTracks: 0,
+            slips: [],
+            sparesPerTrack: x.sparing === 'sectors-per-track' ? 1 : 0,
+            spareSectors: 0,
+            sectorSlips: x.slips.map((f) => Math.floor(f * x.cylinders * x.surfaces * x.spt)),
+          };
+          // a zone in front, so the one under test does not start at cylinder 0
+          const front: ZoneSpec = { ...spec, firstCylinder: 0, lastCylinder: x.firstCylinder - 1 };
+          const specs = x.firstCylinder > 0 ? [front, spec] : [spec];
+          const g = buildGeometry(x.surfaces, spec.lastCylinder + 1, specs, x.mapping, x.sparing);
+          const z = g.zones[g.zones.length - 1]!;
+          for (let c = z.firstCylinder; c <= z.lastCylinder; c++)
+            for (let h = 0; h < g.surfaces; h++)
+              expect(trackStartAngle(g, z, c, h)).toBe(referenceAngle(g, z, c, h));
+        },
+      ),
+      { numRuns: 400, seed: 19 },
+    );
+  });
 });
 
 describe('a read-ahead stream cannot be over before n − 1 sector times (prefetchFinished)', () => {

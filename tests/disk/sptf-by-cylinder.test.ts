@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileDisk, type CompiledDisk } from '../../src/engine/disk/compile';
-import { angleAt, seekTimeNs } from '../../src/engine/disk/mechanics';
+import { angleAt, positionFor, seekTimeNs } from '../../src/engine/disk/mechanics';
 import { getPreset } from '../../src/engine/disk/presets';
 import {
   bucketOf,
@@ -18,7 +18,12 @@ import {
   type CylinderIndex,
   type IndexedQueue,
 } from '../../src/engine/disk/queue-index';
-import { sptfByCylinder, sptfFromQueue } from '../../src/engine/disk/sptf-queue';
+import {
+  newSptfChoice,
+  sptfByCylinder,
+  sptfFromQueue,
+  usedPositioning,
+} from '../../src/engine/disk/sptf-queue';
 import { allocRequest, createRequestTable, freeRequest, requestAt } from '../../src/engine/request';
 
 const disk = compileDisk(getPreset('hp-c2247a')!);
@@ -68,7 +73,11 @@ const decision = fc.record({
       .map(([k, o]) => Math.min(cylinders - 1, k * width + o)),
   ),
   armHead: fc.integer({ min: 0, max: surfaces - 1 }),
-  now: fc.double({ min: 1e6, max: 1e11, noNaN: true }),
+  // up to a day of simulated time (a long run's decisions: a few hours)
+  now: fc.oneof(
+    fc.double({ min: 1e6, max: 1e11, noNaN: true }),
+    fc.double({ min: 1e11, max: 9e13, noNaN: true }),
+  ),
   withInternal: fc.boolean(),
   lastWriteAtFirst: fc.boolean(),
   aged: fc.boolean(),
@@ -116,8 +125,8 @@ function agree(d: CompiledDisk, x: Decision, strict: boolean): boolean {
   });
   const arm = { cylinder: x.armCylinder, head: x.armHead, nextLbn: 0 };
   const lastWriteEnd = x.lastWriteAtFirst ? x.cands[0]!.sector : -1;
-  const full = { candidates: -1 };
-  const walk = { candidates: -1 };
+  const full = newSptfChoice();
+  const walk = newSptfChoice();
   const args = [table, drive.queue] as const;
   const want = sptfFromQueue(
     d,
@@ -145,6 +154,14 @@ function agree(d: CompiledDisk, x: Decision, strict: boolean): boolean {
   if (strict) {
     expect(walk.candidates).toBe(full.candidates);
     expect(got).toBe(want);
+    // the choice's positioning, as startService would work it out (used in its place)
+    expect(walk.positioned).toBe(full.positioned);
+    for (const o of [full, walk]) {
+      if (!o.positioned) continue;
+      const rq = requestAt(table, drive.queue[got]!);
+      const p = positionFor(d, x.now, arm, rq, lastWriteEnd, { seekNs: 0, rotationNs: 0 });
+      expect([o.slot, o.seekNs, o.rotationNs]).toEqual([rq.slot, p.seekNs, p.rotationNs]);
+    }
   }
   return got === want && walk.candidates === full.candidates;
 }
@@ -198,13 +215,32 @@ describe('SPTF by cylinder chooses what the full search chooses', () => {
     drive.queue.push(a.slot, b.slot);
     const pick = (d: CompiledDisk) =>
       drive.queue[
-        sptfByCylinder(d, false, table, drive.queue, drive.byCylinder!, false, arm, -1, now, 6, {
-          candidates: 0,
-        })
+        sptfByCylinder(
+          d,
+          false,
+          table,
+          drive.queue,
+          drive.byCylinder!,
+          false,
+          arm,
+          -1,
+          now,
+          6,
+          newSptfChoice(),
+        )
       ];
-    const full = sptfFromQueue(disk, false, table, drive.queue, false, arm, -1, now, 6, {
-      candidates: 0,
-    });
+    const full = sptfFromQueue(
+      disk,
+      false,
+      table,
+      drive.queue,
+      false,
+      arm,
+      -1,
+      now,
+      6,
+      newSptfChoice(),
+    );
     expect(drive.queue[full]).toBe(b.slot);
     expect(pick(disk)).toBe(b.slot);
     expect(pick({ ...disk, seekFloorNs: disk.seekNs })).toBe(a.slot);
@@ -273,6 +309,10 @@ describe('the queue by cylinder', () => {
           for (const s of prefix) {
             expect(requestAt(table, s).eligibleNs).toBeLessThanOrEqual(ix.eligibleByNs);
           }
+          // filed in queue order: SPTF's ties go by these numbers
+          for (let i = 1; i < ix.filed; i++) {
+            expect(ix.seq[drive.queue[i]!]!).toBeGreaterThan(ix.seq[drive.queue[i - 1]!]!);
+          }
         }
       }),
       { numRuns: 500, seed: 19 },
@@ -292,5 +332,52 @@ describe('the queue by cylinder', () => {
     dequeue(drive, 0, a);
     expect(drive.queue).toEqual([b.slot]);
     expect(listed(drive.byCylinder!)).toEqual([[bucketOf(drive.byCylinder!, 1500), b.slot]]);
+  });
+});
+
+describe('startService takes the walk’s positioning only where it is the one it would work out', () => {
+  it('the same request, instant, arm and last write: once; anything else: no', () => {
+    const table = createRequestTable();
+    const drive: IndexedQueue = { queue: [], byCylinder: createCylinderIndex(cylinders) };
+    for (let k = 0; k < 16; k++) {
+      const rq = allocRequest(table, k, 0, 0, k % 3 === 0, k % 3 !== 0, 1000 * k, 8, 0);
+      rq.cylinder = (k * 131) % cylinders;
+      rq.head = k % surfaces;
+      rq.angle = (k * 0.37) % 1;
+      rq.eligibleNs = 0;
+      rq.dataReadyNs = 2e9;
+      drive.queue.push(rq.slot);
+    }
+    const arm = { cylinder: 700, head: 3, nextLbn: 0 };
+    const now = 2e9;
+    const choice = newSptfChoice();
+    const i = sptfByCylinder(
+      disk,
+      false,
+      table,
+      drive.queue,
+      drive.byCylinder!,
+      false,
+      arm,
+      -1,
+      now,
+      6,
+      choice,
+    );
+    const rq = requestAt(table, drive.queue[i]!);
+    const other = requestAt(table, drive.queue[i === 0 ? 1 : 0]!);
+    const want = positionFor(disk, now, arm, rq, -1, { seekNs: 0, rotationNs: 0 });
+    const pos = { seekNs: -1, rotationNs: -1 };
+    const take = (r = rq, a = arm, t = now, w = -1) =>
+      usedPositioning({ ...choice }, r, a, t, w, pos);
+    expect(take(other)).toBe(false);
+    expect(take(rq, { ...arm, cylinder: arm.cylinder + 1 })).toBe(false);
+    expect(take(rq, { ...arm, head: arm.head + 1 })).toBe(false);
+    expect(take(rq, arm, now + 1)).toBe(false);
+    expect(take(rq, arm, now, rq.sector)).toBe(false);
+    expect(pos).toEqual({ seekNs: -1, rotationNs: -1 });
+    expect(usedPositioning(choice, rq, arm, now, -1, pos)).toBe(true);
+    expect(pos).toEqual(want);
+    expect(usedPositioning(choice, rq, arm, now, -1, pos)).toBe(false); // once
   });
 });

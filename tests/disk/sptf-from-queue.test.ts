@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileDisk } from '../../src/engine/disk/compile';
 import { pickNext, type DiskPick } from '../../src/engine/disk/disk-scheduler';
-import { sptfFromQueue } from '../../src/engine/disk/sptf-queue';
+import { newSptfChoice, sptfFromQueue } from '../../src/engine/disk/sptf-queue';
 import { locate } from '../../src/engine/disk/mechanics';
 import { getPreset } from '../../src/engine/disk/presets';
 import {
@@ -73,7 +73,7 @@ describe('sptfFromQueue chooses as gathering the candidates then pickNext', () =
             where.push(i);
           });
           const out: DiskPick = { index: 0, rule: 'only-candidate', estimatesNs: [] };
-          const qp = { candidates: -1 };
+          const qp = newSptfChoice();
           const got = sptfFromQueue(
             disk,
             name === 'asptf',

@@ -30,7 +30,7 @@ import { fittedSubmit } from './fitted';
 import { acceptFlush } from './flush-command';
 import { diskLoserNote, explainDiskPick } from './explain';
 import { pickNext, type DiskPick } from './disk-scheduler';
-import { sptfFirstPass } from './sptf-queue';
+import { sptfChoice, sptfFirstPass, usedPositioning, type SptfChoice } from './sptf-queue';
 import { noteDestaged, noteServiced } from '../metrics/collector';
 import { releaseToUsed, takeRangeWrite } from './range';
 import { acceptRangeWrite, pickWithRanges } from './range-pick';
@@ -234,7 +234,7 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
   if (first >= 0) {
     const chosen = requestAt(st.requests, drive.queue[first]!);
     dequeue(drive, first, chosen);
-    startService(sim, chosen, now);
+    startService(sim, chosen, now, sptfChoice);
     return;
   }
   let n = 0;
@@ -261,7 +261,7 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
     const index = pickWithRanges(sim, candidates, n, now);
     const chosen = candidates[index]!;
     dequeue(drive, candidateSlots[index]!, chosen);
-    startService(sim, chosen, now);
+    startService(sim, chosen, now, null);
     return;
   }
   const m = sim.model;
@@ -300,7 +300,7 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
   }
   const chosen = candidates[index]!;
   dequeue(drive, candidateSlots[index]!, chosen);
-  startService(sim, chosen, now);
+  startService(sim, chosen, now, null);
 }
 
 const pos: Positioning = doubleFields({ seekNs: 0, rotationNs: 0 }, 'seekNs', 'rotationNs');
@@ -308,7 +308,14 @@ const xfer = newTransferEnd();
 const writeData: WriteData = { firstNs: 0, perSectorNs: 0 };
 const firstSector: PhysAddr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
 
-function startService(sim: DiskSimulation, rq: IoRequest, now: number): void {
+/** Start `rq` on the mechanism; `known`: the SPTF walk that chose it, whose positioning is
+ * used if it was worked out from the same instant and arm (sptf-queue.ts usedPositioning). */
+function startService(
+  sim: DiskSimulation,
+  rq: IoRequest,
+  now: number,
+  known: SptfChoice | null,
+): void {
   const st = sim.state;
   const drive = st.drive;
   const d = sim.model.disk;
@@ -317,7 +324,9 @@ function startService(sim: DiskSimulation, rq: IoRequest, now: number): void {
   const arm = drive.arm;
   const fromCyl = arm.cylinder;
   rq.startNs = start;
-  positionFor(d, start, arm, rq, streamingWriteLbn(drive, start), pos);
+  const lastWriteEnd = streamingWriteLbn(drive, start);
+  if (known === null || !usedPositioning(known, rq, arm, start, lastWriteEnd, pos))
+    positionFor(d, start, arm, rq, lastWriteEnd, pos);
 
   const mediaStart = start + pos.seekNs + pos.rotationNs;
   let data: WriteData | null = null;

@@ -52,10 +52,25 @@ export interface Zone {
    * and their running limits (as slipLimits) */
   sectorSlips: number[];
   sectorSlipLimits: number[];
-  /** trackStartAngle's results by zone-relative track (cylinder in zone · surfaces + head),
-   * NaN until first asked for: made on first use, as a geometry built only for its size
-   * never needs them */
-  startAngles: Float64Array | null;
+  /** trackStartAngle's tables, made on first use (a geometry built only for its size never
+   * needs them); false: each angle is computed (skews not whole numbers) */
+  startAngles: StartAngles | false | null;
+}
+
+/**
+ * A zone's track start angles, from small tables. A track's skew (computeTrackStartAngle) is
+ * a sum of whole numbers: the first sector offset, the cylinder's skew, the surface's (by its
+ * place in the cylinder's LBN order), the slips before the track (per-track sparing); its
+ * angle is the sum's remainder by the sectors per track (spt), over spt. The parts' remainders,
+ * added and brought back under spt, are the same remainder, so give the same angle.
+ */
+export interface StartAngles {
+  /** by cylinder in the zone c: (first sector offset + c · skew per cylinder) mod spt */
+  byCylinder: Int32Array;
+  /** by place o in the cylinder's LBN order: (o · track skew) mod spt */
+  byOrder: Int32Array;
+  /** by remainder r: r / spt */
+  angle: Float64Array;
 }
 
 export interface Geometry {
@@ -311,26 +326,54 @@ function sectorSparedLbn(z: Zone, track: number, sector: number): number {
  * track's last sector finds the next track's first sector just after the switch.
  */
 export function trackStartAngle(g: Geometry, z: Zone, cylinder: number, head: number): number {
-  // Looked up: the two remainders below cost more than a load, on every located request
-  // and track switch. The cached value is the one computed, so the result is the same.
+  // Looked up (every located request, every track switch): small tables, where one by track
+  // missed the cache on a random request's track, and the remainders cost more (StartAngles)
   if (cylinder < z.firstCylinder || cylinder > z.lastCylinder || head < 0 || head >= g.surfaces)
     return computeTrackStartAngle(g, z, cylinder, head);
-  const i = (cylinder - z.firstCylinder) * g.surfaces + head;
-  const angles = z.startAngles ?? newStartAngles(g, z);
-  if (angles.length === 0) return computeTrackStartAngle(g, z, cylinder, head);
-  const cached = angles[i]!;
-  if (cached === cached) return cached; // not NaN
-  return (angles[i] = computeTrackStartAngle(g, z, cylinder, head));
+  const t = z.startAngles ?? newStartAngles(g, z);
+  if (t === false) return computeTrackStartAngle(g, z, cylinder, head);
+  const spt = z.sectorsPerTrack;
+  const order = g.mapping === 0 ? head : surfaceOrder(g, z, cylinder, head);
+  let r = t.byCylinder[cylinder - z.firstCylinder]! + t.byOrder[order]!;
+  const slips = z.sectorSlips;
+  if (z.sparing === SPARE_PER_TRACK && slips.length > 0) {
+    const cutoff = ((cylinder - z.firstCylinder) * g.surfaces + head) * spt;
+    let lo = 0;
+    for (let hi = slips.length; lo < hi;) {
+      const mid = (lo + hi) >> 1;
+      if (slips[mid]! < cutoff) lo = mid + 1;
+      else hi = mid;
+    }
+    r += lo % spt;
+  }
+  if (r >= spt) r -= spt;
+  if (r >= spt) r -= spt;
+  return t.angle[r]!;
 }
 
-/** A zone's table holds at most this many tracks (2 MiB); a larger zone computes each. */
-const MAX_TABLE_TRACKS = 1 << 18;
-
-function newStartAngles(g: Geometry, z: Zone): Float64Array {
-  const tracks = (z.lastCylinder - z.firstCylinder + 1) * g.surfaces;
-  const a = new Float64Array(tracks <= MAX_TABLE_TRACKS ? tracks : 0).fill(NaN);
-  z.startAngles = a;
-  return a;
+/** The zone's StartAngles; false (each angle computed) unless the skews are whole numbers
+ * small enough for every sum to be exact in floating point. */
+function newStartAngles(g: Geometry, z: Zone): StartAngles | false {
+  const spt = z.sectorsPerTrack;
+  const cylinders = z.lastCylinder - z.firstCylinder + 1;
+  const perCylinder = (g.surfaces - 1) * z.trackSkew + z.cylinderSkew;
+  const largest =
+    Math.abs(z.firstSectorOffset) +
+    cylinders * Math.abs(perCylinder) +
+    g.surfaces * Math.abs(z.trackSkew) +
+    z.sectorSlips.length;
+  const whole = [spt, z.firstSectorOffset, z.trackSkew, z.cylinderSkew, largest].every((x) =>
+    Number.isInteger(x),
+  );
+  if (!whole || spt <= 0 || spt >= 2 ** 31 || largest >= 2 ** 52) return (z.startAngles = false);
+  const mod = (x: number) => ((x % spt) + spt) % spt;
+  const byCylinder = new Int32Array(cylinders);
+  for (let c = 0; c < cylinders; c++) byCylinder[c] = mod(z.firstSectorOffset + c * perCylinder);
+  const byOrder = new Int32Array(g.surfaces);
+  for (let o = 0; o < g.surfaces; o++) byOrder[o] = mod(o * z.trackSkew);
+  const angle = new Float64Array(spt);
+  for (let r = 0; r < spt; r++) angle[r] = r / spt;
+  return (z.startAngles = { byCylinder, byOrder, angle });
 }
 
 function computeTrackStartAngle(g: Geometry, z: Zone, cylinder: number, head: number): number {

@@ -6,7 +6,6 @@
 // by cylinder (fileNew), so the queue's first `filed` requests are in the buckets, the rest
 // not yet; a request leaving the queue goes through dequeue. A drive whose SPTF never walks
 // by cylinder (a short queue) thus does no filing at all. Plain data (snapshots clone it).
-import { removeAt } from '../arrays';
 import { requestAt, type IoRequest, type RequestTable } from '../request';
 
 /** At most this many buckets: a queue of tens fills them one or two deep, and the walk
@@ -25,6 +24,11 @@ export interface CylinderIndex {
   prev: number[];
   /** by slot: the cylinder it is filed under */
   cylinder: number[];
+  /** by slot: when it was filed, counting up (filed in queue order, so the queue's order:
+   * SPTF's ties go to the earlier, sptf-queue.ts) */
+  seq: number[];
+  /** the next filing's seq */
+  nextSeq: number;
   /** the drive's queue's first `filed` requests are filed; the later ones are not yet */
   filed: number;
   /** how many of the filed requests are drive-internal (destages) */
@@ -44,6 +48,8 @@ export function createCylinderIndex(cylinders: number): CylinderIndex {
     next: [],
     prev: [],
     cylinder: [],
+    seq: [],
+    nextSeq: 0,
     filed: 0,
     internal: 0,
     eligibleByNs: -Infinity,
@@ -60,6 +66,7 @@ export function fileNew(ix: CylinderIndex, table: RequestTable, queue: readonly 
       ix.next.push(-1);
       ix.prev.push(-1);
       ix.cylinder.push(0);
+      ix.seq.push(0);
     }
     // first in its bucket
     const b = bucketOf(ix, rq.cylinder);
@@ -69,6 +76,7 @@ export function fileNew(ix: CylinderIndex, table: RequestTable, queue: readonly 
     if (head >= 0) ix.prev[head] = s;
     ix.first[b] = s;
     ix.cylinder[s] = rq.cylinder;
+    ix.seq[s] = ix.nextSeq++;
     if (rq.internal) ix.internal++;
     if (rq.eligibleNs > ix.eligibleByNs) ix.eligibleByNs = rq.eligibleNs;
   }
@@ -86,7 +94,13 @@ export interface IndexedQueue {
  * filed one leaves the bucket it was filed in, even if it has moved since (a range write
  * placed as it was chosen, range-pick.ts commitPlacement). */
 export function dequeue(drive: IndexedQueue, i: number, rq: IoRequest): void {
-  removeAt(drive.queue, i);
+  // arrays.ts removeAt's loop, kept here: that one serves arrays of every kind, this one
+  // only the queue's small integers (V8 compiles it for them alone)
+  const queue = drive.queue;
+  if (i >= 0) {
+    for (let j = i + 1; j < queue.length; j++) queue[j - 1] = queue[j]!;
+    queue.pop();
+  }
   const ix = drive.byCylinder;
   if (ix === null || i >= ix.filed) return;
   ix.filed--;

@@ -3,15 +3,103 @@
 // recorded — the hot loop of a deep SPTF queue (issue 19). The same choice as the two.
 // With the queue kept by cylinder (queue-index.ts) the walk goes outward from the arm and
 // stops where no seek can beat the best so far: the same choice, fewer estimates made.
-import { requestAt, type RequestTable } from '../request';
+import { requestAt, type IoRequest, type RequestTable } from '../request';
+import { doubleFields } from '../sim/doubles';
 import type { DiskSimulation } from './sim-view';
 import type { CompiledDisk } from './compile';
 import type { ArmState } from './disk-scheduler';
 import { streamingWriteLbn } from './drive-state';
-import { rotationFor, seekFor } from './mechanics';
+import { rotationFor, seekFor, type Positioning } from './mechanics';
 import { bucketOf, fileNew, type CylinderIndex } from './queue-index';
 
-const found = { candidates: 0 };
+/** What an SPTF walk found: its candidates and, when it worked it out, its choice's
+ * positioning — for startService, which would otherwise work it out again (usedPositioning). */
+export interface SptfChoice {
+  /** eligible candidates: the positioning estimates pickNext would make */
+  candidates: number;
+  /** the rest is set: the choice's positioning was worked out */
+  positioned: boolean;
+  /** the choice (request slot), and what its positioning was worked out from */
+  slot: number;
+  armCylinder: number;
+  armHead: number;
+  startNs: number;
+  lastWriteEnd: number;
+  /** positionFor's seek and rotation for it, from there */
+  seekNs: number;
+  rotationNs: number;
+}
+
+export function newSptfChoice(): SptfChoice {
+  return doubleFields(
+    {
+      candidates: 0,
+      positioned: false,
+      slot: -1,
+      armCylinder: 0,
+      armHead: 0,
+      startNs: 0,
+      lastWriteEnd: 0,
+      seekNs: 0,
+      rotationNs: 0,
+    },
+    'startNs',
+    'seekNs',
+    'rotationNs',
+  );
+}
+
+function chose(
+  out: SptfChoice,
+  slot: number,
+  arm: ArmState,
+  startNs: number,
+  lastWriteEnd: number,
+  seekNs: number,
+  rotationNs: number,
+): void {
+  out.positioned = true;
+  out.slot = slot;
+  out.armCylinder = arm.cylinder;
+  out.armHead = arm.head;
+  out.startNs = startNs;
+  out.lastWriteEnd = lastWriteEnd;
+  out.seekNs = seekNs;
+  out.rotationNs = rotationNs;
+}
+
+/**
+ * Into `pos`, the positioning of `rq` from `arm` at `startNs` that the last SPTF walk
+ * worked out, if it chose `rq` from there: true, the same numbers positionFor gives
+ * (mechanics.ts, a function of these alone); false, positionFor must work it out (the walk
+ * decided from another instant or arm: a read-ahead stopped in between moved it).
+ */
+export function usedPositioning(
+  choice: SptfChoice,
+  rq: IoRequest,
+  arm: ArmState,
+  startNs: number,
+  lastWriteEnd: number,
+  pos: Positioning,
+): boolean {
+  if (
+    !choice.positioned ||
+    choice.slot !== rq.slot ||
+    choice.startNs !== startNs ||
+    choice.armCylinder !== arm.cylinder ||
+    choice.armHead !== arm.head ||
+    choice.lastWriteEnd !== lastWriteEnd
+  )
+    return false;
+  choice.positioned = false; // once
+  pos.seekNs = choice.seekNs;
+  pos.rotationNs = choice.rotationNs;
+  return true;
+}
+
+/** The last sptfFirstPass's choice. */
+export const sptfChoice = newSptfChoice();
+const found = sptfChoice;
 
 /** From this many queued requests SPTF walks by cylinder: a short queue is sparse, and the
  * walk outward passes many empty buckets before it can stop (a decision over 1 to 8
@@ -30,6 +118,7 @@ const BY_CYLINDER_FROM = 12;
 export function sptfFirstPass(sim: DiskSimulation, now: number, withDestages: boolean): number {
   const m = sim.model;
   const drive = sim.state.drive;
+  found.positioned = false;
   if (m.diskScheduler !== 'sptf' && m.diskScheduler !== 'asptf') return -1;
   if (sim.sink !== null || (drive.ranges !== null && drive.ranges.waiting > 0)) return -1;
   const index =
@@ -84,11 +173,14 @@ export function sptfFromQueue(
   lastWriteEnd: number,
   startNs: number,
   agingWeight: number,
-  out: { candidates: number },
+  out: SptfChoice,
 ): number {
   let n = 0;
   let best = -1;
   let bestCost = Infinity;
+  let bestSeek = 0;
+  let bestRotation = 0;
+  out.positioned = false;
   for (let i = 0; i < queue.length; i++) {
     const rq = requestAt(table, queue[i]!);
     if (rq.eligibleNs > startNs || (rq.internal && !withInternal)) continue;
@@ -97,16 +189,20 @@ export function sptfFromQueue(
     const seek = seekFor(d, arm, rq, lastWriteEnd);
     const age = aged ? agingWeight * 0.001 * (startNs - rq.dispatchedNs) : 0;
     if ((aged ? seek - age : seek) >= bestCost) continue;
-    const tpos = seek + rotationFor(d, startNs, rq, seek);
+    const rotation = rotationFor(d, startNs, rq, seek);
+    const tpos = seek + rotation;
     const cost = aged ? tpos - age : tpos;
     if (cost < bestCost) {
       bestCost = cost;
       best = i;
+      bestSeek = seek;
+      bestRotation = rotation;
     }
   }
   out.candidates = n;
   // pickNext's first candidate when no cost is below Infinity
-  if (best < 0 && n > 0) best = firstCandidate(table, queue, withInternal, startNs);
+  if (best < 0) return n > 0 ? firstCandidate(table, queue, withInternal, startNs) : -1;
+  chose(out, queue[best]!, arm, startNs, lastWriteEnd, bestSeek, bestRotation);
   return best;
 }
 
@@ -129,13 +225,14 @@ function firstCandidate(
  * first, and stopping where distance alone rules the rest out: the seek floor there
  * (CompiledDisk.seekFloorNs: no seek of that many cylinders or more is quicker), less the
  * largest aging credit of any queued request, exceeds the best cost so far. Inside a bucket
- * a request too far for the same reason is passed over before it is looked at. Exact in
- * floating point (each step is a monotone rounding: seek ≥ floor, rotation ≥ 0, age ≤ the
- * largest), so the choice is sptfFromQueue's, bit for bit: the least cost, and among equal
- * costs the earliest in `queue` (pickNext's strict `<` in arrival order), which a walk by
- * cylinder must ask `queue` for. `out.candidates` still counts every eligible candidate (the
- * positioning estimates pickNext would make), most often from the index's counts. Exact for
- * ASPTF (`aged`) as well, though sptfFirstPass keeps ASPTF on the queue (BY_CYLINDER_FROM).
+ * a request too far for the same reason is passed over before it is looked at. `out` gets
+ * the count of every eligible candidate (the positioning estimates pickNext would make),
+ * most often from the index's counts, and the choice's positioning. Exact in floating point
+ * (each step is a monotone rounding: seek ≥ floor, rotation ≥ 0, age ≤ the largest), so the
+ * choice is sptfFromQueue's, bit for bit: the least cost, and among equal costs the earliest
+ * in `queue` (pickNext's strict `<` in arrival order), which the index's seq numbers tell.
+ * Exact for ASPTF (`aged`) as well, though sptfFirstPass keeps ASPTF on the queue
+ * (BY_CYLINDER_FROM).
  */
 export function sptfByCylinder(
   d: CompiledDisk,
@@ -148,9 +245,10 @@ export function sptfByCylinder(
   lastWriteEnd: number,
   startNs: number,
   agingWeight: number,
-  out: { candidates: number },
+  out: SptfChoice,
 ): number {
   const m = queue.length;
+  out.positioned = false;
   if (index.filed < m) fileNew(index, table, queue);
   // The candidates' count and, for ASPTF, the largest aging credit: from the index's counts
   // when every queued request is eligible by now; else one look at each request
@@ -184,6 +282,7 @@ export function sptfByCylinder(
   const first = index.first;
   const next = index.next;
   const filed = index.cylinder;
+  const seq = index.seq;
   const shift = index.shift;
   const c = arm.cylinder;
   const home = bucketOf(index, c);
@@ -192,6 +291,8 @@ export function sptfByCylinder(
   let b = home;
   let bestSlot = -1;
   let bestCost = Infinity;
+  let bestSeek = 0;
+  let bestRotation = 0;
   for (;;) {
     for (let slot = first[b]!; slot >= 0; slot = next[slot]!) {
       const cyl = filed[slot]!;
@@ -202,14 +303,14 @@ export function sptfByCylinder(
       const age = aged ? agingWeight * 0.001 * (startNs - rq.dispatchedNs) : 0;
       // its seek alone costs more than the best: it cannot win (equal, it may tie)
       if ((aged ? seek - age : seek) > bestCost) continue;
-      const tpos = seek + rotationFor(d, startNs, rq, seek);
+      const rotation = rotationFor(d, startNs, rq, seek);
+      const tpos = seek + rotation;
       const cost = aged ? tpos - age : tpos;
-      if (
-        cost < bestCost ||
-        (cost === bestCost && bestSlot >= 0 && queue.indexOf(slot) < queue.indexOf(bestSlot))
-      ) {
+      if (cost < bestCost || (cost === bestCost && bestSlot >= 0 && seq[slot]! < seq[bestSlot]!)) {
         bestCost = cost;
         bestSlot = slot;
+        bestSeek = seek;
+        bestRotation = rotation;
       }
     }
     // the nearer of the next buckets either way, by its nearest cylinder; when even that
@@ -223,5 +324,6 @@ export function sptfByCylinder(
   }
   // pickNext's first candidate when no cost is below Infinity
   if (bestSlot < 0) return firstCandidate(table, queue, withInternal, startNs);
+  chose(out, bestSlot, arm, startNs, lastWriteEnd, bestSeek, bestRotation);
   return queue.indexOf(bestSlot);
 }

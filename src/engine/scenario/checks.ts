@@ -72,6 +72,59 @@ export function object<S extends z.ZodRawShape>(shape: S, what = 'an object') {
   return z.strictObject(shape, { error: `must be ${what}` });
 }
 
+// ---- Schemas for the keys a file gives ------------------------------------------------
+
+// A scenario gives few of the keys it may: most processes have no fixed requests, generator
+// or range. Every zod schema is an object built with its checks, and the whole grammar is
+// some 700 of them — most of a short `spindle run`'s validation time (issue 19). So the
+// loader builds an optional key's schema only where the input gives that key, and puts a
+// shared stand-in where it does not. That changes nothing zod reports: an optional schema
+// passes a missing value through without looking at what it wraps (its inner schema is
+// consulted only for a default, and none of these has one), so the stand-in answers for a
+// missing key exactly as the key's own schema would; and the object still lists every key,
+// so unknown keys and "did you mean" are reported as before.
+
+let notGivenSchema: z.ZodOptional<z.ZodUnknown> | undefined;
+const notGiven = () => (notGivenSchema ??= z.unknown().optional());
+
+/** Whether any of `inputs` (raw JSON values: objects, or anything else) gives `key`. */
+export function givesKey(inputs: readonly unknown[], key: string): boolean {
+  return inputs.some(
+    (v) => v !== null && typeof v === 'object' && (v as Record<string, unknown>)[key] !== undefined,
+  );
+}
+
+/**
+ * Optional keys, in the order given: each one's schema (`build()`, made optional) where
+ * one of `inputs` gives the key, else the stand-in. `inputs` are the raw values the object
+ * schema will check (several for a list's elements). Typed as the keys' own schemas: the
+ * stand-in stands only where a value is never there to be typed.
+ */
+export function optionalKeys<B extends Record<string, () => z.ZodType>>(
+  inputs: readonly unknown[],
+  builders: B,
+): { [K in keyof B]: z.ZodOptional<ReturnType<B[K]>> } {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, build] of Object.entries(builders))
+    shape[key] = givesKey(inputs, key) ? build().optional() : notGiven();
+  return shape as { [K in keyof B]: z.ZodOptional<ReturnType<B[K]>> };
+}
+
+/** The value at `key` of a raw JSON value, as a list of inputs for `optionalKeys` (none
+ * where it is not an object, or the key is missing). */
+export function inputsAt(input: unknown, key: string): unknown[] {
+  const v =
+    input !== null && typeof input === 'object'
+      ? (input as Record<string, unknown>)[key]
+      : undefined;
+  return v === undefined ? [] : [v];
+}
+
+/** The elements of a raw JSON list, as inputs for `optionalKeys` (none if it is no list). */
+export function elementsOf(input: unknown): unknown[] {
+  return Array.isArray(input) ? input : [];
+}
+
 // ---- Issues → problems ----------------------------------------------------------------
 
 /** The raw value at `path` inside `root`, or undefined. */

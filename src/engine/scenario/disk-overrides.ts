@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { geometryOf } from '../disk/geometry';
 import { MAX_QUEUE_DEPTH, type DiskParams } from '../disk/params';
 import { FITTED_SPREAD_BINS } from '../disk/fitted';
+import { isUserDiskName } from '../disk/presets/index';
 import { TRACED_PRESET } from '../disk/presets/traced';
 import { applyOverrides } from '../model';
 import {
@@ -28,160 +29,167 @@ const ms = (hi = 10_000) => numIn(0, hi, `must be a time in ms from 0 to ${hi}`)
 const sectors = (hi = 1e9) => intIn(0, hi, `must be a whole number of sectors from 0 to ${hi}`);
 const obj = <S extends z.ZodRawShape>(shape: S) =>
   z.strictObject(shape, { error: 'must be an object' });
-const hplV = z.tuple([z.number(), z.number(), z.number(), z.number(), z.number(), z.number()], {
-  error: 'must be a list of 6 numbers (DiskSim HPL v1…v6)',
-});
 
-const zoneSchema = obj({
-  firstCylinder: intIn(0, 1e7),
-  lastCylinder: intIn(0, 1e7),
-  sectorsPerTrack: intIn(1, 100_000),
-  firstSectorOffset: numIn(0, 100_000),
-  emptyFrontSectors: sectors(),
-  trackSkew: numIn(0, 100_000),
-  cylinderSkew: numIn(0, 100_000),
-  spareTracks: intIn(0, 1e7),
-  slips: z.array(intIn(0, 1e8), { error: 'must be a list of track numbers' }),
-  // DiskSim's sector sparing (schemes 3 and 9; the disks its files describe)
-  sparesPerTrack: intIn(0, 100_000).optional(),
-  spareSectors: sectors().optional(),
-  sectorSlips: z.array(intIn(0, 1e12), { error: 'must be a list of sector numbers' }).optional(),
-});
+let paramsSchema: ReturnType<typeof buildDiskParamsSchema> | undefined;
+/** DiskParams with the ranges a scenario may set; built when a scenario first needs it (a
+ * scenario that names a built-in preset and changes nothing in it does not), then kept. */
+export const diskParamsSchema = () => (paramsSchema ??= buildDiskParamsSchema());
 
-// Not strict: an override that changes the curve's type is merged key by key into the
-// preset's curve (model.ts applyOverrides), so the preset's old keys stay beside the new
-// ones — harmless, as only the keys of the curve's type are read. The keys a scenario
-// writes are still checked (checkKeys, against the curve type in effect).
-const seekObj = <S extends z.ZodRawShape>(shape: S) =>
-  z.object(shape, { error: 'must be an object' });
-const seekSchema = z.discriminatedUnion(
-  'type',
-  [
-    seekObj({ type: z.literal('constant'), ms: ms() }),
-    seekObj({ type: z.literal('linear'), baseMs: ms(), perCylinderMs: ms() }),
-    seekObj({ type: z.literal('curve'), singleMs: ms(), averageMs: ms(), fullMs: ms() }),
-    seekObj({ type: z.literal('hpl'), v: hplV }),
-    seekObj({
-      type: z.literal('hplplus10'),
-      firstTen: z
-        .array(ms(), { error: 'must be a list of 10 times in ms' })
-        .length(10, { error: 'must be a list of 10 times in ms' }),
-      v: hplV,
-    }),
-    seekObj({
-      type: z.literal('extracted'),
-      points: z
-        .array(z.tuple([intIn(0, 1e7), ms()], { error: 'must be a [cylinders, ms] pair' }), {
-          error: 'must be a list of [cylinders, ms] points',
-        })
-        .min(1, { error: 'must be a non-empty list of [cylinders, ms] points' }),
-    }),
-  ],
-  {
-    error:
-      'must be a seek curve with "type" one of "constant", "linear", "curve", "hpl", "hplplus10", "extracted"',
-  },
-);
+function buildDiskParamsSchema() {
+  const hplV = z.tuple([z.number(), z.number(), z.number(), z.number(), z.number(), z.number()], {
+    error: 'must be a list of 6 numbers (DiskSim HPL v1…v6)',
+  });
 
-const SPREAD_PHRASE = `must be a list of ${FITTED_SPREAD_BINS} ascending ratios from 0 to 1000000 (the means of equal shares of the measured / modelled ratios)`;
-const fittedDirection = obj({
-  baseMs: ms(),
-  perKiBMs: ms(),
-  randomMs: ms(),
-  perSqrtGiBMs: ms(),
-  spread: z
-    .array(numIn(0, 1e6, SPREAD_PHRASE), { error: SPREAD_PHRASE })
-    .length(FITTED_SPREAD_BINS, { error: SPREAD_PHRASE })
-    .refine((v) => v.every((x, i) => i === 0 || x >= v[i - 1]!), { error: SPREAD_PHRASE }),
-}).nullable();
+  const zoneSchema = obj({
+    firstCylinder: intIn(0, 1e7),
+    lastCylinder: intIn(0, 1e7),
+    sectorsPerTrack: intIn(1, 100_000),
+    firstSectorOffset: numIn(0, 100_000),
+    emptyFrontSectors: sectors(),
+    trackSkew: numIn(0, 100_000),
+    cylinderSkew: numIn(0, 100_000),
+    spareTracks: intIn(0, 1e7),
+    slips: z.array(intIn(0, 1e8), { error: 'must be a list of track numbers' }),
+    // DiskSim's sector sparing (schemes 3 and 9; the disks its files describe)
+    sparesPerTrack: intIn(0, 100_000).optional(),
+    spareSectors: sectors().optional(),
+    sectorSlips: z.array(intIn(0, 1e12), { error: 'must be a list of sector numbers' }).optional(),
+  });
 
-/** DiskParams with the ranges a scenario may set. */
-export const diskParamsSchema = obj({
-  name: text(),
-  title: text(),
-  provenance: text(),
-  // a revolution of at most a second: slower is no disk (1e-9 rpm made a revolution
-  // longer than the histograms' 2^60 ns and crashed the run)
-  rpm: numIn(60, 1_000_000, 'must be a rotation speed from 60 to 1000000 rpm'),
-  surfaces: intIn(1, 1000),
-  cylinders: intIn(1, 1e7),
-  zones: z
-    .array(zoneSchema, { error: 'must be a list of zones' })
-    .min(1, { error: 'must be a non-empty list of zones' }),
-  mapping: oneOf(['conventional', 'serpentine', 'serpentine-even']).optional(),
-  sparing: oneOf(['tracks', 'sectors-per-track', 'sectors-per-zone']).optional(),
-  initialAngle: numIn(0, 1, 'must be a fraction of a revolution from 0 to 1'),
-  seek: seekSchema,
-  headSwitchMs: ms(),
-  // DiskSim's files give some drives a negative settle (the write may start that much
-  // before the seek ends: the C2490A's and RZ26's)
-  writeSettleMs: numIn(-10, 10_000, 'must be a time in ms from -10 to 10000'),
-  minWriteSeekMs: ms(),
-  overheads: obj({
-    readHitMs: ms(),
-    readMissMs: ms(),
-    writeMs: ms(),
-    dataPrepMs: ms(),
-    reselectMs: ms(),
-    readCompleteMs: ms(),
-    writeCompleteMs: ms(),
-    afterWrite: obj({
+  // Not strict: an override that changes the curve's type is merged key by key into the
+  // preset's curve (model.ts applyOverrides), so the preset's old keys stay beside the new
+  // ones — harmless, as only the keys of the curve's type are read. The keys a scenario
+  // writes are still checked (checkKeys, against the curve type in effect).
+  const seekObj = <S extends z.ZodRawShape>(shape: S) =>
+    z.object(shape, { error: 'must be an object' });
+  const seekSchema = z.discriminatedUnion(
+    'type',
+    [
+      seekObj({ type: z.literal('constant'), ms: ms() }),
+      seekObj({ type: z.literal('linear'), baseMs: ms(), perCylinderMs: ms() }),
+      seekObj({ type: z.literal('curve'), singleMs: ms(), averageMs: ms(), fullMs: ms() }),
+      seekObj({ type: z.literal('hpl'), v: hplV }),
+      seekObj({
+        type: z.literal('hplplus10'),
+        firstTen: z
+          .array(ms(), { error: 'must be a list of 10 times in ms' })
+          .length(10, { error: 'must be a list of 10 times in ms' }),
+        v: hplV,
+      }),
+      seekObj({
+        type: z.literal('extracted'),
+        points: z
+          .array(z.tuple([intIn(0, 1e7), ms()], { error: 'must be a [cylinders, ms] pair' }), {
+            error: 'must be a list of [cylinders, ms] points',
+          })
+          .min(1, { error: 'must be a non-empty list of [cylinders, ms] points' }),
+      }),
+    ],
+    {
+      error:
+        'must be a seek curve with "type" one of "constant", "linear", "curve", "hpl", "hplplus10", "extracted"',
+    },
+  );
+
+  const SPREAD_PHRASE = `must be a list of ${FITTED_SPREAD_BINS} ascending ratios from 0 to 1000000 (the means of equal shares of the measured / modelled ratios)`;
+  const fittedDirection = obj({
+    baseMs: ms(),
+    perKiBMs: ms(),
+    randomMs: ms(),
+    perSqrtGiBMs: ms(),
+    spread: z
+      .array(numIn(0, 1e6, SPREAD_PHRASE), { error: SPREAD_PHRASE })
+      .length(FITTED_SPREAD_BINS, { error: SPREAD_PHRASE })
+      .refine((v) => v.every((x, i) => i === 0 || x >= v[i - 1]!), { error: SPREAD_PHRASE }),
+  }).nullable();
+
+  return obj({
+    name: text(),
+    title: text(),
+    provenance: text(),
+    // a revolution of at most a second: slower is no disk (1e-9 rpm made a revolution
+    // longer than the histograms' 2^60 ns and crashed the run)
+    rpm: numIn(60, 1_000_000, 'must be a rotation speed from 60 to 1000000 rpm'),
+    surfaces: intIn(1, 1000),
+    cylinders: intIn(1, 1e7),
+    zones: z
+      .array(zoneSchema, { error: 'must be a list of zones' })
+      .min(1, { error: 'must be a non-empty list of zones' }),
+    mapping: oneOf(['conventional', 'serpentine', 'serpentine-even']).optional(),
+    sparing: oneOf(['tracks', 'sectors-per-track', 'sectors-per-zone']).optional(),
+    initialAngle: numIn(0, 1, 'must be a fraction of a revolution from 0 to 1'),
+    seek: seekSchema,
+    headSwitchMs: ms(),
+    // DiskSim's files give some drives a negative settle (the write may start that much
+    // before the seek ends: the C2490A's and RZ26's)
+    writeSettleMs: numIn(-10, 10_000, 'must be a time in ms from -10 to 10000'),
+    minWriteSeekMs: ms(),
+    overheads: obj({
       readHitMs: ms(),
       readMissMs: ms(),
       writeMs: ms(),
-      writeHitMs: ms(),
-    }).optional(),
-    writeHitMs: ms().optional(),
-    extraWriteDisconnect: obj({
-      commandMs: ms(),
-      disconnectMs: ms(),
-      interDisconnectMs: ms(),
-      seekDeltaMs: ms(),
-      otherReselectMs: ms(),
-    }).optional(),
-  }),
-  bus: obj({
-    readMsPerSector: ms(1000),
-    writeMsPerSector: ms(1000),
-    readWatermark: numIn(0, 1, 'must be a fraction from 0 to 1'),
-  }),
-  cache: obj({
-    segments: intIn(0, 1024),
-    separateWriteSegment: bool(),
-    segmentSectors: sectors(),
-    readAheadSectors: sectors(),
-    readAheadStop: oneOf(['segment', 'track', 'cylinder', 'next-track']).optional(),
-    writePolicy: oneOf(['write-through', 'write-back']),
-    writeBufferSectors: sectors(),
-    writeSegments: intIn(0, 1024),
-  }),
-  maxQueueDepth: intIn(1, MAX_QUEUE_DEPTH),
-  queueing: oneOf(['drive', 'driver']).optional(),
-  ssd: obj({
-    readLatencyMs: ms(),
-    writeLatencyMs: ms(),
-    readMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
-    writeMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
-    channels: intIn(1, 1024),
-  }).nullable(),
-  fitted: obj({
-    parallelism: intIn(1, 1024),
-    rotational: bool(),
-    read: fittedDirection,
-    write: fittedDirection,
-    flush: fittedDirection.optional(),
-    flushServiceMs: z
-      .array(numIn(0, 1e9, 'must be a list of service times in ms from 0'), {
-        error: 'must be a list of service times in ms from 0',
-      })
-      .optional(),
-  })
-    .refine((f) => f.read !== null || f.write !== null, {
-      error: 'needs a read or a write fit (both are null)',
+      dataPrepMs: ms(),
+      reselectMs: ms(),
+      readCompleteMs: ms(),
+      writeCompleteMs: ms(),
+      afterWrite: obj({
+        readHitMs: ms(),
+        readMissMs: ms(),
+        writeMs: ms(),
+        writeHitMs: ms(),
+      }).optional(),
+      writeHitMs: ms().optional(),
+      extraWriteDisconnect: obj({
+        commandMs: ms(),
+        disconnectMs: ms(),
+        interDisconnectMs: ms(),
+        seekDeltaMs: ms(),
+        otherReselectMs: ms(),
+      }).optional(),
+    }),
+    bus: obj({
+      readMsPerSector: ms(1000),
+      writeMsPerSector: ms(1000),
+      readWatermark: numIn(0, 1, 'must be a fraction from 0 to 1'),
+    }),
+    cache: obj({
+      segments: intIn(0, 1024),
+      separateWriteSegment: bool(),
+      segmentSectors: sectors(),
+      readAheadSectors: sectors(),
+      readAheadStop: oneOf(['segment', 'track', 'cylinder', 'next-track']).optional(),
+      writePolicy: oneOf(['write-through', 'write-back']),
+      writeBufferSectors: sectors(),
+      writeSegments: intIn(0, 1024),
+    }),
+    maxQueueDepth: intIn(1, MAX_QUEUE_DEPTH),
+    queueing: oneOf(['drive', 'driver']).optional(),
+    ssd: obj({
+      readLatencyMs: ms(),
+      writeLatencyMs: ms(),
+      readMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
+      writeMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
+      channels: intIn(1, 1024),
+    }).nullable(),
+    fitted: obj({
+      parallelism: intIn(1, 1024),
+      rotational: bool(),
+      read: fittedDirection,
+      write: fittedDirection,
+      flush: fittedDirection.optional(),
+      flushServiceMs: z
+        .array(numIn(0, 1e9, 'must be a list of service times in ms from 0'), {
+          error: 'must be a list of service times in ms from 0',
+        })
+        .optional(),
     })
-    .nullable()
-    .optional(),
-});
+      .refine((f) => f.read !== null || f.write !== null, {
+        error: 'needs a read or a write fit (both are null)',
+      })
+      .nullable()
+      .optional(),
+  });
+}
 
 /**
  * Check `overrides` (the raw keys under `disk` other than the scenario's own) against
@@ -195,16 +203,22 @@ export function checkDiskOverrides(
   if ('name' in overrides)
     problems.push(problem(['disk', 'name'], 'is the preset\'s name; choose a drive with "preset"'));
   const merged = applyOverrides(preset, overrides);
-  checkKeys(diskParamsSchema, overrides, merged, ['disk'], problems, SCENARIO_DISK_KEYS);
-  if (problems.length > 0) return { problems, params: null, totalLbns: 0 };
+  // A built-in preset left as it is passes the schema (tests/scenario/disk-overrides.test.ts
+  // checks every one): no need to build the schema and check it again (issue 19). A user's
+  // disk, read from a file, is checked.
+  if (Object.keys(overrides).length > 0 || isUserDiskName(preset.name)) {
+    const schema = diskParamsSchema();
+    checkKeys(schema, overrides, merged, ['disk'], problems, SCENARIO_DISK_KEYS);
+    if (problems.length > 0) return { problems, params: null, totalLbns: 0 };
 
-  // jitless: one parse per scenario, not worth compiling a fast path for (load.ts)
-  const parsed = diskParamsSchema.safeParse(merged, { jitless: true });
-  if (!parsed.success) {
-    // Paths and "got" values come from the merged params: where the schema objects, the
-    // value is an override's (the presets themselves pass).
-    problems.push(...issueProblems(parsed.error.issues, merged, diskParamsSchema, ['disk']));
-    return { problems, params: null, totalLbns: 0 };
+    // jitless: one parse per scenario, not worth compiling a fast path for (load.ts)
+    const parsed = schema.safeParse(merged, { jitless: true });
+    if (!parsed.success) {
+      // Paths and "got" values come from the merged params: where the schema objects, the
+      // value is an override's (the presets themselves pass).
+      problems.push(...issueProblems(parsed.error.issues, merged, schema, ['disk']));
+      return { problems, params: null, totalLbns: 0 };
+    }
   }
   if (merged.name === TRACED_PRESET && !merged.fitted)
     problems.push(

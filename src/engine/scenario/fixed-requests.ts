@@ -12,26 +12,32 @@ export const kib = () => {
   return z.number(e).check(z.gt(0, e), z.lte(MAX_KIB, e), z.multipleOf(0.5, e));
 };
 
-export const fixedRequest = object(
-  {
-    sector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
-    // 0 only for an empty flush (preflush with no data: checked below)
-    sizeKiB: z.union([z.literal(0), kib()], { error: SIZE_PHRASE }),
-    op: oneOf(['read', 'write']),
-    atMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
-    thinkTimeMs: numIn(0, 1e9, 'must be null or a time in ms from 0').nullable().optional(),
-    afterDone: intIn(0, 1e9, 'must be the index of an earlier request of the list').optional(),
-    gapMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
-    serviceMs: numIn(0, 1e9, 'must be null or a service time in ms from 0').nullable().optional(),
-    sync: z.boolean({ error: 'must be true, false or null' }).nullable().optional(),
-    plugged: z.boolean({ error: 'must be true or false' }).optional(),
-    preflush: z.boolean({ error: 'must be true or false' }).optional(),
-    fua: z.boolean({ error: 'must be true or false' }).optional(),
-  },
-  'an object {"sector", "sizeKiB", "op", "atMs", "thinkTimeMs" (optionally with "afterDone") or "gapMs", optionally "serviceMs", "sync", "plugged", "preflush", "fua"}',
-);
+let fixedRequestSchema: ReturnType<typeof buildFixedRequest> | undefined;
+/** One entry of a fixed request list; built when a scenario first gives one (checks.ts,
+ * optionalKeys), then kept. */
+export const fixedRequest = () => (fixedRequestSchema ??= buildFixedRequest());
 
-type RawFixed = z.infer<typeof fixedRequest>;
+const buildFixedRequest = () =>
+  object(
+    {
+      sector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
+      // 0 only for an empty flush (preflush with no data: checked below)
+      sizeKiB: z.union([z.literal(0), kib()], { error: SIZE_PHRASE }),
+      op: oneOf(['read', 'write']),
+      atMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
+      thinkTimeMs: numIn(0, 1e9, 'must be null or a time in ms from 0').nullable().optional(),
+      afterDone: intIn(0, 1e9, 'must be the index of an earlier request of the list').optional(),
+      gapMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
+      serviceMs: numIn(0, 1e9, 'must be null or a service time in ms from 0').nullable().optional(),
+      sync: z.boolean({ error: 'must be true, false or null' }).nullable().optional(),
+      plugged: z.boolean({ error: 'must be true or false' }).optional(),
+      preflush: z.boolean({ error: 'must be true or false' }).optional(),
+      fua: z.boolean({ error: 'must be true or false' }).optional(),
+    },
+    'an object {"sector", "sizeKiB", "op", "atMs", "thinkTimeMs" (optionally with "afterDone") or "gapMs", optionally "serviceMs", "sync", "plugged", "preflush", "fua"}',
+  );
+
+type RawFixed = z.infer<ReturnType<typeof fixedRequest>>;
 
 export function checkFixed(
   list: readonly RawFixed[],

@@ -11,85 +11,94 @@ import {
   type GeneratorSpec,
 } from '../workload/generators/index';
 
-const common = {
-  startMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
-  durationMs: positive(1e12, 'must be null or a duration in ms greater than 0')
-    .nullable()
-    .optional(),
-};
+let schema: ReturnType<typeof buildGeneratorSchema> | undefined;
+/** Built when a scenario first gives a generator (checks.ts, optionalKeys), then kept. */
+export const generatorSchema = () => (schema ??= buildGeneratorSchema());
 
-export const generatorSchema = z.discriminatedUnion(
-  'kind',
-  [
-    object(
-      {
-        kind: z.literal('fio'),
-        job: oneOf(FIO_JOBS),
-        fileMiB: positive(1e7, 'must be null or a file size in MiB greater than 0')
-          .nullable()
-          .optional(),
-        iodepth: intIn(1, 256).optional(),
-        ...common,
-      },
-      'an object {"kind": "fio", "job", optionally "fileMiB", "iodepth", "startMs", "durationMs"}',
-    ),
-    object(
-      {
-        kind: z.literal('ffsb'),
-        profile: oneOf(FFSB_PROFILES),
-        scale: positive(100).optional(),
-        ...common,
-      },
-      'an object {"kind": "ffsb", "profile", optionally "scale", "startMs", "durationMs"}',
-    ),
-    object(
-      {
-        kind: z.literal('postmark'),
-        config: oneOf(POSTMARK_CONFIGS),
-        fs: oneOf(FS_NAMES).optional(),
-        scale: positive(100).optional(),
-        ...common,
-      },
-      'an object {"kind": "postmark", "config", optionally "fs", "scale", "startMs", "durationMs"}',
-    ),
-    object(
-      {
-        kind: z.literal('kbuild'),
-        builds: z.union([z.literal(2), z.literal(4)], { error: 'must be 2 or 4' }),
-        interarrivalMs: positive(1e6, 'must be null or a time in ms greater than 0')
-          .nullable()
-          .optional(),
-        ...common,
-      },
-      'an object {"kind": "kbuild", "builds", optionally "interarrivalMs", "startMs", "durationMs"}',
-    ),
-    object(
-      {
-        kind: z.literal('tpcb'),
-        thinkMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
-        ...common,
-      },
-      'an object {"kind": "tpcb", optionally "thinkMs", "startMs", "durationMs"}',
-    ),
-    object(
-      {
-        kind: z.literal('smallfiles'),
-        pids: intIn(1, 1e9, 'must be a number of creating processes from 1').optional(),
-        fullness: numIn(0, 0.99, 'must be a share of the group in use from 0 to 0.99').optional(),
-        rangeWrites: z.boolean({ error: 'must be true or false' }).optional(),
-        inFlight: intIn(1, 1024, 'must be a number of writes in flight from 1 to 1024').optional(),
-        ...common,
-      },
-      'an object {"kind": "smallfiles", optionally "pids", "fullness", "rangeWrites", "inFlight", "startMs", "durationMs"}',
-    ),
-  ],
-  {
-    error:
-      'must be an object with "kind": one of "fio", "ffsb", "postmark", "kbuild", "tpcb", "smallfiles"',
-  },
-);
+function buildGeneratorSchema() {
+  const common = {
+    startMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
+    durationMs: positive(1e12, 'must be null or a duration in ms greater than 0')
+      .nullable()
+      .optional(),
+  };
+  return z.discriminatedUnion(
+    'kind',
+    [
+      object(
+        {
+          kind: z.literal('fio'),
+          job: oneOf(FIO_JOBS),
+          fileMiB: positive(1e7, 'must be null or a file size in MiB greater than 0')
+            .nullable()
+            .optional(),
+          iodepth: intIn(1, 256).optional(),
+          ...common,
+        },
+        'an object {"kind": "fio", "job", optionally "fileMiB", "iodepth", "startMs", "durationMs"}',
+      ),
+      object(
+        {
+          kind: z.literal('ffsb'),
+          profile: oneOf(FFSB_PROFILES),
+          scale: positive(100).optional(),
+          ...common,
+        },
+        'an object {"kind": "ffsb", "profile", optionally "scale", "startMs", "durationMs"}',
+      ),
+      object(
+        {
+          kind: z.literal('postmark'),
+          config: oneOf(POSTMARK_CONFIGS),
+          fs: oneOf(FS_NAMES).optional(),
+          scale: positive(100).optional(),
+          ...common,
+        },
+        'an object {"kind": "postmark", "config", optionally "fs", "scale", "startMs", "durationMs"}',
+      ),
+      object(
+        {
+          kind: z.literal('kbuild'),
+          builds: z.union([z.literal(2), z.literal(4)], { error: 'must be 2 or 4' }),
+          interarrivalMs: positive(1e6, 'must be null or a time in ms greater than 0')
+            .nullable()
+            .optional(),
+          ...common,
+        },
+        'an object {"kind": "kbuild", "builds", optionally "interarrivalMs", "startMs", "durationMs"}',
+      ),
+      object(
+        {
+          kind: z.literal('tpcb'),
+          thinkMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
+          ...common,
+        },
+        'an object {"kind": "tpcb", optionally "thinkMs", "startMs", "durationMs"}',
+      ),
+      object(
+        {
+          kind: z.literal('smallfiles'),
+          pids: intIn(1, 1e9, 'must be a number of creating processes from 1').optional(),
+          fullness: numIn(0, 0.99, 'must be a share of the group in use from 0 to 0.99').optional(),
+          rangeWrites: z.boolean({ error: 'must be true or false' }).optional(),
+          inFlight: intIn(
+            1,
+            1024,
+            'must be a number of writes in flight from 1 to 1024',
+          ).optional(),
+          ...common,
+        },
+        'an object {"kind": "smallfiles", optionally "pids", "fullness", "rangeWrites", "inFlight", "startMs", "durationMs"}',
+      ),
+    ],
+    {
+      error:
+        'must be an object with "kind": one of "fio", "ffsb", "postmark", "kbuild", "tpcb", "smallfiles"',
+    },
+  );
+}
 
-export type RawGenerator = z.infer<typeof generatorSchema>;
+export type RawGenerator = z.infer<ReturnType<typeof generatorSchema>>;
 
 /** The spec with every default filled in. */
 export function resolveGenerator(raw: RawGenerator): GeneratorSpec {

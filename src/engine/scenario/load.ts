@@ -23,36 +23,23 @@
 //   play: absent (the page plays from the start) · play.fromMs is required when play is
 //         given — where the page's animation starts, a viewing hint the engine ignores
 import { BLK_MQ_ONLY } from '../iosched/blk-mq-only';
-import { z } from 'zod';
-import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
-import { makesRangeWrites, RANGE_SCHEDULERS } from '../disk/range';
+import { makesRangeWrites } from '../disk/range';
 import { getPreset, isUserDiskName, presetNames, userDiskMissing } from '../disk/presets';
 import { MAX_QUEUE_DEPTH } from '../disk/params';
 import { elevatorNames, getElevator } from '../iosched/elevator';
 import '../iosched/registry';
 import { PAGE_CACHE_DEFAULTS } from '../workload/page-cache';
-import { HZ_VALUES, KERNELS, QUEUE_SETTINGS, type Kernel } from '../iosched/queue-settings';
+import { QUEUE_SETTINGS, type Kernel } from '../iosched/queue-settings';
 import { checkEmptyFlushes } from './fixed-requests';
 import { defaultAt, type TunableSpec } from '../iosched/types';
-import {
-  intIn,
-  issueProblems,
-  numIn,
-  object,
-  oneOf,
-  positive,
-  problem,
-  show,
-  text,
-  unknownKey,
-  type Problem,
-} from './checks';
+import { issueProblems, problem, show, unknownKey, type Problem } from './checks';
 import { checkDiskOverrides } from './disk-overrides';
 import { ScenarioError } from './error';
 import { parseJsonText } from './json-text';
 import { rawShapeProblems } from './raw-shape';
-import { checkOpenArrivals, MAX_RUN_REQUESTS } from './run-bounds';
-import { checkProcesses, processSchema } from './process';
+import { checkOpenArrivals } from './run-bounds';
+import { checkProcesses } from './process';
+import { scenarioSchema, type RawScenario } from './scenario-schema';
 import type { Scenario } from './types';
 
 // its own file, so that the CLI can tell it apart without loading the loader (and zod)
@@ -65,101 +52,11 @@ export const SCENARIO_DEFAULTS = {
   iosched: { name: 'none', kernel: '2.6.32', hz: 250 },
 } as const;
 
-const MAX_SEED = 4294967295;
-const NAME_PHRASE = 'must be a name of 1 to 64 letters, digits, "_", "." or "-"';
-
-function scenarioSchema() {
-  return object({
-    name: text(NAME_PHRASE).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: NAME_PHRASE }),
-    title: text().optional(),
-    lesson: text().optional(),
-    seed: intIn(0, MAX_SEED).optional(),
-    disk: z
-      .object(
-        {
-          preset: text().optional(),
-          queueDepth: intIn(1, MAX_QUEUE_DEPTH).optional(),
-          scheduler: oneOf(DISK_SCHEDULERS).optional(),
-          cache: oneOf(['write-through', 'write-back']).nullable().optional(),
-          agingWeight: numIn(0, 1e6).optional(),
-          rangeScheduler: oneOf(RANGE_SCHEDULERS).optional(),
-          ecsTargets: intIn(
-            0,
-            4096,
-            'must be a whole number of targets per track from 0 (every start) to 4096',
-          ).optional(),
-        },
-        { error: 'must be an object' },
-      )
-      .catchall(z.unknown())
-      .optional(),
-    iosched: object({
-      name: text().optional(),
-      tunables: z
-        .record(z.string(), z.number({ error: 'must be a number' }), {
-          error: 'must be an object of numbers',
-        })
-        .optional(),
-      queue: z
-        .record(z.string(), z.number({ error: 'must be a number' }), {
-          error: 'must be an object of numbers',
-        })
-        .optional(),
-      // `--set iosched.kernel=6.18` reads 6.18 as a number: the era's name is meant
-      kernel: z
-        .preprocess((v) => (typeof v === 'number' ? String(v) : v), oneOf(KERNELS))
-        .optional(),
-      hz: z
-        .union(
-          HZ_VALUES.map((v) => z.literal(v)) as [
-            z.ZodLiteral<100>,
-            z.ZodLiteral<250>,
-            z.ZodLiteral<1000>,
-          ],
-          {
-            error: `must be one of ${HZ_VALUES.join(', ')}`,
-          },
-        )
-        .optional(),
-    }).optional(),
-    workload: object({
-      processes: z
-        .array(processSchema, { error: 'must be a list of processes' })
-        .min(1, { error: 'must be a non-empty list of processes' }),
-      // the vm sysctls by their names (page-cache.ts); {} is 2.6.32's defaults
-      pageCache: object({
-        memoryMiB: intIn(1, 1048576, 'must be a whole number of MiB from 1 to 1048576'),
-        dirty_ratio: intIn(1, 100, 'must be a percentage from 1 to 100'),
-        dirty_background_ratio: intIn(1, 100, 'must be a percentage from 1 to 100'),
-        dirty_expire_centisecs: intIn(1, 8640000, 'must be centiseconds from 1 to 8640000'),
-        dirty_writeback_centisecs: intIn(1, 8640000, 'must be centiseconds from 1 to 8640000'),
-      })
-        .partial()
-        .nullable()
-        .optional(),
-    }),
-    stop: object({
-      requests: intIn(
-        1,
-        MAX_RUN_REQUESTS,
-        `must be a whole number of completed requests from 1 to ${MAX_RUN_REQUESTS} (a run's bound)`,
-      ).optional(),
-      timeMs: positive(1e12, 'must be a simulated time in ms greater than 0').optional(),
-    }).optional(),
-    // A viewing hint for the page (where its animation starts); the run ignores it.
-    play: object({
-      fromMs: numIn(0, 1e12, 'must be a simulated time in ms from 0 to 1000000000000'),
-    }).optional(),
-  });
-}
-
-type RawScenario = z.infer<ReturnType<typeof scenarioSchema>>;
-
 /** Validate parsed JSON as a scenario; `source` (a file name) starts every message. */
 export function loadScenario(json: unknown, source: string): Scenario {
   const shape = rawShapeProblems(json);
   if (shape.length > 0) throw new ScenarioError(source, shape);
-  const schema = scenarioSchema();
+  const schema = scenarioSchema(json);
   // jitless: the schema is built afresh for each file, so zod's compiled fast path (made with
   // new Function on an object schema's first parse) would be compiled for one use — ~3 ms of
   // a CLI start-up (issue 19); the checks and their messages are the same either way

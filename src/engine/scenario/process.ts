@@ -10,6 +10,7 @@ import {
   numIn,
   object,
   oneOf,
+  optionalKeys,
   problem,
   text,
   type Path,
@@ -37,71 +38,78 @@ export const PROCESS_DEFAULTS = {
 
 const PROC_NAME_PHRASE = 'must be a name of 1 to 32 letters, digits, "_", ".", "+" or "-"';
 
-export const processSchema = object(
-  {
-    name: text(PROC_NAME_PHRASE).regex(/^[A-Za-z0-9_.+-]{1,32}$/, { error: PROC_NAME_PHRASE }),
-    count: intIn(1, 1024).optional(),
-    mode: oneOf(['closed', 'open']).optional(),
-    outstanding: intIn(1, 1024).optional(),
-    thinkTimeMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
-    rateIops: numIn(
-      0.001,
-      1e7,
-      'must be an arrival rate from 0.001 to 10000000 requests per second',
-    ).optional(),
-    arrival: oneOf(['poisson', 'fixed']).optional(),
-    op: oneOf(['read', 'write', 'mix']).optional(),
-    readFraction: numIn(0, 1, 'must be a fraction from 0 to 1').optional(),
-    sync: bool('must be true, false or null').nullable().optional(),
-    pattern: oneOf(['random', 'sequential']).optional(),
-    sizeKiB: z
-      .union([kib(), object({ min: kib(), max: kib() }, 'an object {"min", "max"}')], {
-        error: `must be a size in KiB (a number) or {"min", "max"}`,
-      })
-      .optional(),
-    span: object(
-      {
-        startSector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
-        sectors: intIn(1, 1e12, 'must be a number of sectors (an integer from 1)'),
-      },
-      'null or an object {"startSector", "sectors"}',
-    )
-      .nullable()
-      .optional(),
-    ioprio: object(
-      { class: oneOf(['rt', 'be', 'idle']), level: intIn(0, 7) },
-      'null or an object {"class", "level"}',
-    )
-      .nullable()
-      .optional(),
-    requests: z
-      .array(fixedRequest, { error: 'must be null or a list of requests' })
-      .min(1, { error: 'must be null or a non-empty list of requests' })
-      .nullable()
-      .optional(),
-    /** a named workload generator (workload/generators): fio, ffsb, postmark, kbuild, tpcb */
-    generator: generatorSchema.nullable().optional(),
-    /** range writes (ARCHITECTURE.md, DISK-MODEL.md §5): where each write may land */
-    range: object(
-      {
-        sizeSectors: intIn(1, 1e12, 'must be a range size in sectors (an integer from 1)'),
-        targets: intIn(1, 4096, 'must be a number of ranges per write from 1 to 4096').optional(),
-        alignSectors: intIn(
-          1,
-          1e6,
-          'must be an alignment in sectors (an integer from 1)',
-        ).optional(),
-        barrierEvery: intIn(0, 1e9, 'must be 0 (never) or a whole number of writes').optional(),
-      },
-      'null or an object {"sizeSectors", "targets", "alignSectors", "barrierEvery"}',
-    )
-      .nullable()
-      .optional(),
-  },
-  'an object (a process)',
-);
+/** The schema of the processes `inputs` (the raw list's elements): their optional keys'
+ * schemas built where one of them gives the key (checks.ts, optionalKeys). */
+export function processSchema(inputs: readonly unknown[]) {
+  return object(
+    {
+      name: text(PROC_NAME_PHRASE).regex(/^[A-Za-z0-9_.+-]{1,32}$/, { error: PROC_NAME_PHRASE }),
+      ...optionalKeys(inputs, {
+        count: () => intIn(1, 1024),
+        mode: () => oneOf(['closed', 'open']),
+        outstanding: () => intIn(1, 1024),
+        thinkTimeMs: () => numIn(0, 1e9, 'must be a time in ms from 0'),
+        rateIops: () =>
+          numIn(0.001, 1e7, 'must be an arrival rate from 0.001 to 10000000 requests per second'),
+        arrival: () => oneOf(['poisson', 'fixed']),
+        op: () => oneOf(['read', 'write', 'mix']),
+        readFraction: () => numIn(0, 1, 'must be a fraction from 0 to 1'),
+        sync: () => bool('must be true, false or null').nullable(),
+        pattern: () => oneOf(['random', 'sequential']),
+        sizeKiB: () =>
+          z.union([kib(), object({ min: kib(), max: kib() }, 'an object {"min", "max"}')], {
+            error: `must be a size in KiB (a number) or {"min", "max"}`,
+          }),
+        span: () =>
+          object(
+            {
+              startSector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
+              sectors: intIn(1, 1e12, 'must be a number of sectors (an integer from 1)'),
+            },
+            'null or an object {"startSector", "sectors"}',
+          ).nullable(),
+        ioprio: () =>
+          object(
+            { class: oneOf(['rt', 'be', 'idle']), level: intIn(0, 7) },
+            'null or an object {"class", "level"}',
+          ).nullable(),
+        requests: () =>
+          z
+            .array(fixedRequest(), { error: 'must be null or a list of requests' })
+            .min(1, { error: 'must be null or a non-empty list of requests' })
+            .nullable(),
+        /** a named workload generator (workload/generators): fio, ffsb, postmark, kbuild, tpcb */
+        generator: () => generatorSchema().nullable(),
+        /** range writes (ARCHITECTURE.md, DISK-MODEL.md §5): where each write may land */
+        range: () =>
+          object(
+            {
+              sizeSectors: intIn(1, 1e12, 'must be a range size in sectors (an integer from 1)'),
+              targets: intIn(
+                1,
+                4096,
+                'must be a number of ranges per write from 1 to 4096',
+              ).optional(),
+              alignSectors: intIn(
+                1,
+                1e6,
+                'must be an alignment in sectors (an integer from 1)',
+              ).optional(),
+              barrierEvery: intIn(
+                0,
+                1e9,
+                'must be 0 (never) or a whole number of writes',
+              ).optional(),
+            },
+            'null or an object {"sizeSectors", "targets", "alignSectors", "barrierEvery"}',
+          ).nullable(),
+      }),
+    },
+    'an object (a process)',
+  );
+}
 
-type RawProcess = z.infer<typeof processSchema>;
+type RawProcess = z.infer<ReturnType<typeof processSchema>>;
 
 /** Keys that mean nothing for a process replaying a fixed request list. */
 const PATTERN_ONLY = [

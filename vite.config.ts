@@ -74,7 +74,8 @@ function offline(): Plugin[] {
 // called, was a good part of a short run's time. Node 20 keeps no compile cache for ES
 // modules (module.enableCompileCache is Node 22), but node:vm takes V8's code cache for a
 // script, so `vite build --mode cli` writes to dist-cli/
-//   spindle.cjs           the command, bundled as CommonJS (a function body)
+//   spindle.cjs           the command, bundled as CommonJS inside Node's module wrapper (a
+//                         function expression, wrapBundle)
 //   spindle.mjs           the loader: compiles spindle.cjs with the cache and runs it
 //   spindle.<hash>.cache  V8's code cache for spindle.cjs, written by the loader after one
 //                         warm-up run of a small scenario, so that it holds the functions a
@@ -85,6 +86,9 @@ function offline(): Plugin[] {
 // a command prints depends on the cache: it holds the bytecode V8 compiles from that source.
 
 const BUNDLE = 'spindle.cjs';
+/** The bundle is a function expression: Node's CommonJS wrapper around the module's code. */
+const WRAPPER_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+const WRAPPER_TAIL = '})';
 const LOADER = 'spindle.mjs';
 const CACHE_FILE = /^spindle\.[0-9a-f]+\.cache$/;
 /** In the warm-up run's environment: the loader writes the cache when the command exits. */
@@ -94,11 +98,15 @@ const WRITE_CACHE = 'SPINDLE_WRITE_CODE_CACHE';
 function loaderSource(cacheName: string): string {
   return `// Written by \`vite build --mode cli\` (vite.config.ts): runs ${BUNDLE}, compiled with
 // V8's code cache ${cacheName} when it fits this Node, as usual when not.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Builtins through require: importing node:fs would build its ES module facade, which reads
+// every export (fs.ReadStream's getter loads the streams).
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+
+const require = createRequire(import.meta.url);
+const { readFileSync, writeFileSync } = require('node:fs');
+const { dirname } = require('node:path');
+const { fileURLToPath } = require('node:url');
+const { Script } = require('node:vm');
 
 const file = fileURLToPath(new URL('./${BUNDLE}', import.meta.url));
 const cacheFile = fileURLToPath(new URL('./${cacheName}', import.meta.url));
@@ -108,16 +116,13 @@ try {
 } catch {
   cachedData = undefined; // compiled as usual
 }
-// Node's wrapper for a CommonJS module, on the bundle's first line so its lines keep their numbers
-const wrapper = '(function (exports, require, module, __filename, __dirname) {';
-const script = new Script(wrapper + readFileSync(file, 'utf8') + '\\n})', {
-  filename: file,
-  cachedData,
-});
+// The bundle is ASCII, so latin1 reads it as UTF-8 would, without decoding; it is Node's
+// wrapper for a CommonJS module around the module's code (vite.config.ts)
+const script = new Script(readFileSync(file, 'latin1'), { filename: file, cachedData });
 if (process.env.${WRITE_CACHE} === '1')
   process.on('exit', (code) => code === 0 && writeFileSync(cacheFile, script.createCachedData()));
 const module = { exports: {} };
-script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+script.runInThisContext()(module.exports, require, module, file, dirname(file));
 `;
 }
 
@@ -130,6 +135,27 @@ const WARM_UP_SCENARIO = {
   stop: { requests: 1000 },
 };
 
+/**
+ * Node's wrapper for a CommonJS module around the bundle, in the file itself (on lines of
+ * their own; the source map moved a line down to match): the loader compiles the file's text
+ * as it is, with no copy of a megabyte to join the wrapper to. (Not rolldown's banner and
+ * footer: its dead-code pass drops the function expression they would make.)
+ */
+function wrapBundle(dir: string): void {
+  const code = readFileSync(join(dir, BUNDLE), 'latin1');
+  const at = code.lastIndexOf('\n//# sourceMappingURL=');
+  const [body, mapComment] = at < 0 ? [code, ''] : [code.slice(0, at), code.slice(at)];
+  writeFileSync(
+    join(dir, BUNDLE),
+    `${WRAPPER_HEAD}\n${body}\n${WRAPPER_TAIL}${mapComment}\n`,
+    'latin1',
+  );
+  const mapFile = join(dir, `${BUNDLE}.map`);
+  const map = JSON.parse(readFileSync(mapFile, 'utf8')) as { mappings: string };
+  map.mappings = ';' + map.mappings;
+  writeFileSync(mapFile, JSON.stringify(map));
+}
+
 /** After the bundle is written: the loader, then the cache from a warm-up run. */
 function codeCache(): Plugin {
   return {
@@ -137,6 +163,7 @@ function codeCache(): Plugin {
     apply: 'build',
     writeBundle(options) {
       const dir = options.dir!;
+      wrapBundle(dir);
       const hash = createHash('sha256')
         .update(readFileSync(join(dir, BUNDLE)))
         .digest('hex');

@@ -1,8 +1,8 @@
 // SPTF walks the drive's queue by cylinder, outward from the arm, and stops where no seek
 // can beat its best (issue 19). The rule: the choice is the full search's — sptfFromQueue's,
 // itself checked against pickNext (sptf-from-queue.test.ts) — on every queue: the same
-// request, ties to the one that came first, ASPTF's aging included, the same count of
-// candidates. The floor it stops by must be a floor: the C2247A's seek curve is not monotone
+// request, ties to the one that came first, the same count of candidates, the same
+// positioning (a read's from the index's copies of its head, angle and eligibility). The floor it stops by must be a floor: the C2247A's seek curve is not monotone
 // (6 cylinders take 4.65 ms, 7 take 4.52): a walk that stops by the raw curve misses a
 // request (the 'can fail' tests), as one whose floor is too high does on random queues.
 import fc from 'fast-check';
@@ -15,6 +15,8 @@ import {
   createCylinderIndex,
   dequeue,
   fileNew,
+  INTERNAL,
+  WRITE,
   type CylinderIndex,
   type IndexedQueue,
 } from '../../src/engine/disk/queue-index';
@@ -80,8 +82,6 @@ const decision = fc.record({
   ),
   withInternal: fc.boolean(),
   lastWriteAtFirst: fc.boolean(),
-  aged: fc.boolean(),
-  agingWeight: fc.constantFrom(6, 100, -2),
   filedAfter: fc.integer({ min: -1, max: 40 }),
 });
 type Decision = typeof decision extends fc.Arbitrary<infer T> ? T : never;
@@ -128,27 +128,15 @@ function agree(d: CompiledDisk, x: Decision, strict: boolean): boolean {
   const full = newSptfChoice();
   const walk = newSptfChoice();
   const args = [table, drive.queue] as const;
-  const want = sptfFromQueue(
-    d,
-    x.aged,
-    ...args,
-    x.withInternal,
-    arm,
-    lastWriteEnd,
-    x.now,
-    x.agingWeight,
-    full,
-  );
+  const want = sptfFromQueue(d, false, ...args, x.withInternal, arm, lastWriteEnd, x.now, 6, full);
   const got = sptfByCylinder(
     d,
-    x.aged,
     ...args,
     drive.byCylinder!,
     x.withInternal,
     arm,
     lastWriteEnd,
     x.now,
-    x.agingWeight,
     walk,
   );
   if (strict) {
@@ -167,7 +155,7 @@ function agree(d: CompiledDisk, x: Decision, strict: boolean): boolean {
 }
 
 describe('SPTF by cylinder chooses what the full search chooses', () => {
-  it('6,000 random queues (SPTF and ASPTF, ties, destages, late and departed requests)', () => {
+  it('6,000 random queues (ties, destages, late and departed requests)', () => {
     fc.assert(
       fc.property(decision, (x) => {
         agree(disk, x, true);
@@ -217,7 +205,6 @@ describe('SPTF by cylinder chooses what the full search chooses', () => {
       drive.queue[
         sptfByCylinder(
           d,
-          false,
           table,
           drive.queue,
           drive.byCylinder!,
@@ -225,7 +212,6 @@ describe('SPTF by cylinder chooses what the full search chooses', () => {
           arm,
           -1,
           now,
-          6,
           newSptfChoice(),
         )
       ];
@@ -273,7 +259,11 @@ function listed(ix: CylinderIndex): Array<[number, number]> {
 describe('the queue by cylinder', () => {
   it('files the queue’s requests in their cylinders’ buckets, and lets go of those leaving', () => {
     const op = fc.oneof(
-      fc.record({ join: fc.integer({ min: 0, max: cylinders - 1 }), internal: fc.boolean() }),
+      fc.record({
+        join: fc.integer({ min: 0, max: cylinders - 1 }),
+        internal: fc.boolean(),
+        write: fc.boolean(),
+      }),
       fc.record({ leave: fc.nat() }),
       fc.constant('walk' as const),
     );
@@ -286,8 +276,10 @@ describe('the queue by cylinder', () => {
           if (o === 'walk') fileNew(ix, table, drive.queue);
           else if ('join' in o) {
             // slots are reused, as the drive's are
-            const rq = allocRequest(table, 0, 0, 0, false, true, 0, 8, 0, o.internal);
+            const rq = allocRequest(table, 0, 0, 0, o.write, !o.write, 0, 8, 0, o.internal);
             rq.cylinder = o.join;
+            rq.head = o.join % surfaces;
+            rq.angle = o.join / cylinders;
             rq.eligibleNs = o.join;
             drive.queue.push(rq.slot);
           } else if (drive.queue.length > 0) {
@@ -298,7 +290,15 @@ describe('the queue by cylinder', () => {
           }
           // the queue's first `filed` requests, each in its bucket, and no other
           const filed = listed(ix).map(([b, s]) => {
-            expect(ix.cylinder[s]).toBe(requestAt(table, s).cylinder);
+            const rq = requestAt(table, s);
+            expect(ix.cylinder[s]).toBe(rq.cylinder);
+            // the copies a read's estimate is made from
+            expect([ix.head[s], ix.angle[s], ix.eligibleNs[s], ix.kind[s]]).toEqual([
+              rq.head,
+              rq.angle,
+              rq.eligibleNs,
+              (rq.write ? WRITE : 0) | (rq.internal ? INTERNAL : 0),
+            ]);
             expect(bucketOf(ix, ix.cylinder[s]!)).toBe(b);
             return s;
           });
@@ -353,7 +353,6 @@ describe('startService takes the walk’s positioning only where it is the one i
     const choice = newSptfChoice();
     const i = sptfByCylinder(
       disk,
-      false,
       table,
       drive.queue,
       drive.byCylinder!,
@@ -361,7 +360,6 @@ describe('startService takes the walk’s positioning only where it is the one i
       arm,
       -1,
       now,
-      6,
       choice,
     );
     const rq = requestAt(table, drive.queue[i]!);

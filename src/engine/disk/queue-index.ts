@@ -13,6 +13,10 @@ import { requestAt, type IoRequest, type RequestTable } from '../request';
  * 128 cylinders ran fastest of 16, 32, 64 and 128). */
 const MAX_BUCKETS = 32;
 
+/** CylinderIndex.kind's bits */
+export const WRITE = 1;
+export const INTERNAL = 2;
+
 export interface CylinderIndex {
   /** log2 of the cylinders one bucket spans */
   shift: number;
@@ -29,6 +33,15 @@ export interface CylinderIndex {
   seq: number[];
   /** the next filing's seq */
   nextSeq: number;
+  /** by slot, copied as it is filed, so the walk reads a read's estimate's inputs from
+   * these few arrays, not from the request: its head and first sector's angle, when it is
+   * eligible, and its kind (WRITE, INTERNAL bits). A queued request's place, eligibility and
+   * kind are set before it joins the queue and do not change while it waits (a range write
+   * is placed as it leaves: range-pick.ts commitPlacement, dequeue below) */
+  head: number[];
+  angle: number[];
+  eligibleNs: number[];
+  kind: number[];
   /** the drive's queue's first `filed` requests are filed; the later ones are not yet */
   filed: number;
   /** how many of the filed requests are drive-internal (destages) */
@@ -50,6 +63,10 @@ export function createCylinderIndex(cylinders: number): CylinderIndex {
     cylinder: [],
     seq: [],
     nextSeq: 0,
+    head: [],
+    angle: [],
+    eligibleNs: [],
+    kind: [],
     filed: 0,
     internal: 0,
     eligibleByNs: -Infinity,
@@ -67,6 +84,10 @@ export function fileNew(ix: CylinderIndex, table: RequestTable, queue: readonly 
       ix.prev.push(-1);
       ix.cylinder.push(0);
       ix.seq.push(0);
+      ix.head.push(0);
+      ix.angle.push(0.5); // (doubles from the start: V8 keeps one element kind)
+      ix.eligibleNs.push(0.5);
+      ix.kind.push(0);
     }
     // first in its bucket
     const b = bucketOf(ix, rq.cylinder);
@@ -77,6 +98,10 @@ export function fileNew(ix: CylinderIndex, table: RequestTable, queue: readonly 
     ix.first[b] = s;
     ix.cylinder[s] = rq.cylinder;
     ix.seq[s] = ix.nextSeq++;
+    ix.head[s] = rq.head;
+    ix.angle[s] = rq.angle;
+    ix.eligibleNs[s] = rq.eligibleNs;
+    ix.kind[s] = (rq.write ? WRITE : 0) | (rq.internal ? INTERNAL : 0);
     if (rq.internal) ix.internal++;
     if (rq.eligibleNs > ix.eligibleByNs) ix.eligibleByNs = rq.eligibleNs;
   }

@@ -9,8 +9,8 @@ import type { DiskSimulation } from './sim-view';
 import type { CompiledDisk } from './compile';
 import type { ArmState } from './disk-scheduler';
 import { streamingWriteLbn } from './drive-state';
-import { rotationFor, seekFor, type Positioning } from './mechanics';
-import { bucketOf, fileNew, type CylinderIndex } from './queue-index';
+import { rotationAfterSeek, rotationFor, seekFor, seekTimeNs, type Positioning } from './mechanics';
+import { bucketOf, fileNew, INTERNAL, WRITE, type CylinderIndex } from './queue-index';
 
 /** What an SPTF walk found: its candidates and, when it worked it out, its choice's
  * positioning — for startService, which would otherwise work it out again (usedPositioning). */
@@ -125,7 +125,6 @@ export function sptfFirstPass(sim: DiskSimulation, now: number, withDestages: bo
     drive.byCylinder !== null && drive.queue.length >= BY_CYLINDER_FROM // SPTF's only
       ? sptfByCylinder(
           m.disk,
-          false,
           sim.state.requests,
           drive.queue,
           drive.byCylinder,
@@ -133,7 +132,6 @@ export function sptfFirstPass(sim: DiskSimulation, now: number, withDestages: bo
           drive.arm,
           streamingWriteLbn(drive, now),
           now,
-          m.agingWeight,
           found,
         )
       : sptfFromQueue(
@@ -220,23 +218,23 @@ function firstCandidate(
 }
 
 /**
- * sptfFromQueue's choice, walking the queue by cylinder (`index`: the same requests as
+ * sptfFromQueue's SPTF choice, walking the queue by cylinder (`index`: the same requests as
  * `queue`, in buckets of neighbouring cylinders) outward from the arm, the nearest buckets
  * first, and stopping where distance alone rules the rest out: the seek floor there
- * (CompiledDisk.seekFloorNs: no seek of that many cylinders or more is quicker), less the
- * largest aging credit of any queued request, exceeds the best cost so far. Inside a bucket
- * a request too far for the same reason is passed over before it is looked at. `out` gets
- * the count of every eligible candidate (the positioning estimates pickNext would make),
- * most often from the index's counts, and the choice's positioning. Exact in floating point
- * (each step is a monotone rounding: seek ≥ floor, rotation ≥ 0, age ≤ the largest), so the
+ * (CompiledDisk.seekFloorNs: no seek of that many cylinders or more is quicker) exceeds the
+ * best cost so far. Inside a bucket a request too far for the same reason is passed over
+ * before it is looked at. A read's estimate is made from the index's copies of its head,
+ * angle and eligibility (the hot loop touches no request object); a write's from the
+ * request, as pickNext makes it. `out` gets the count of every eligible candidate (the
+ * positioning estimates pickNext would make), most often from the index's counts, and the
+ * choice's positioning. Exact in floating point (each step is a monotone rounding: seek ≥
+ * floor, rotation ≥ 0; a read's estimate is positionFor's, from the same numbers), so the
  * choice is sptfFromQueue's, bit for bit: the least cost, and among equal costs the earliest
  * in `queue` (pickNext's strict `<` in arrival order), which the index's seq numbers tell.
- * Exact for ASPTF (`aged`) as well, though sptfFirstPass keeps ASPTF on the queue
- * (BY_CYLINDER_FROM).
+ * SPTF only: ASPTF walks the queue (BY_CYLINDER_FROM).
  */
 export function sptfByCylinder(
   d: CompiledDisk,
-  aged: boolean,
   table: RequestTable,
   queue: readonly number[],
   index: CylinderIndex,
@@ -244,37 +242,27 @@ export function sptfByCylinder(
   arm: ArmState,
   lastWriteEnd: number,
   startNs: number,
-  agingWeight: number,
   out: SptfChoice,
 ): number {
   const m = queue.length;
   out.positioned = false;
   if (index.filed < m) fileNew(index, table, queue);
-  // The candidates' count and, for ASPTF, the largest aging credit: from the index's counts
-  // when every queued request is eligible by now; else one look at each request
+  const eligibleNs = index.eligibleNs;
+  const kind = index.kind;
+  const skip = withInternal ? 0 : INTERNAL;
+  // The candidates' count: from the index's counts when every queued request is eligible by
+  // now; else one look at each
   let n = m - (withInternal ? 0 : index.internal);
-  let maxAge = 0;
-  if (aged || index.eligibleByNs > startNs) {
+  if (index.eligibleByNs > startNs) {
     n = 0;
     let eligibleBy = -Infinity;
-    let earliest = Infinity;
-    let latest = -Infinity;
     for (let i = 0; i < m; i++) {
-      const rq = requestAt(table, queue[i]!);
-      if (rq.eligibleNs > eligibleBy) eligibleBy = rq.eligibleNs;
-      if (rq.dispatchedNs < earliest) earliest = rq.dispatchedNs;
-      if (rq.dispatchedNs > latest) latest = rq.dispatchedNs;
-      if (rq.eligibleNs <= startNs && (withInternal || !rq.internal)) n++;
+      const slot = queue[i]!;
+      const e = eligibleNs[slot]!;
+      if (e > eligibleBy) eligibleBy = e;
+      if (e <= startNs && (kind[slot]! & skip) === 0) n++;
     }
     index.eligibleByNs = eligibleBy;
-    if (aged && m > 0) {
-      // the credit is monotone in the wait, rising or falling with the weight's sign: the
-      // largest is at one end (computed as pickNext computes it)
-      const a = agingWeight * 0.001 * (startNs - earliest);
-      const b = agingWeight * 0.001 * (startNs - latest);
-      maxAge = a > b ? a : b;
-      if (maxAge !== maxAge) maxAge = Infinity; // NaN: no bound, no pruning
-    }
   }
   out.candidates = n;
   if (n === 0) return -1;
@@ -282,9 +270,12 @@ export function sptfByCylinder(
   const first = index.first;
   const next = index.next;
   const filed = index.cylinder;
+  const heads = index.head;
+  const angles = index.angle;
   const seq = index.seq;
   const shift = index.shift;
   const c = arm.cylinder;
+  const armHead = arm.head;
   const home = bucketOf(index, c);
   let inner = home - 1; // the next bucket inward, and outward
   let outer = home + 1;
@@ -296,16 +287,25 @@ export function sptfByCylinder(
   for (;;) {
     for (let slot = first[b]!; slot >= 0; slot = next[slot]!) {
       const cyl = filed[slot]!;
-      if (floor[cyl > c ? cyl - c : c - cyl]! - maxAge > bestCost) continue; // too far
-      const rq = requestAt(table, slot);
-      if (rq.eligibleNs > startNs || (rq.internal && !withInternal)) continue;
-      const seek = seekFor(d, arm, rq, lastWriteEnd);
-      const age = aged ? agingWeight * 0.001 * (startNs - rq.dispatchedNs) : 0;
-      // its seek alone costs more than the best: it cannot win (equal, it may tie)
-      if ((aged ? seek - age : seek) > bestCost) continue;
-      const rotation = rotationFor(d, startNs, rq, seek);
-      const tpos = seek + rotation;
-      const cost = aged ? tpos - age : tpos;
+      if (floor[cyl > c ? cyl - c : c - cyl]! > bestCost) continue; // too far
+      const k = kind[slot]!;
+      if (eligibleNs[slot]! > startNs || (k & skip) !== 0) continue;
+      let seek: number;
+      let rotation: number;
+      if ((k & WRITE) === 0) {
+        // positionFor's for a read: seekFor (no minimum seek), rotationFor (no data to wait for)
+        const t = seekTimeNs(d, c, armHead, cyl, heads[slot]!, false);
+        seek = t < 0 ? 0 : t;
+        // its seek alone costs more than the best: it cannot win (equal, it may tie)
+        if (seek > bestCost) continue;
+        rotation = rotationAfterSeek(d, startNs, seek, angles[slot]!, 0);
+      } else {
+        const rq = requestAt(table, slot);
+        seek = seekFor(d, arm, rq, lastWriteEnd);
+        if (seek > bestCost) continue;
+        rotation = rotationFor(d, startNs, rq, seek);
+      }
+      const cost = seek + rotation;
       if (cost < bestCost || (cost === bestCost && bestSlot >= 0 && seq[slot]! < seq[bestSlot]!)) {
         bestCost = cost;
         bestSlot = slot;
@@ -319,11 +319,14 @@ export function sptfByCylinder(
     const dOut = outer < first.length ? (outer << shift) - c : Infinity;
     if (dIn === Infinity && dOut === Infinity) break;
     const inward = dIn <= dOut;
-    if (floor[inward ? dIn : dOut]! - maxAge > bestCost) break;
+    if (floor[inward ? dIn : dOut]! > bestCost) break;
     b = inward ? inner-- : outer++;
   }
   // pickNext's first candidate when no cost is below Infinity
   if (bestSlot < 0) return firstCandidate(table, queue, withInternal, startNs);
   chose(out, bestSlot, arm, startNs, lastWriteEnd, bestSeek, bestRotation);
-  return queue.indexOf(bestSlot);
+  // (a loop: indexOf's call into the builtin costs more over a queue of tens)
+  let i = 0;
+  while (queue[i] !== bestSlot) i++;
+  return i;
 }

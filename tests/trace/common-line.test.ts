@@ -103,6 +103,11 @@ describe('commonLine reads as eventLine does', () => {
     ok(line('0', '1', '0.1', '1', 'Q R 100 + 8 [abcdefg]'));
     ok(line('0', '1', '0.1', '1', 'Q R 100 + 8 [abcdefgh]'));
     ok(line('0', '1', '0.1', '1', 'Q R 100 + 8 [abcdefgh]'));
+    // any number of blanks between the columns (they are skipped two at a time)
+    for (let k = 1; k <= 6; k++) {
+      const gap = ' '.repeat(k);
+      ok(['  8,0', '1', '42', '0.000012345', '27608', 'Q', 'R', '585608 + 8 [fio]'].join(gap));
+    }
     // a device of 8 characters (an exact key) and of 9
     ok('  1234,567 0 1 0.1 1  Q R 100 + 8 [fio]');
     ok('  1234,5678 0 1 0.1 1  Q R 100 + 8 [fio]');

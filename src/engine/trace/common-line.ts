@@ -65,8 +65,8 @@ export function commonLine(
     t.dev = dev;
   }
   // CPU, sequence number: digits, each after blanks and before a blank
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   if (c < 48 || c > 57) return false;
   let cpu = 0;
   do {
@@ -74,8 +74,8 @@ export function commonLine(
     c = b[++i]!;
   } while (c >= 48 && c <= 57);
   if (c !== 32) return false;
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   if (c < 48 || c > 57) return false;
   let seq = 0;
   do {
@@ -84,8 +84,8 @@ export function commonLine(
   } while (c >= 48 && c <= 57);
   if (c !== 32) return false;
   // the time: seconds, a dot, 1 to 9 digits of fraction
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   if (c < 48 || c > 57) return false;
   let sec = 0;
   do {
@@ -109,8 +109,8 @@ export function commonLine(
   }
   const tNs = sec * 1e9 + frac;
   // the PID
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   if (c < 48 || c > 57) return false;
   let pid = 0;
   do {
@@ -121,8 +121,8 @@ export function commonLine(
   if (cpu > maxCpu || seq > maxExact || sec > maxExact || tNs > maxExact || pid > maxExact)
     return false;
   // the action: one letter, or UT
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   const code0 = c;
   let action = actionOf[c]!;
   if (action === null) return false;
@@ -133,8 +133,8 @@ export function commonLine(
   }
   if (c !== 32) return false;
   // RWBS: 1 to RWBS_MAX letters, read as base-11 digits for its key
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   const r0 = i;
   key = 0;
   for (let l = letters[c]!; l > 0; l = letters[b[++i]!]!) key = key * 11 + l;
@@ -285,6 +285,17 @@ export function commonLine(
   ev.pc = undefined;
   ev.elapsedNs = undefined;
   return true;
+}
+
+/** Past the blank at i and any after it: the index of the next other character. Two at a
+ * time: blkparse pads its columns with blanks, and a loop checks the array, its bounds and
+ * for interrupts at every turn (issue 19). */
+function pastBlanks(b: Codes, i: number): number {
+  while (b[i + 1] === 32) {
+    if (b[i + 2] !== 32) return i + 2;
+    i += 2;
+  }
+  return i + 1;
 }
 
 /** The nine digits at b[i, i + 9) as a number, or −1 when they are not all digits: the

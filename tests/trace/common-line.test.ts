@@ -81,6 +81,11 @@ describe('commonLine reads as eventLine does', () => {
     left(line('0', '1', '0.000000001', '9007199254740993', q));
     ok(line('0', '1', '9007199.254740991', '1', q));
     left(line('0', '1', '9007199.254740993', '1', q));
+    // the fraction: blkparse's nine digits, fewer, a non-digit among nine, ten
+    for (const time of ['1.000000001', '12.5', '3.123456', '4.12345678', '5.999999999'])
+      ok(line('0', '1', time, '1', q));
+    for (const time of ['1.12345678x', '1.1234x6789', '1.-23456789', '1.1234567890', '1.'])
+      left(line('0', '1', time, '1', q));
     ok(line('0', '1', '0.1', '1', `Q ${'R'.repeat(RWBS_MAX)} 100 + 8 [fio]`));
     left(line('0', '1', '0.1', '1', `Q ${'R'.repeat(RWBS_MAX + 1)} 100 + 8 [fio]`));
     const most = Math.floor(MAX_SECTORS);
@@ -98,6 +103,11 @@ describe('commonLine reads as eventLine does', () => {
     ok(line('0', '1', '0.1', '1', 'Q R 100 + 8 [abcdefg]'));
     ok(line('0', '1', '0.1', '1', 'Q R 100 + 8 [abcdefgh]'));
     ok(line('0', '1', '0.1', '1', 'Q R 100 + 8 [abcdefgh]'));
+    // any number of blanks between the columns (they are skipped two at a time)
+    for (let k = 1; k <= 6; k++) {
+      const gap = ' '.repeat(k);
+      ok(['  8,0', '1', '42', '0.000012345', '27608', 'Q', 'R', '585608 + 8 [fio]'].join(gap));
+    }
     // a device of 8 characters (an exact key) and of 9
     ok('  1234,567 0 1 0.1 1  Q R 100 + 8 [fio]');
     ok('  1234,5678 0 1 0.1 1  Q R 100 + 8 [fio]');

@@ -6,8 +6,9 @@ import type { CompiledDisk } from './compile';
 import { doubleFields } from '../sim/doubles';
 import { contiguousRun, lbnToPhys, sectorAngle, SPARE_TRACKS, type PhysAddr } from './geometry';
 
-/** Rotational waits this close to a whole revolution are the head arriving exactly on time. */
-const ANGLE_EPSILON = 1e-9;
+/** Rotational waits this close to a whole revolution are the head arriving exactly on time
+ * (also sptf-queue.ts's walk, which works a read's positioning out as these functions do). */
+export const ANGLE_EPSILON = 1e-9;
 
 /** The platter angle under the heads at time t, fraction of a revolution in [0, 1). */
 export function angleAt(d: CompiledDisk, tNs: number): number {

@@ -9,7 +9,7 @@ import type { DiskSimulation } from './sim-view';
 import type { CompiledDisk } from './compile';
 import type { ArmState } from './disk-scheduler';
 import { streamingWriteLbn } from './drive-state';
-import { rotationAfterSeek, rotationFor, seekFor, seekTimeNs, type Positioning } from './mechanics';
+import { ANGLE_EPSILON, rotationFor, seekFor, type Positioning } from './mechanics';
 import { bucketOf, fileNew, INTERNAL, WRITE, type CylinderIndex } from './queue-index';
 
 /** What an SPTF walk found: its candidates and, when it worked it out, its choice's
@@ -267,6 +267,10 @@ export function sptfByCylinder(
   out.candidates = n;
   if (n === 0) return -1;
   const floor = d.seekFloorNs;
+  const seekTable = d.seekNs;
+  const headSwitchNs = d.headSwitchNs;
+  const rev = d.revolutionNs;
+  const initialAngle = d.initialAngle;
   const first = index.first;
   const next = index.next;
   const filed = index.cylinder;
@@ -293,12 +297,22 @@ export function sptfByCylinder(
       let seek: number;
       let rotation: number;
       if ((k & WRITE) === 0) {
-        // positionFor's for a read: seekFor (no minimum seek), rotationFor (no data to wait for)
-        const t = seekTimeNs(d, c, armHead, cyl, heads[slot]!, false);
+        // positionFor's for a read, operation for operation (written out: the hot loop):
+        // seekFor's seekTimeNs, no minimum seek
+        const dist = cyl > c ? cyl - c : c - cyl;
+        let t = dist > 0 ? seekTable[dist]! : 0;
+        if (heads[slot] !== armHead && t < headSwitchNs) t = headSwitchNs;
         seek = t < 0 ? 0 : t;
         // its seek alone costs more than the best: it cannot win (equal, it may tie)
         if (seek > bestCost) continue;
-        rotation = rotationAfterSeek(d, startNs, seek, angles[slot]!, 0);
+        // rotationFor's rotationAfterSeek (no data to wait for), rotationalWaitNs, angleAt
+        const arrive = startNs + seek;
+        const from = arrive > 0 ? arrive : 0;
+        const x = initialAngle + from / rev;
+        let w = angles[slot]! - (x - Math.floor(x));
+        w -= Math.floor(w);
+        if (w > 1 - ANGLE_EPSILON) w = 0;
+        rotation = from + w * rev - arrive;
       } else {
         const rq = requestAt(table, slot);
         seek = seekFor(d, arm, rq, lastWriteEnd);

@@ -52,8 +52,14 @@ export function codesOf(s: string): Codes {
   return scratch;
 }
 
-export const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-export const isSpace = (c: number): boolean => c === 32 || c === 9;
+// (function declarations, not arrow functions in constants: the CLI's bundle loads this
+// module lazily, which would make the constants variables, checked at every call)
+export function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+export function isSpace(c: number): boolean {
+  return c === 32 || c === 9;
+}
 
 /** the character code at i, or −1 past the line's end (never the next line's text) */
 export function code(b: Codes, i: number, n: number): number {
@@ -199,6 +205,17 @@ const interned: string[] = new Array<string>(INTERN_SLOTS).fill('');
 const internedCodes = new Uint8Array(INTERN_SLOTS * INTERN_MAX);
 const internedLen = new Int32Array(INTERN_SLOTS).fill(-1);
 
+/**
+ * The text as the engine's one copy of it, the copy it keeps of a property name (V8 calls
+ * it internalized): compiled code compares two such strings with === by reference, where
+ * for other strings it calls a comparison of their text — and the summary compares every
+ * event's device and command with the last event's (issue 19: 1.7% of a parse's
+ * instructions). Only for the texts intern caches: a miss pays an object and a lookup.
+ */
+function internalized(text: string): string {
+  return Object.keys({ [text]: 0 })[0]!;
+}
+
 export function intern(s: string, b: Codes, i: number, j: number): string {
   const len = j - i;
   if (len <= 0) return '';
@@ -214,7 +231,7 @@ export function intern(s: string, b: Codes, i: number, j: number): string {
   }
   // concatenating then slicing makes a fresh flat string: a plain slice of ≥ 13 characters
   // would be a view into the chunk and keep all of it alive while cached
-  const copy = (' ' + s.slice(i, j)).slice(1);
+  const copy = internalized((' ' + s.slice(i, j)).slice(1));
   // a text with a non-ASCII character is not cached: its codes (128) would match another's
   let ascii = true;
   for (let k = 0; k < len; k++) {

@@ -65,8 +65,8 @@ export function commonLine(
     t.dev = dev;
   }
   // CPU, sequence number: digits, each after blanks and before a blank
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   if (c < 48 || c > 57) return false;
   let cpu = 0;
   do {
@@ -74,8 +74,8 @@ export function commonLine(
     c = b[++i]!;
   } while (c >= 48 && c <= 57);
   if (c !== 32) return false;
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   if (c < 48 || c > 57) return false;
   let seq = 0;
   do {
@@ -84,8 +84,8 @@ export function commonLine(
   } while (c >= 48 && c <= 57);
   if (c !== 32) return false;
   // the time: seconds, a dot, 1 to 9 digits of fraction
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   if (c < 48 || c > 57) return false;
   let sec = 0;
   do {
@@ -94,18 +94,23 @@ export function commonLine(
   } while (c >= 48 && c <= 57);
   if (c !== 46) return false;
   const f0 = i + 1;
-  let frac = 0;
-  c = b[++i]!;
-  while (c >= 48 && c <= 57) {
-    frac = frac * 10 + (c - 48);
+  // blkparse's nine digits and a blank at once; any other fraction digit by digit
+  let frac = f0 + 9 < n && b[f0 + 9] === 32 ? nanoseconds(b, f0) : -1;
+  if (frac >= 0) i = f0 + 9;
+  else {
+    frac = 0;
     c = b[++i]!;
+    while (c >= 48 && c <= 57) {
+      frac = frac * 10 + (c - 48);
+      c = b[++i]!;
+    }
+    if (c !== 32 || i === f0 || i - f0 > 9) return false;
+    for (let d = i - f0; d < 9; d++) frac *= 10;
   }
-  if (c !== 32 || i === f0 || i - f0 > 9) return false;
-  for (let d = i - f0; d < 9; d++) frac *= 10;
   const tNs = sec * 1e9 + frac;
   // the PID
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   if (c < 48 || c > 57) return false;
   let pid = 0;
   do {
@@ -116,8 +121,8 @@ export function commonLine(
   if (cpu > maxCpu || seq > maxExact || sec > maxExact || tNs > maxExact || pid > maxExact)
     return false;
   // the action: one letter, or UT
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   const code0 = c;
   let action = actionOf[c]!;
   if (action === null) return false;
@@ -128,8 +133,8 @@ export function commonLine(
   }
   if (c !== 32) return false;
   // RWBS: 1 to RWBS_MAX letters, read as base-11 digits for its key
-  do c = b[++i]!;
-  while (c === 32);
+  i = pastBlanks(b, i);
+  c = b[i]!;
   const r0 = i;
   key = 0;
   for (let l = letters[c]!; l > 0; l = letters[b[++i]!]!) key = key * 11 + l;
@@ -280,6 +285,38 @@ export function commonLine(
   ev.pc = undefined;
   ev.elapsedNs = undefined;
   return true;
+}
+
+/** Past the blank at i and any after it: the index of the next other character. Two at a
+ * time: blkparse pads its columns with blanks, and a loop checks the array, its bounds and
+ * for interrupts at every turn (issue 19). */
+function pastBlanks(b: Codes, i: number): number {
+  while (b[i + 1] === 32) {
+    if (b[i + 2] !== 32) return i + 2;
+    i += 2;
+  }
+  return i + 1;
+}
+
+/** The nine digits at b[i, i + 9) as a number, or −1 when they are not all digits: the
+ * nanoseconds blkparse prints (%09lu), read without a loop — a loop checks the array, its
+ * bounds and for interrupts at every digit (issue 19). */
+function nanoseconds(b: Codes, i: number): number {
+  const d0 = b[i]! - 48;
+  const d1 = b[i + 1]! - 48;
+  const d2 = b[i + 2]! - 48;
+  const d3 = b[i + 3]! - 48;
+  const d4 = b[i + 4]! - 48;
+  const d5 = b[i + 5]! - 48;
+  const d6 = b[i + 6]! - 48;
+  const d7 = b[i + 7]! - 48;
+  const d8 = b[i + 8]! - 48;
+  // a digit is 0–9; anything else is below 0 or above 9 once 48 is taken off
+  if ((d0 | d1 | d2 | d3 | d4 | d5 | d6 | d7 | d8) < 0) return -1;
+  if (d0 > 9 || d1 > 9 || d2 > 9 || d3 > 9 || d4 > 9 || d5 > 9 || d6 > 9 || d7 > 9 || d8 > 9)
+    return -1;
+  const high = (((d0 * 10 + d1) * 10 + d2) * 10 + d3) * 10 + d4;
+  return high * 10_000 + ((d5 * 10 + d6) * 10 + d7) * 10 + d8;
 }
 
 /** the actions whose payload is `sector + n [comm]` ([error] for C and R), by character code */

@@ -2,6 +2,7 @@
 // dist-cli/spindle.mjs runs (vite.config.ts) and bin/spindle.mjs loads. Runs main() when
 // loaded. See main.ts and `spindle --help`.
 import { main } from './main';
+import { stderr, stderrMade } from './stderr';
 
 // A reader that stops early (`spindle export … | head`) closes the pipe: stop quietly.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
@@ -11,12 +12,14 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
 
 void main(process.argv.slice(2), {
   stdout: process.stdout,
-  stderr: process.stderr,
+  stderr: { write: (text: string) => stderr().write(text) },
   debug: process.env.SPINDLE_DEBUG === '1',
 }).then((code) => {
   process.exitCode = code;
   // Exit once stdout and stderr have taken everything written, rather than when Node
   // would: after V8's background threads finish optimising the engine's functions, which
   // will not run again (some 5-10 ms of a short run; issue 19).
-  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+  process.stdout.write('', () =>
+    stderrMade() ? stderr().write('', () => process.exit()) : process.exit(),
+  );
 });

@@ -13,7 +13,7 @@ import {
 import { decisionPicker, decisionsReport } from './decisions';
 import { diskFileSetting } from './disksim';
 import { terminalProgress } from './progress';
-import { stderr, stderrIsTTY } from './stderr';
+import { stderr, stderrIsTTY } from './stdio';
 import { UsageError } from './errors';
 import { num, runReport, table } from './format';
 import { readScenarioJson, scenarioWith } from './scenario-file';

@@ -5,8 +5,9 @@
 //   --mode bench   the benchmarks:        bench/run.ts   → dist-cli/bench.mjs
 // The Node bundles inline every dependency (zod, the engine) and leave only node:* builtins
 // external, so `bin/spindle.mjs` loads one file and starts fast. The command's bundle is
-// ASCII (a one-byte string for V8 to scan) without comments (fewer bytes to read and scan);
-// its commands are imported when run (cli/main.ts), so a command runs only its modules' code.
+// ASCII (a one-byte string for V8 to scan), minified without comments (fewer bytes to read
+// and scan); its commands are imported when run (cli/main.ts), so a command runs only its
+// modules' code.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,10 @@ const nodeEntries: Record<string, () => UserConfig> = {
       dynamicImportInCjs: false,
       charset: 'ascii',
       comments: false,
+      // fewer bytes to read: no whitespace, short local names; function and class names kept
+      // (stack traces, with SPINDLE_DEBUG=1, stay readable; spindle.cjs.map has the rest),
+      // and no compression, so V8 runs the code as written
+      minify: { compress: false, mangle: { keepNames: true }, codegen: { removeWhitespace: true } },
       plugins: [codeCache()],
     }),
   bench: () => nodeBundle('bench/run.ts', 'bench.mjs', { format: 'es' }),

@@ -11,7 +11,10 @@ import { DiskSimInputError } from '../src/engine/disk/disksim/syntax';
 import { COMMANDS, type CommandName } from './commands';
 
 export interface Io {
+  /** the stream, for output written as it is made (export) */
   stdout: NodeJS.WritableStream & import('node:stream').Writable;
+  /** output written in one piece (stdio.ts writeOut) */
+  out(text: string): void;
   stderr: { write(text: string): unknown };
   debug: boolean;
 }
@@ -20,7 +23,7 @@ const wantsHelp = (argv: readonly string[]): boolean =>
   argv.includes('--help') || argv.includes('-h');
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
-  const print = (text: string): void => void io.stdout.write(text + '\n');
+  const print = (text: string): void => io.out(text + '\n');
   // a note says what an option implied; said once, on stderr, so --json output stays clean
   const said = new Set<string>();
   const note = (text: string): void => {

@@ -13,6 +13,7 @@ import {
 import { decisionPicker, decisionsReport } from './decisions';
 import { diskFileSetting } from './disksim';
 import { terminalProgress } from './progress';
+import { stderr, stderrIsTTY } from './stdio';
 import { UsageError } from './errors';
 import { num, runReport, table } from './format';
 import { readScenarioJson, scenarioWith } from './scenario-file';
@@ -63,7 +64,7 @@ export function runCommand(
   const scenario = scenarioWith(readScenarioJson(path), path, scenarioEdits(a, true, note), note);
   const wanted = single(a, 'decisions');
   const pick = wanted === undefined ? null : decisionPicker(wanted);
-  const shown = terminalProgress(process.stderr, scenario);
+  const shown = stderrIsTTY() ? terminalProgress(stderr(), scenario) : null;
   const { summary } = runScenario(scenario, {
     ...(pick ? { sink: pick.sink } : {}),
     ...(shown ? { progress: shown.progress } : {}),

@@ -2,21 +2,22 @@
 // dist-cli/spindle.mjs runs (vite.config.ts) and bin/spindle.mjs loads. Runs main() when
 // loaded. See main.ts and `spindle --help`.
 import { main } from './main';
-
-// A reader that stops early (`spindle export … | head`) closes the pipe: stop quietly.
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(0);
-  throw e;
-});
+import { stderr, stderrMade, stdout, stdoutMade, writeOut } from './stdio';
 
 void main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
+  get stdout() {
+    return stdout();
+  },
+  out: writeOut,
+  stderr: { write: (text: string) => stderr().write(text) },
   debug: process.env.SPINDLE_DEBUG === '1',
 }).then((code) => {
   process.exitCode = code;
   // Exit once stdout and stderr have taken everything written, rather than when Node
   // would: after V8's background threads finish optimising the engine's functions, which
   // will not run again (some 5-10 ms of a short run; issue 19).
-  process.stdout.write('', () => process.stderr.write('', () => process.exit()));
+  const flushErr = (): void =>
+    stderrMade() ? void stderr().write('', () => process.exit()) : process.exit();
+  if (stdoutMade()) stdout().write('', flushErr);
+  else flushErr();
 });

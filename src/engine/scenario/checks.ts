@@ -1,7 +1,19 @@
 // Small building blocks for the scenario loader: zod leaf schemas that carry one plain
 // "must be …" phrase each, zod issues turned into `key.path: what was expected (got …)`
 // lines, and "did you mean" suggestions for unknown keys.
-import { z } from 'zod';
+//
+// zod/mini (`z.optional(x)` for classic's `x.optional()`): the scenario's schemas are built
+// before every `spindle run`, and classic zod defines all its schema classes when loaded and
+// gives each some sixty methods when first used — ~10 ms and 1 MB of a short run (issue 19);
+// mini's unused classes are left out of the bundle. Both parse with zod's core, so the checks
+// and messages are the same (the English messages set below; classic's memoizer serves
+// schemas with cycles, and these have none). Schemas are told apart by core's classes
+// (`z.core.$ZodObject`), which classic and mini schemas both are.
+import * as z from 'zod/mini';
+
+// zod's English messages, for the checks given no phrase of their own: classic sets them as
+// its first schema is made, mini leaves that to its user
+if (!z.core.globalConfig.localeError) z.config(z.locales.en());
 
 export type Path = ReadonlyArray<string | number>;
 
@@ -64,12 +76,24 @@ export function text(phrase = 'must be a string') {
   return z.string({ error: phrase });
 }
 
+/** A string matching `re`; `phrase` for anything else. */
+export function matching(re: RegExp, phrase: string) {
+  return z.string({ error: phrase }).check(z.regex(re, { error: phrase }));
+}
+
 export function bool(phrase = 'must be true or false') {
   return z.boolean({ error: phrase });
 }
 
-export function object<S extends z.ZodRawShape>(shape: S, what = 'an object') {
+export function object<S extends z.core.$ZodLooseShape>(shape: S, what = 'an object') {
   return z.strictObject(shape, { error: `must be ${what}` });
+}
+
+/** A list of `element`s, `phrase` for anything else; with `nonEmpty`, the phrase for an
+ * empty list. */
+export function list<T extends z.core.$ZodType>(element: T, phrase: string, nonEmpty?: string) {
+  const a = z.array(element, { error: phrase });
+  return nonEmpty === undefined ? a : a.check(z.minLength(1, { error: nonEmpty }));
 }
 
 // ---- Schemas for the keys a file gives ------------------------------------------------
@@ -84,8 +108,8 @@ export function object<S extends z.ZodRawShape>(shape: S, what = 'an object') {
 // missing key exactly as the key's own schema would; and the object still lists every key,
 // so unknown keys and "did you mean" are reported as before.
 
-let notGivenSchema: z.ZodOptional<z.ZodUnknown> | undefined;
-const notGiven = () => (notGivenSchema ??= z.unknown().optional());
+let notGivenSchema: z.ZodMiniOptional<z.ZodMiniUnknown> | undefined;
+const notGiven = () => (notGivenSchema ??= z.optional(z.unknown()));
 
 /** Whether any of `inputs` (raw JSON values: objects, or anything else) gives `key`. */
 export function givesKey(inputs: readonly unknown[], key: string): boolean {
@@ -100,14 +124,14 @@ export function givesKey(inputs: readonly unknown[], key: string): boolean {
  * schema will check (several for a list's elements). Typed as the keys' own schemas: the
  * stand-in stands only where a value is never there to be typed.
  */
-export function optionalKeys<B extends Record<string, () => z.ZodType>>(
+export function optionalKeys<B extends Record<string, () => z.core.SomeType>>(
   inputs: readonly unknown[],
   builders: B,
-): { [K in keyof B]: z.ZodOptional<ReturnType<B[K]>> } {
-  const shape: Record<string, z.ZodType> = {};
+): { [K in keyof B]: z.ZodMiniOptional<ReturnType<B[K]>> } {
+  const shape: Record<string, z.core.SomeType> = {};
   for (const [key, build] of Object.entries(builders))
-    shape[key] = givesKey(inputs, key) ? build().optional() : notGiven();
-  return shape as { [K in keyof B]: z.ZodOptional<ReturnType<B[K]>> };
+    shape[key] = givesKey(inputs, key) ? z.optional(build()) : notGiven();
+  return shape as { [K in keyof B]: z.ZodMiniOptional<ReturnType<B[K]>> };
 }
 
 /** The value at `key` of a raw JSON value, as a list of inputs for `optionalKeys` (none
@@ -153,7 +177,7 @@ export function show(v: unknown): string {
 export function issueProblems(
   issues: readonly z.core.$ZodIssue[],
   root: unknown,
-  schema: z.ZodType,
+  schema: z.core.$ZodType,
   prefix: Path = [],
 ): Problem[] {
   const out: Problem[] = [];
@@ -165,7 +189,7 @@ function addIssue(
   out: Problem[],
   issue: z.core.$ZodIssue,
   root: unknown,
-  schema: z.ZodType,
+  schema: z.core.$ZodType,
   prefix: Path,
   base: Path,
 ): void {
@@ -204,8 +228,8 @@ export function unknownKey(path: Path, key: string, known: readonly string[]): P
 }
 
 /** The keys the schema allows at `path`, following the raw input through unions. */
-export function knownKeys(schema: z.ZodType, path: Path, root: unknown): string[] {
-  let s: z.ZodType | undefined = schema;
+export function knownKeys(schema: z.core.$ZodType, path: Path, root: unknown): string[] {
+  let s: z.core.$ZodType | undefined = schema;
   let v = root;
   for (const k of path) {
     s = s && pick(unwrap(s), v);
@@ -213,39 +237,49 @@ export function knownKeys(schema: z.ZodType, path: Path, root: unknown): string[
     v = valueAt(v, [k]);
   }
   const last = s && pick(unwrap(s), v);
-  return last instanceof z.ZodObject ? Object.keys(last.shape) : [];
+  return last instanceof z.core.$ZodObject ? Object.keys(last._zod.def.shape) : [];
 }
 
-function unwrap(s: z.ZodType): z.ZodType {
+/** The schema inside an optional, nullable, default or pipe (zod's core classes, which
+ * classic and mini schemas both are). */
+export function unwrap(s: z.core.$ZodType): z.core.$ZodType {
   for (;;) {
-    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable || s instanceof z.ZodDefault)
-      s = s.unwrap() as z.ZodType;
-    else if (s instanceof z.ZodPipe) s = s.in as z.ZodType;
+    if (
+      s instanceof z.core.$ZodOptional ||
+      s instanceof z.core.$ZodNullable ||
+      s instanceof z.core.$ZodDefault
+    )
+      s = s._zod.def.innerType;
+    else if (s instanceof z.core.$ZodPipe) s = s._zod.def.in;
     else return s;
   }
 }
 
+/** Whether `o` is an object schema whose `key` is a literal admitting `value`. */
+export function hasLiteral(o: z.core.$ZodObject, key: string, value: unknown): boolean {
+  const t = o._zod.def.shape[key];
+  return t instanceof z.core.$ZodLiteral && t._zod.values.has(value as never);
+}
+
 /** For a union, the branch the value belongs to (by `type` discriminator or by kind). */
-function pick(s: z.ZodType, v: unknown): z.ZodType {
-  if (!(s instanceof z.ZodUnion)) return s;
-  const options = s.options as z.ZodType[];
-  const objects = options.map(unwrap).filter((o): o is z.ZodObject => o instanceof z.ZodObject);
+function pick(s: z.core.$ZodType, v: unknown): z.core.$ZodType {
+  if (!(s instanceof z.core.$ZodUnion)) return s;
+  const options = s._zod.def.options as z.core.$ZodType[];
+  const objects = options
+    .map(unwrap)
+    .filter((o): o is z.core.$ZodObject => o instanceof z.core.$ZodObject);
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     const type = (v as Record<string, unknown>).type;
-    const byType = objects.find((o) => {
-      const t = o.shape.type;
-      return t instanceof z.ZodLiteral && t.values.has(type as never);
-    });
-    return byType ?? objects[0] ?? s;
+    return objects.find((o) => hasLiteral(o, 'type', type)) ?? objects[0] ?? s;
   }
   return s;
 }
 
-function childSchema(s: z.ZodType, k: string | number): z.ZodType | undefined {
-  if (s instanceof z.ZodObject) return (s.shape as Record<string, z.ZodType>)[k];
-  if (s instanceof z.ZodArray) return s.element as z.ZodType;
-  if (s instanceof z.ZodRecord) return s.def.valueType as z.ZodType;
-  if (s instanceof z.ZodTuple) return s.def.items[Number(k)] as z.ZodType | undefined;
+function childSchema(s: z.core.$ZodType, k: string | number): z.core.$ZodType | undefined {
+  if (s instanceof z.core.$ZodObject) return s._zod.def.shape[k];
+  if (s instanceof z.core.$ZodArray) return s._zod.def.element;
+  if (s instanceof z.core.$ZodRecord) return s._zod.def.valueType;
+  if (s instanceof z.core.$ZodTuple) return s._zod.def.items[Number(k)];
   return undefined;
 }
 

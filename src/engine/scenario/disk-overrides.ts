@@ -4,7 +4,7 @@
 // applied must still describe a drive: right types, finite numbers in sane ranges,
 // zones that tile the cylinders. Ranges are generous; they catch typos and signs
 // (a negative rpm), not unusual drives.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { geometryOf } from '../disk/geometry';
 import { MAX_QUEUE_DEPTH, type DiskParams } from '../disk/params';
 import { FITTED_SPREAD_BINS } from '../disk/fitted';
@@ -13,8 +13,10 @@ import { TRACED_PRESET } from '../disk/presets/traced';
 import { applyOverrides } from '../model';
 import {
   bool,
+  hasLiteral,
   intIn,
   issueProblems,
+  list,
   numIn,
   oneOf,
   problem,
@@ -27,7 +29,7 @@ import {
 
 const ms = (hi = 10_000) => numIn(0, hi, `must be a time in ms from 0 to ${hi}`);
 const sectors = (hi = 1e9) => intIn(0, hi, `must be a whole number of sectors from 0 to ${hi}`);
-const obj = <S extends z.ZodRawShape>(shape: S) =>
+const obj = <S extends z.core.$ZodLooseShape>(shape: S) =>
   z.strictObject(shape, { error: 'must be an object' });
 
 let paramsSchema: ReturnType<typeof buildDiskParamsSchema> | undefined;
@@ -51,16 +53,16 @@ function buildDiskParamsSchema() {
     spareTracks: intIn(0, 1e7),
     slips: z.array(intIn(0, 1e8), { error: 'must be a list of track numbers' }),
     // DiskSim's sector sparing (schemes 3 and 9; the disks its files describe)
-    sparesPerTrack: intIn(0, 100_000).optional(),
-    spareSectors: sectors().optional(),
-    sectorSlips: z.array(intIn(0, 1e12), { error: 'must be a list of sector numbers' }).optional(),
+    sparesPerTrack: z.optional(intIn(0, 100_000)),
+    spareSectors: z.optional(sectors()),
+    sectorSlips: z.optional(z.array(intIn(0, 1e12), { error: 'must be a list of sector numbers' })),
   });
 
   // Not strict: an override that changes the curve's type is merged key by key into the
   // preset's curve (model.ts applyOverrides), so the preset's old keys stay beside the new
   // ones — harmless, as only the keys of the curve's type are read. The keys a scenario
   // writes are still checked (checkKeys, against the curve type in effect).
-  const seekObj = <S extends z.ZodRawShape>(shape: S) =>
+  const seekObj = <S extends z.core.$ZodLooseShape>(shape: S) =>
     z.object(shape, { error: 'must be an object' });
   const seekSchema = z.discriminatedUnion(
     'type',
@@ -73,16 +75,16 @@ function buildDiskParamsSchema() {
         type: z.literal('hplplus10'),
         firstTen: z
           .array(ms(), { error: 'must be a list of 10 times in ms' })
-          .length(10, { error: 'must be a list of 10 times in ms' }),
+          .check(z.length(10, { error: 'must be a list of 10 times in ms' })),
         v: hplV,
       }),
       seekObj({
         type: z.literal('extracted'),
-        points: z
-          .array(z.tuple([intIn(0, 1e7), ms()], { error: 'must be a [cylinders, ms] pair' }), {
-            error: 'must be a list of [cylinders, ms] points',
-          })
-          .min(1, { error: 'must be a non-empty list of [cylinders, ms] points' }),
+        points: list(
+          z.tuple([intIn(0, 1e7), ms()], { error: 'must be a [cylinders, ms] pair' }),
+          'must be a list of [cylinders, ms] points',
+          'must be a non-empty list of [cylinders, ms] points',
+        ),
       }),
     ],
     {
@@ -92,16 +94,20 @@ function buildDiskParamsSchema() {
   );
 
   const SPREAD_PHRASE = `must be a list of ${FITTED_SPREAD_BINS} ascending ratios from 0 to 1000000 (the means of equal shares of the measured / modelled ratios)`;
-  const fittedDirection = obj({
-    baseMs: ms(),
-    perKiBMs: ms(),
-    randomMs: ms(),
-    perSqrtGiBMs: ms(),
-    spread: z
-      .array(numIn(0, 1e6, SPREAD_PHRASE), { error: SPREAD_PHRASE })
-      .length(FITTED_SPREAD_BINS, { error: SPREAD_PHRASE })
-      .refine((v) => v.every((x, i) => i === 0 || x >= v[i - 1]!), { error: SPREAD_PHRASE }),
-  }).nullable();
+  const fittedDirection = z.nullable(
+    obj({
+      baseMs: ms(),
+      perKiBMs: ms(),
+      randomMs: ms(),
+      perSqrtGiBMs: ms(),
+      spread: z.array(numIn(0, 1e6, SPREAD_PHRASE), { error: SPREAD_PHRASE }).check(
+        z.length(FITTED_SPREAD_BINS, { error: SPREAD_PHRASE }),
+        z.refine((v: number[]) => v.every((x, i) => i === 0 || x >= v[i - 1]!), {
+          error: SPREAD_PHRASE,
+        }),
+      ),
+    }),
+  );
 
   return obj({
     name: text(),
@@ -112,11 +118,9 @@ function buildDiskParamsSchema() {
     rpm: numIn(60, 1_000_000, 'must be a rotation speed from 60 to 1000000 rpm'),
     surfaces: intIn(1, 1000),
     cylinders: intIn(1, 1e7),
-    zones: z
-      .array(zoneSchema, { error: 'must be a list of zones' })
-      .min(1, { error: 'must be a non-empty list of zones' }),
-    mapping: oneOf(['conventional', 'serpentine', 'serpentine-even']).optional(),
-    sparing: oneOf(['tracks', 'sectors-per-track', 'sectors-per-zone']).optional(),
+    zones: list(zoneSchema, 'must be a list of zones', 'must be a non-empty list of zones'),
+    mapping: z.optional(oneOf(['conventional', 'serpentine', 'serpentine-even'])),
+    sparing: z.optional(oneOf(['tracks', 'sectors-per-track', 'sectors-per-zone'])),
     initialAngle: numIn(0, 1, 'must be a fraction of a revolution from 0 to 1'),
     seek: seekSchema,
     headSwitchMs: ms(),
@@ -132,20 +136,24 @@ function buildDiskParamsSchema() {
       reselectMs: ms(),
       readCompleteMs: ms(),
       writeCompleteMs: ms(),
-      afterWrite: obj({
-        readHitMs: ms(),
-        readMissMs: ms(),
-        writeMs: ms(),
-        writeHitMs: ms(),
-      }).optional(),
-      writeHitMs: ms().optional(),
-      extraWriteDisconnect: obj({
-        commandMs: ms(),
-        disconnectMs: ms(),
-        interDisconnectMs: ms(),
-        seekDeltaMs: ms(),
-        otherReselectMs: ms(),
-      }).optional(),
+      afterWrite: z.optional(
+        obj({
+          readHitMs: ms(),
+          readMissMs: ms(),
+          writeMs: ms(),
+          writeHitMs: ms(),
+        }),
+      ),
+      writeHitMs: z.optional(ms()),
+      extraWriteDisconnect: z.optional(
+        obj({
+          commandMs: ms(),
+          disconnectMs: ms(),
+          interDisconnectMs: ms(),
+          seekDeltaMs: ms(),
+          otherReselectMs: ms(),
+        }),
+      ),
     }),
     bus: obj({
       readMsPerSector: ms(1000),
@@ -157,37 +165,42 @@ function buildDiskParamsSchema() {
       separateWriteSegment: bool(),
       segmentSectors: sectors(),
       readAheadSectors: sectors(),
-      readAheadStop: oneOf(['segment', 'track', 'cylinder', 'next-track']).optional(),
+      readAheadStop: z.optional(oneOf(['segment', 'track', 'cylinder', 'next-track'])),
       writePolicy: oneOf(['write-through', 'write-back']),
       writeBufferSectors: sectors(),
       writeSegments: intIn(0, 1024),
     }),
     maxQueueDepth: intIn(1, MAX_QUEUE_DEPTH),
-    queueing: oneOf(['drive', 'driver']).optional(),
-    ssd: obj({
-      readLatencyMs: ms(),
-      writeLatencyMs: ms(),
-      readMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
-      writeMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
-      channels: intIn(1, 1024),
-    }).nullable(),
-    fitted: obj({
-      parallelism: intIn(1, 1024),
-      rotational: bool(),
-      read: fittedDirection,
-      write: fittedDirection,
-      flush: fittedDirection.optional(),
-      flushServiceMs: z
-        .array(numIn(0, 1e9, 'must be a list of service times in ms from 0'), {
-          error: 'must be a list of service times in ms from 0',
-        })
-        .optional(),
-    })
-      .refine((f) => f.read !== null || f.write !== null, {
-        error: 'needs a read or a write fit (both are null)',
-      })
-      .nullable()
-      .optional(),
+    queueing: z.optional(oneOf(['drive', 'driver'])),
+    ssd: z.nullable(
+      obj({
+        readLatencyMs: ms(),
+        writeLatencyMs: ms(),
+        readMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
+        writeMBps: numIn(0.001, 1e6, 'must be a rate in MB/s from 0.001 to 1000000'),
+        channels: intIn(1, 1024),
+      }),
+    ),
+    fitted: z.optional(
+      z.nullable(
+        obj({
+          parallelism: intIn(1, 1024),
+          rotational: bool(),
+          read: fittedDirection,
+          write: fittedDirection,
+          flush: z.optional(fittedDirection),
+          flushServiceMs: z.optional(
+            z.array(numIn(0, 1e9, 'must be a list of service times in ms from 0'), {
+              error: 'must be a list of service times in ms from 0',
+            }),
+          ),
+        }).check(
+          z.refine((f) => f.read !== null || f.write !== null, {
+            error: 'needs a read or a write fit (both are null)',
+          }),
+        ),
+      ),
+    ),
   });
 }
 
@@ -253,7 +266,7 @@ export const SCENARIO_DISK_KEYS = [
 
 /** Every override key must name a DiskParams field; objects are checked key by key. */
 function checkKeys(
-  schema: z.ZodType,
+  schema: z.core.$ZodType,
   value: unknown,
   merged: unknown,
   path: Path,
@@ -261,26 +274,27 @@ function checkKeys(
   extra: readonly string[] = [],
 ): void {
   let s = schema;
-  if (s instanceof z.ZodOptional) s = s.unwrap() as z.ZodType;
-  if (s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
-  if (s instanceof z.ZodDiscriminatedUnion) {
+  if (s instanceof z.core.$ZodOptional) s = s._zod.def.innerType;
+  if (s instanceof z.core.$ZodNullable) s = s._zod.def.innerType;
+  if (s instanceof z.core.$ZodDiscriminatedUnion) {
     // A seek curve: the known keys are those of the curve type in effect after merging.
     const type = valueAt(merged, ['type']);
-    const branch = (s.options as z.ZodObject[]).find((o) =>
-      (o.shape.type as z.ZodLiteral).values.has(type as never),
+    const branch = (s._zod.def.options as z.core.$ZodObject[]).find((o) =>
+      hasLiteral(o, 'type', type),
     );
     if (!branch) return; // the schema check reports the bad type
     s = branch;
   }
-  if (s instanceof z.ZodObject && isPlainObject(value)) {
-    const shape = s.shape as Record<string, z.ZodType>;
+  if (s instanceof z.core.$ZodObject && isPlainObject(value)) {
+    const shape = s._zod.def.shape;
     for (const [k, v] of Object.entries(value)) {
       const child = shape[k];
       if (child) checkKeys(child, v, valueAt(merged, [k]), [...path, k], out);
       else out.push(unknownKey([...path, k], k, [...extra, ...Object.keys(shape)]));
     }
-  } else if (s instanceof z.ZodArray && Array.isArray(value)) {
-    value.forEach((v, i) => checkKeys(s.element as z.ZodType, v, v, [...path, i], out));
+  } else if (s instanceof z.core.$ZodArray && Array.isArray(value)) {
+    const element = s._zod.def.element;
+    value.forEach((v, i) => checkKeys(element, v, v, [...path, i], out));
   }
 }
 

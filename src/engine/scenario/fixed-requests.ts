@@ -1,8 +1,8 @@
 // A process's fixed request list: its entries' schema and the checks across entries (times
 // in order, one way of timing each, afterDone pointing back, sectors on the disk).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { FixedRequest } from './types';
-import { intIn, numIn, object, oneOf, problem, type Path, type Problem } from './checks';
+import { bool, intIn, numIn, object, oneOf, problem, type Path, type Problem } from './checks';
 
 const MAX_KIB = 65536;
 const SIZE_PHRASE = `must be a size in KiB greater than 0 and at most ${MAX_KIB}, a multiple of 0.5 (one sector)`;
@@ -24,15 +24,17 @@ const buildFixedRequest = () =>
       // 0 only for an empty flush (preflush with no data: checked below)
       sizeKiB: z.union([z.literal(0), kib()], { error: SIZE_PHRASE }),
       op: oneOf(['read', 'write']),
-      atMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
-      thinkTimeMs: numIn(0, 1e9, 'must be null or a time in ms from 0').nullable().optional(),
-      afterDone: intIn(0, 1e9, 'must be the index of an earlier request of the list').optional(),
-      gapMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
-      serviceMs: numIn(0, 1e9, 'must be null or a service time in ms from 0').nullable().optional(),
-      sync: z.boolean({ error: 'must be true, false or null' }).nullable().optional(),
-      plugged: z.boolean({ error: 'must be true or false' }).optional(),
-      preflush: z.boolean({ error: 'must be true or false' }).optional(),
-      fua: z.boolean({ error: 'must be true or false' }).optional(),
+      atMs: z.optional(numIn(0, 1e12, 'must be a time in ms from 0')),
+      thinkTimeMs: z.optional(z.nullable(numIn(0, 1e9, 'must be null or a time in ms from 0'))),
+      afterDone: z.optional(intIn(0, 1e9, 'must be the index of an earlier request of the list')),
+      gapMs: z.optional(numIn(0, 1e9, 'must be a time in ms from 0')),
+      serviceMs: z.optional(
+        z.nullable(numIn(0, 1e9, 'must be null or a service time in ms from 0')),
+      ),
+      sync: z.optional(z.nullable(bool('must be true, false or null'))),
+      plugged: z.optional(bool()),
+      preflush: z.optional(bool()),
+      fua: z.optional(bool()),
     },
     'an object {"sector", "sizeKiB", "op", "atMs", "thinkTimeMs" (optionally with "afterDone") or "gapMs", optionally "serviceMs", "sync", "plugged", "preflush", "fua"}',
   );

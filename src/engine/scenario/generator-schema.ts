@@ -1,7 +1,7 @@
 // The `generator` key of a scenario process: shapes and ranges (zod), and the defaults
 // applied (index.ts GENERATOR_DEFAULTS). Unknown keys are errors, as everywhere in a scenario.
-import { z } from 'zod';
-import { intIn, numIn, object, oneOf, positive } from './checks';
+import * as z from 'zod/mini';
+import { bool, intIn, numIn, object, oneOf, positive } from './checks';
 import {
   FFSB_PROFILES,
   FIO_JOBS,
@@ -17,10 +17,10 @@ export const generatorSchema = () => (schema ??= buildGeneratorSchema());
 
 function buildGeneratorSchema() {
   const common = {
-    startMs: numIn(0, 1e12, 'must be a time in ms from 0').optional(),
-    durationMs: positive(1e12, 'must be null or a duration in ms greater than 0')
-      .nullable()
-      .optional(),
+    startMs: z.optional(numIn(0, 1e12, 'must be a time in ms from 0')),
+    durationMs: z.optional(
+      z.nullable(positive(1e12, 'must be null or a duration in ms greater than 0')),
+    ),
   };
   return z.discriminatedUnion(
     'kind',
@@ -29,10 +29,10 @@ function buildGeneratorSchema() {
         {
           kind: z.literal('fio'),
           job: oneOf(FIO_JOBS),
-          fileMiB: positive(1e7, 'must be null or a file size in MiB greater than 0')
-            .nullable()
-            .optional(),
-          iodepth: intIn(1, 256).optional(),
+          fileMiB: z.optional(
+            z.nullable(positive(1e7, 'must be null or a file size in MiB greater than 0')),
+          ),
+          iodepth: z.optional(intIn(1, 256)),
           ...common,
         },
         'an object {"kind": "fio", "job", optionally "fileMiB", "iodepth", "startMs", "durationMs"}',
@@ -41,7 +41,7 @@ function buildGeneratorSchema() {
         {
           kind: z.literal('ffsb'),
           profile: oneOf(FFSB_PROFILES),
-          scale: positive(100).optional(),
+          scale: z.optional(positive(100)),
           ...common,
         },
         'an object {"kind": "ffsb", "profile", optionally "scale", "startMs", "durationMs"}',
@@ -50,8 +50,8 @@ function buildGeneratorSchema() {
         {
           kind: z.literal('postmark'),
           config: oneOf(POSTMARK_CONFIGS),
-          fs: oneOf(FS_NAMES).optional(),
-          scale: positive(100).optional(),
+          fs: z.optional(oneOf(FS_NAMES)),
+          scale: z.optional(positive(100)),
           ...common,
         },
         'an object {"kind": "postmark", "config", optionally "fs", "scale", "startMs", "durationMs"}',
@@ -60,9 +60,9 @@ function buildGeneratorSchema() {
         {
           kind: z.literal('kbuild'),
           builds: z.union([z.literal(2), z.literal(4)], { error: 'must be 2 or 4' }),
-          interarrivalMs: positive(1e6, 'must be null or a time in ms greater than 0')
-            .nullable()
-            .optional(),
+          interarrivalMs: z.optional(
+            z.nullable(positive(1e6, 'must be null or a time in ms greater than 0')),
+          ),
           ...common,
         },
         'an object {"kind": "kbuild", "builds", optionally "interarrivalMs", "startMs", "durationMs"}',
@@ -70,7 +70,7 @@ function buildGeneratorSchema() {
       object(
         {
           kind: z.literal('tpcb'),
-          thinkMs: numIn(0, 1e9, 'must be a time in ms from 0').optional(),
+          thinkMs: z.optional(numIn(0, 1e9, 'must be a time in ms from 0')),
           ...common,
         },
         'an object {"kind": "tpcb", optionally "thinkMs", "startMs", "durationMs"}',
@@ -78,14 +78,14 @@ function buildGeneratorSchema() {
       object(
         {
           kind: z.literal('smallfiles'),
-          pids: intIn(1, 1e9, 'must be a number of creating processes from 1').optional(),
-          fullness: numIn(0, 0.99, 'must be a share of the group in use from 0 to 0.99').optional(),
-          rangeWrites: z.boolean({ error: 'must be true or false' }).optional(),
-          inFlight: intIn(
-            1,
-            1024,
-            'must be a number of writes in flight from 1 to 1024',
-          ).optional(),
+          pids: z.optional(intIn(1, 1e9, 'must be a number of creating processes from 1')),
+          fullness: z.optional(
+            numIn(0, 0.99, 'must be a share of the group in use from 0 to 0.99'),
+          ),
+          rangeWrites: z.optional(bool()),
+          inFlight: z.optional(
+            intIn(1, 1024, 'must be a number of writes in flight from 1 to 1024'),
+          ),
           ...common,
         },
         'an object {"kind": "smallfiles", optionally "pids", "fullness", "rangeWrites", "inFlight", "startMs", "durationMs"}',

@@ -1,18 +1,19 @@
 // The processes of a scenario's workload: their schema, their defaults (PROCESS_DEFAULTS),
 // and the checks that involve several fields or the disk's size (spans and fixed requests
 // must lie on the disk). See load.ts for the whole list of defaults.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ProcessSpec } from './types';
 import { checkFixed, fixedRequest, kib } from './fixed-requests';
 import {
   bool,
   intIn,
+  list,
+  matching,
   numIn,
   object,
   oneOf,
   optionalKeys,
   problem,
-  text,
   type Path,
   type Problem,
 } from './checks';
@@ -43,7 +44,7 @@ const PROC_NAME_PHRASE = 'must be a name of 1 to 32 letters, digits, "_", ".", "
 export function processSchema(inputs: readonly unknown[]) {
   return object(
     {
-      name: text(PROC_NAME_PHRASE).regex(/^[A-Za-z0-9_.+-]{1,32}$/, { error: PROC_NAME_PHRASE }),
+      name: matching(/^[A-Za-z0-9_.+-]{1,32}$/, PROC_NAME_PHRASE),
       ...optionalKeys(inputs, {
         count: () => intIn(1, 1024),
         mode: () => oneOf(['closed', 'open']),
@@ -54,55 +55,58 @@ export function processSchema(inputs: readonly unknown[]) {
         arrival: () => oneOf(['poisson', 'fixed']),
         op: () => oneOf(['read', 'write', 'mix']),
         readFraction: () => numIn(0, 1, 'must be a fraction from 0 to 1'),
-        sync: () => bool('must be true, false or null').nullable(),
+        sync: () => z.nullable(bool('must be true, false or null')),
         pattern: () => oneOf(['random', 'sequential']),
         sizeKiB: () =>
           z.union([kib(), object({ min: kib(), max: kib() }, 'an object {"min", "max"}')], {
             error: `must be a size in KiB (a number) or {"min", "max"}`,
           }),
         span: () =>
-          object(
-            {
-              startSector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
-              sectors: intIn(1, 1e12, 'must be a number of sectors (an integer from 1)'),
-            },
-            'null or an object {"startSector", "sectors"}',
-          ).nullable(),
+          z.nullable(
+            object(
+              {
+                startSector: intIn(0, 1e12, 'must be a sector number (an integer from 0)'),
+                sectors: intIn(1, 1e12, 'must be a number of sectors (an integer from 1)'),
+              },
+              'null or an object {"startSector", "sectors"}',
+            ),
+          ),
         ioprio: () =>
-          object(
-            { class: oneOf(['rt', 'be', 'idle']), level: intIn(0, 7) },
-            'null or an object {"class", "level"}',
-          ).nullable(),
+          z.nullable(
+            object(
+              { class: oneOf(['rt', 'be', 'idle']), level: intIn(0, 7) },
+              'null or an object {"class", "level"}',
+            ),
+          ),
         requests: () =>
-          z
-            .array(fixedRequest(), { error: 'must be null or a list of requests' })
-            .min(1, { error: 'must be null or a non-empty list of requests' })
-            .nullable(),
+          z.nullable(
+            list(
+              fixedRequest(),
+              'must be null or a list of requests',
+              'must be null or a non-empty list of requests',
+            ),
+          ),
         /** a named workload generator (workload/generators): fio, ffsb, postmark, kbuild, tpcb */
-        generator: () => generatorSchema().nullable(),
+        generator: () => z.nullable(generatorSchema()),
         /** range writes (ARCHITECTURE.md, DISK-MODEL.md §5): where each write may land */
         range: () =>
-          object(
-            {
-              sizeSectors: intIn(1, 1e12, 'must be a range size in sectors (an integer from 1)'),
-              targets: intIn(
-                1,
-                4096,
-                'must be a number of ranges per write from 1 to 4096',
-              ).optional(),
-              alignSectors: intIn(
-                1,
-                1e6,
-                'must be an alignment in sectors (an integer from 1)',
-              ).optional(),
-              barrierEvery: intIn(
-                0,
-                1e9,
-                'must be 0 (never) or a whole number of writes',
-              ).optional(),
-            },
-            'null or an object {"sizeSectors", "targets", "alignSectors", "barrierEvery"}',
-          ).nullable(),
+          z.nullable(
+            object(
+              {
+                sizeSectors: intIn(1, 1e12, 'must be a range size in sectors (an integer from 1)'),
+                targets: z.optional(
+                  intIn(1, 4096, 'must be a number of ranges per write from 1 to 4096'),
+                ),
+                alignSectors: z.optional(
+                  intIn(1, 1e6, 'must be an alignment in sectors (an integer from 1)'),
+                ),
+                barrierEvery: z.optional(
+                  intIn(0, 1e9, 'must be 0 (never) or a whole number of writes'),
+                ),
+              },
+              'null or an object {"sizeSectors", "targets", "alignSectors", "barrierEvery"}',
+            ),
+          ),
       }),
     },
     'an object (a process)',

@@ -1,7 +1,7 @@
 // The zod schema of a scenario file's shapes, types and ranges (load.ts's first pass), built
 // for the file at hand: an optional key's schema only where the file gives the key
 // (checks.ts optionalKeys), so that what it reports is what the whole grammar's would.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { DISK_SCHEDULERS } from '../disk/disk-scheduler';
 import { MAX_QUEUE_DEPTH } from '../disk/params';
 import { RANGE_SCHEDULERS } from '../disk/range';
@@ -10,6 +10,8 @@ import {
   elementsOf,
   inputsAt,
   intIn,
+  list,
+  matching,
   numIn,
   object,
   oneOf,
@@ -34,20 +36,19 @@ export function scenarioSchema(json: unknown) {
       error: 'must be an object of numbers',
     });
   return object({
-    name: text(NAME_PHRASE).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: NAME_PHRASE }),
+    name: matching(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, NAME_PHRASE),
     ...optionalKeys(top, {
       title: () => text(),
       lesson: () => text(),
       seed: () => intIn(0, MAX_SEED),
-      disk: () => {
-        const disk = inputsAt(json, 'disk');
-        return z
-          .object(
-            optionalKeys(disk, {
+      disk: () =>
+        z.catchall(
+          z.object(
+            optionalKeys(inputsAt(json, 'disk'), {
               preset: () => text(),
               queueDepth: () => intIn(1, MAX_QUEUE_DEPTH),
               scheduler: () => oneOf(DISK_SCHEDULERS),
-              cache: () => oneOf(['write-through', 'write-back']).nullable(),
+              cache: () => z.nullable(oneOf(['write-through', 'write-back'])),
               agingWeight: () => numIn(0, 1e6),
               rangeScheduler: () => oneOf(RANGE_SCHEDULERS),
               ecsTargets: () =>
@@ -58,9 +59,9 @@ export function scenarioSchema(json: unknown) {
                 ),
             }),
             { error: 'must be an object' },
-          )
-          .catchall(z.unknown());
-      },
+          ),
+          z.unknown(),
+        ),
       iosched: () =>
         object(
           optionalKeys(iosched, {
@@ -68,38 +69,48 @@ export function scenarioSchema(json: unknown) {
             tunables: numbers,
             queue: numbers,
             // `--set iosched.kernel=6.18` reads 6.18 as a number: the era's name is meant
+            // (zod's preprocess: the same pipe, from a transform)
             kernel: () =>
-              z.preprocess((v) => (typeof v === 'number' ? String(v) : v), oneOf(KERNELS)),
+              z.pipe(
+                z.transform((v: unknown) => (typeof v === 'number' ? String(v) : v)),
+                oneOf(KERNELS),
+              ),
             hz: () =>
               z.union(
                 HZ_VALUES.map((v) => z.literal(v)) as [
-                  z.ZodLiteral<100>,
-                  z.ZodLiteral<250>,
-                  z.ZodLiteral<1000>,
+                  z.ZodMiniLiteral<100>,
+                  z.ZodMiniLiteral<250>,
+                  z.ZodMiniLiteral<1000>,
                 ],
-                {
-                  error: `must be one of ${HZ_VALUES.join(', ')}`,
-                },
+                { error: `must be one of ${HZ_VALUES.join(', ')}` },
               ),
           }),
         ),
     }),
     workload: object({
-      processes: z
-        .array(processSchema(processes), { error: 'must be a list of processes' })
-        .min(1, { error: 'must be a non-empty list of processes' }),
+      processes: list(
+        processSchema(processes),
+        'must be a list of processes',
+        'must be a non-empty list of processes',
+      ),
       ...optionalKeys(workload, {
         // the vm sysctls by their names (page-cache.ts); {} is 2.6.32's defaults
         pageCache: () =>
-          object({
-            memoryMiB: intIn(1, 1048576, 'must be a whole number of MiB from 1 to 1048576'),
-            dirty_ratio: intIn(1, 100, 'must be a percentage from 1 to 100'),
-            dirty_background_ratio: intIn(1, 100, 'must be a percentage from 1 to 100'),
-            dirty_expire_centisecs: intIn(1, 8640000, 'must be centiseconds from 1 to 8640000'),
-            dirty_writeback_centisecs: intIn(1, 8640000, 'must be centiseconds from 1 to 8640000'),
-          })
-            .partial()
-            .nullable(),
+          z.nullable(
+            z.partial(
+              object({
+                memoryMiB: intIn(1, 1048576, 'must be a whole number of MiB from 1 to 1048576'),
+                dirty_ratio: intIn(1, 100, 'must be a percentage from 1 to 100'),
+                dirty_background_ratio: intIn(1, 100, 'must be a percentage from 1 to 100'),
+                dirty_expire_centisecs: intIn(1, 8640000, 'must be centiseconds from 1 to 8640000'),
+                dirty_writeback_centisecs: intIn(
+                  1,
+                  8640000,
+                  'must be centiseconds from 1 to 8640000',
+                ),
+              }),
+            ),
+          ),
       }),
     }),
     ...optionalKeys(top, {

@@ -52,7 +52,10 @@ wall-clock time measures the other jobs as much as this code; expect ±15% betwe
 The range-write rows are wall-clock. The "whole process" rows (issue 19) time
 \`node dist-cli/spindle.mjs …\` from spawn to exit, wall clock, median of 3, as a user sees
 it: on a loaded machine they include the time the process waited for a core, so each notes
-the load average around it (a figure is never adjusted for load).
+the load average around it (a figure is never adjusted for load). They run without
+NODE_EXTRA_CA_CERTS, which this sandbox sets and which makes any node process load a CA
+bundle as it starts (bench/whole.ts userEnv); the start-up row's note gives its figure with
+it, and node's own start-up on an empty script.
 
 - Run: ${new Date().toISOString()}
 - Machine: ${machine}

@@ -186,35 +186,20 @@ function badLbn(g: Geometry, lbn: number): never {
 }
 
 /** LBN → physical address, written into `out` (no allocation on the hot path). The drive
- * keeps a located request's address, so the hot path looks up each LBN about once. */
+ * keeps a located request's address, so the hot path looks up each LBN about once. Sector
+ * sparing lives apart (sectorSparedTrack), so this stays under V8's inlining size limit. */
 export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
   if (!(lbn >= 0 && lbn < g.totalLbns)) badLbn(g, lbn);
   const z = zoneOfLbn(g, lbn);
   const x = lbn - z.firstLbn + z.emptyFrontSectors;
-  const spt = z.sectorsPerTrack;
   let track: number;
   if (z.sparing === SPARE_TRACKS) {
     // DiskSim g1_ltop_trackspare: count the empty front, then skip slipped tracks.
+    const spt = z.sectorsPerTrack;
     const logicalTrack = Math.floor(x / spt);
     track = logicalTrack + slipsPassed(z.slipLimits, logicalTrack);
     out.sector = x - logicalTrack * spt;
-  } else if (z.sparing === SPARE_PER_TRACK) {
-    // g1_ltop_sectpertrackspare: the empty front counts in LBNs per track; slipped
-    // sectors on the track push the LBN one sector on.
-    const lpt = z.lbnsPerTrack;
-    track = Math.floor(x / lpt);
-    let j = x - track * lpt;
-    const first = track * spt;
-    for (const slip of z.sectorSlips) {
-      if (slip >= first && slip - first <= j) j++;
-    }
-    out.sector = j;
-  } else {
-    // g1_ltop_sectperzonespare: physical sectors run through the zone, slips skipped.
-    const p = x + slipsPassed(z.sectorSlipLimits, x);
-    track = Math.floor(p / spt);
-    out.sector = p - track * spt;
-  }
+  } else track = sectorSparedTrack(z, x, out);
   // Remainders by subtraction: one division for the cylinder (exact: whole numbers).
   const cylInZone = Math.floor(track / g.surfaces);
   out.zone = z.index;
@@ -222,6 +207,30 @@ export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
   const order = track - cylInZone * g.surfaces;
   out.head = g.mapping === 0 ? order : surfaceOrder(g, z, out.cylinder, order);
   return out;
+}
+
+/** lbnToPhys under sector sparing: the zone-relative track of position `x` (the empty front
+ * counted), its sector written into `out`. */
+function sectorSparedTrack(z: Zone, x: number, out: PhysAddr): number {
+  const spt = z.sectorsPerTrack;
+  if (z.sparing === SPARE_PER_TRACK) {
+    // g1_ltop_sectpertrackspare: the empty front counts in LBNs per track; slipped
+    // sectors on the track push the LBN one sector on.
+    const lpt = z.lbnsPerTrack;
+    const track = Math.floor(x / lpt);
+    let j = x - track * lpt;
+    const first = track * spt;
+    for (const slip of z.sectorSlips) {
+      if (slip >= first && slip - first <= j) j++;
+    }
+    out.sector = j;
+    return track;
+  }
+  // g1_ltop_sectperzonespare: physical sectors run through the zone, slips skipped.
+  const p = x + slipsPassed(z.sectorSlipLimits, x);
+  const track = Math.floor(p / spt);
+  out.sector = p - track * spt;
+  return track;
 }
 
 /** The first and last LBN on the track (or, `cylinder`, the cylinder) holding `lbn`. */
@@ -335,20 +344,26 @@ export function trackStartAngle(g: Geometry, z: Zone, cylinder: number, head: nu
   const spt = z.sectorsPerTrack;
   const order = g.mapping === 0 ? head : surfaceOrder(g, z, cylinder, head);
   let r = t.byCylinder[cylinder - z.firstCylinder]! + t.byOrder[order]!;
-  const slips = z.sectorSlips;
-  if (z.sparing === SPARE_PER_TRACK && slips.length > 0) {
-    const cutoff = ((cylinder - z.firstCylinder) * g.surfaces + head) * spt;
-    let lo = 0;
-    for (let hi = slips.length; lo < hi;) {
-      const mid = (lo + hi) >> 1;
-      if (slips[mid]! < cutoff) lo = mid + 1;
-      else hi = mid;
-    }
-    r += lo % spt;
-  }
+  if (z.sparing === SPARE_PER_TRACK && z.sectorSlips.length > 0)
+    r += slipsBeforeTrack(g, z, cylinder, head) % spt;
   if (r >= spt) r -= spt;
   if (r >= spt) r -= spt;
   return t.angle[r]!;
+}
+
+/** Per-track sparing: the slipped sectors before the track (counted by its head, not its
+ * place in the serpentine), each pushing its sectors one on (g1_map_pbn_skew). Apart from
+ * trackStartAngle, which stays small enough for V8 to inline. */
+function slipsBeforeTrack(g: Geometry, z: Zone, cylinder: number, head: number): number {
+  const slips = z.sectorSlips;
+  const cutoff = ((cylinder - z.firstCylinder) * g.surfaces + head) * z.sectorsPerTrack;
+  let lo = 0;
+  for (let hi = slips.length; lo < hi;) {
+    const mid = (lo + hi) >> 1;
+    if (slips[mid]! < cutoff) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The zone's StartAngles; false (each angle computed) unless the skews are whole numbers

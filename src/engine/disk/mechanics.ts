@@ -252,19 +252,8 @@ export function mediaTransfer(
       known = t;
       continue;
     }
-    // Write as far as the data has come; where it has not, wait whole revolutions.
-    const end = done + run;
-    while (done < end) {
-      const slack = t - data.firstNs - done * data.perSectorNs;
-      if (slack < 0) {
-        t += Math.ceil(-slack / d.revolutionNs) * d.revolutionNs;
-        continue;
-      }
-      const gain = data.perSectorNs - sectorNs; // how fast the head overtakes the bus
-      const m = gain <= 0 ? end - done : Math.min(end - done, Math.floor(slack / gain) + 1);
-      t += m * sectorNs;
-      done += m;
-    }
+    t = writeRun(d, data, t, done, done + run, sectorNs);
+    done += run;
     known = t;
   }
   out.endNs = t;
@@ -274,6 +263,30 @@ export function mediaTransfer(
   out.sectors = done;
   out.armBusyUntilNs = busy > t ? busy : t;
   return out;
+}
+
+/** A write's sectors [done, end) of one run from `t`, as far as the data has come; where it
+ * has not, whole revolutions waited. When the run ends. */
+function writeRun(
+  d: CompiledDisk,
+  data: WriteData,
+  t: number,
+  done: number,
+  end: number,
+  sectorNs: number,
+): number {
+  while (done < end) {
+    const slack = t - data.firstNs - done * data.perSectorNs;
+    if (slack < 0) {
+      t += Math.ceil(-slack / d.revolutionNs) * d.revolutionNs;
+      continue;
+    }
+    const gain = data.perSectorNs - sectorNs; // how fast the head overtakes the bus
+    const m = gain <= 0 ? end - done : Math.min(end - done, Math.floor(slack / gain) + 1);
+    t += m * sectorNs;
+    done += m;
+  }
+  return t;
 }
 
 /**

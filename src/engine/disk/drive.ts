@@ -12,6 +12,7 @@ import {
   newTransferEnd,
   locate,
   positionFor,
+  transferOnTrack,
   type Positioning,
   type WriteData,
 } from './mechanics';
@@ -342,18 +343,23 @@ function startService(
         1,
         Math.floor(Math.min(d.segmentSectors || rq.nSectors, rq.nSectors) * d.readWatermark),
       );
-  mediaTransfer(
-    d,
-    rq.sector,
-    rq.nSectors,
-    mediaStart,
-    rq.write,
-    xfer,
-    Infinity,
-    data,
-    watermark,
-    addressOf(rq, firstSector),
-  );
+  const at = addressOf(rq, firstSector);
+  if (
+    data !== null ||
+    !transferOnTrack(d, at, rq.sector, rq.nSectors, mediaStart, xfer, Infinity, watermark)
+  )
+    mediaTransfer(
+      d,
+      rq.sector,
+      rq.nSectors,
+      mediaStart,
+      rq.write,
+      xfer,
+      Infinity,
+      data,
+      watermark,
+      at,
+    );
   rq.seekNs = pos.seekNs;
   rq.rotationNs = pos.rotationNs;
   rq.transferNs = xfer.endNs - mediaStart;

@@ -41,6 +41,10 @@ export interface Zone {
    * slips passed are the limits ≤ t: a binary search gives the same count as that scan.
    */
   slipLimits: number[];
+  /** track sparing with slips: by logical track, the track it is on (logical track +
+   * slipsPassed), a table where the search's branches were a random request's
+   * mispredictions; null: the search (no slips, or a zone too large for a table) */
+  trackOfLogical: Int32Array | null;
   firstSectorOffset: number;
   trackSkew: number;
   cylinderSkew: number;
@@ -81,7 +85,17 @@ export interface Geometry {
   /** 0 conventional, 1 serpentine from each zone's first cylinder, 2 serpentine on odd
    * cylinder numbers (DiskSim g1_surfno_on_cyl) */
   mapping: number;
+  /** zoneOfLbn's table: by chunk of LBNs (lbn · zoneChunkScale, truncated), the zone of the
+   * chunk's first LBN — the zone of any LBN in the chunk or one before it */
+  zoneByChunk: Uint16Array;
+  /** 2^−k: chunks of 2^k LBNs, at most ZONE_CHUNKS of them */
+  zoneChunkScale: number;
 }
+
+/** zoneOfLbn's table size, at most: small enough to stay in the cache. */
+const ZONE_CHUNKS = 4096;
+/** Zone.trackOfLogical's size, at most (a zone with more tracks searches its slips). */
+const MAX_TRACK_TABLE = 1 << 16;
 
 /** A physical address. `zone` indexes Geometry.zones. */
 export interface PhysAddr {
@@ -133,6 +147,7 @@ export function buildGeometry(
       emptyFrontSectors: z.emptyFrontSectors,
       slips,
       slipLimits: limitsOf(slips),
+      trackOfLogical: null,
       firstSectorOffset: z.firstSectorOffset,
       trackSkew: z.trackSkew,
       cylinderSkew: z.cylinderSkew,
@@ -144,7 +159,31 @@ export function buildGeometry(
     });
     lbn += lbnCount;
   });
-  return { surfaces, cylinders, zones, totalLbns: lbn, mapping: MAPPING_CODE[mapping] };
+  for (const z of zones) z.trackOfLogical = trackTable(z);
+  let shift = 0;
+  while (lbn / 2 ** shift > ZONE_CHUNKS) shift++;
+  const g: Geometry = {
+    surfaces,
+    cylinders,
+    zones,
+    totalLbns: lbn,
+    mapping: MAPPING_CODE[mapping],
+    zoneByChunk: new Uint16Array(Math.max(1, Math.ceil(lbn / 2 ** shift))),
+    zoneChunkScale: 2 ** -shift,
+  };
+  for (let c = 0; c < g.zoneByChunk.length; c++)
+    g.zoneByChunk[c] = zoneSearch(g, c * 2 ** shift).index;
+  return g;
+}
+
+/** Zone.trackOfLogical: for each logical track of a track-spared zone with slips. */
+function trackTable(z: Zone): Int32Array | null {
+  if (z.sparing !== SPARE_TRACKS || z.slips.length === 0 || z.sectorsPerTrack <= 0) return null;
+  const tracks = Math.ceil((z.lbnCount + z.emptyFrontSectors) / z.sectorsPerTrack);
+  if (!(tracks > 0 && tracks <= MAX_TRACK_TABLE)) return null;
+  const t = new Int32Array(tracks);
+  for (let lt = 0; lt < tracks; lt++) t[lt] = lt + slipsPassed(z.slipLimits, lt);
+  return t;
 }
 
 /** The geometry a drive's parameters describe (zones, mapping and sparing). */
@@ -169,6 +208,15 @@ export function surfaceOrder(g: Geometry, z: Zone, cylinder: number, head: numbe
 }
 
 export function zoneOfLbn(g: Geometry, lbn: number): Zone {
+  if (!(lbn >= 0 && lbn < g.totalLbns)) return zoneSearch(g, lbn);
+  const zones = g.zones;
+  let i = g.zoneByChunk[(lbn * g.zoneChunkScale) | 0]!;
+  while (i + 1 < zones.length && zones[i + 1]!.firstLbn <= lbn) i++;
+  return zones[i]!;
+}
+
+/** The last zone starting at or before `lbn` (the first zone if none does). */
+function zoneSearch(g: Pick<Geometry, 'zones'>, lbn: number): Zone {
   const zones = g.zones;
   let lo = 0;
   let hi = zones.length - 1;
@@ -197,7 +245,9 @@ export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
     // DiskSim g1_ltop_trackspare: count the empty front, then skip slipped tracks.
     const spt = z.sectorsPerTrack;
     const logicalTrack = Math.floor(x / spt);
-    track = logicalTrack + slipsPassed(z.slipLimits, logicalTrack);
+    const map = z.trackOfLogical;
+    track =
+      map !== null ? map[logicalTrack]! : logicalTrack + slipsPassed(z.slipLimits, logicalTrack);
     out.sector = x - logicalTrack * spt;
   } else track = sectorSparedTrack(z, x, out);
   // Remainders by subtraction: one division for the cylinder (exact: whole numbers).

@@ -229,6 +229,7 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
     schedulePick(sim, drive.prefetch.holdUntilNs);
     return;
   }
+  if (drive.queue.length === 0) return; // nothing waits: the walks below would find nothing
   // Host commands first; destages join when nothing else is ready or the buffer is full.
   const includeDestage = drive.bufferFullSinceNs >= 0;
   const first = sptfFirstPass(sim, now, includeDestage); // SPTF: gather and pick in one walk

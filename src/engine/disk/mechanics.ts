@@ -349,8 +349,16 @@ export function positionFor(
   lastWriteEnd: number,
   out: Positioning,
 ): Positioning {
-  out.seekNs = seekFor(d, arm, rq, lastWriteEnd);
-  out.rotationNs = rotationFor(d, startNs, rq, out.seekNs);
+  const seek = seekFor(d, arm, rq, lastWriteEnd);
+  out.seekNs = seek;
+  // rotationFor, written out: one call fewer to inline on the hot path
+  out.rotationNs = rotationAfterSeek(
+    d,
+    startNs,
+    seek,
+    rq.angle,
+    rq.write ? writeStartNs(d, rq) : 0,
+  );
   return out;
 }
 

@@ -193,7 +193,7 @@ describe("an LBN's zone and track looked up are the ones searched", () => {
         lbnToPhys(g, lbn, addr);
         expect(addr.zone).toBe(zoneScan(g, lbn));
         const z = g.zones[addr.zone]!;
-        if (z.trackOfLogical === null) continue;
+        if (z.slipsByLogical === null) continue;
         // the track from the table is the one the slips, passed one by one, give
         const logical = Math.floor((lbn - z.firstLbn + z.emptyFrontSectors) / z.sectorsPerTrack);
         let track = logical;

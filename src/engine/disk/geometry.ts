@@ -41,10 +41,10 @@ export interface Zone {
    * slips passed are the limits ≤ t: a binary search gives the same count as that scan.
    */
   slipLimits: number[];
-  /** track sparing with slips: by logical track, the track it is on (logical track +
-   * slipsPassed), a table where the search's branches were a random request's
-   * mispredictions; null: the search (no slips, or a zone too large for a table) */
-  trackOfLogical: Int32Array | null;
+  /** track sparing with slips: by logical track, the slipped tracks it moves past
+   * (slipsPassed), a byte each: a table where the search's branches were a random request's
+   * mispredictions; null: the search (no slips, over 255 of them, or a zone too large) */
+  slipsByLogical: Uint8Array | null;
   firstSectorOffset: number;
   trackSkew: number;
   cylinderSkew: number;
@@ -94,7 +94,7 @@ export interface Geometry {
 
 /** zoneOfLbn's table size, at most: small enough to stay in the cache. */
 const ZONE_CHUNKS = 4096;
-/** Zone.trackOfLogical's size, at most (a zone with more tracks searches its slips). */
+/** Zone.slipsByLogical's size, at most (a zone with more tracks searches its slips). */
 const MAX_TRACK_TABLE = 1 << 16;
 
 /** A physical address. `zone` indexes Geometry.zones. */
@@ -147,7 +147,7 @@ export function buildGeometry(
       emptyFrontSectors: z.emptyFrontSectors,
       slips,
       slipLimits: limitsOf(slips),
-      trackOfLogical: null,
+      slipsByLogical: null,
       firstSectorOffset: z.firstSectorOffset,
       trackSkew: z.trackSkew,
       cylinderSkew: z.cylinderSkew,
@@ -159,7 +159,7 @@ export function buildGeometry(
     });
     lbn += lbnCount;
   });
-  for (const z of zones) z.trackOfLogical = trackTable(z);
+  for (const z of zones) z.slipsByLogical = slipTable(z);
   let shift = 0;
   while (lbn / 2 ** shift > ZONE_CHUNKS) shift++;
   const g: Geometry = {
@@ -176,13 +176,14 @@ export function buildGeometry(
   return g;
 }
 
-/** Zone.trackOfLogical: for each logical track of a track-spared zone with slips. */
-function trackTable(z: Zone): Int32Array | null {
-  if (z.sparing !== SPARE_TRACKS || z.slips.length === 0 || z.sectorsPerTrack <= 0) return null;
+/** Zone.slipsByLogical: for each logical track of a track-spared zone with slips. */
+function slipTable(z: Zone): Uint8Array | null {
+  if (z.sparing !== SPARE_TRACKS || z.slips.length === 0 || z.slips.length > 255) return null;
+  if (!(z.sectorsPerTrack > 0)) return null;
   const tracks = Math.ceil((z.lbnCount + z.emptyFrontSectors) / z.sectorsPerTrack);
   if (!(tracks > 0 && tracks <= MAX_TRACK_TABLE)) return null;
-  const t = new Int32Array(tracks);
-  for (let lt = 0; lt < tracks; lt++) t[lt] = lt + slipsPassed(z.slipLimits, lt);
+  const t = new Uint8Array(tracks);
+  for (let lt = 0; lt < tracks; lt++) t[lt] = slipsPassed(z.slipLimits, lt);
   return t;
 }
 
@@ -245,9 +246,10 @@ export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
     // DiskSim g1_ltop_trackspare: count the empty front, then skip slipped tracks.
     const spt = z.sectorsPerTrack;
     const logicalTrack = Math.floor(x / spt);
-    const map = z.trackOfLogical;
+    const passed = z.slipsByLogical;
     track =
-      map !== null ? map[logicalTrack]! : logicalTrack + slipsPassed(z.slipLimits, logicalTrack);
+      logicalTrack +
+      (passed !== null ? passed[logicalTrack]! : slipsPassed(z.slipLimits, logicalTrack));
     out.sector = x - logicalTrack * spt;
   } else track = sectorSparedTrack(z, x, out);
   // Remainders by subtraction: one division for the cylinder (exact: whole numbers).

@@ -165,3 +165,43 @@ describe('a read-ahead stream cannot be over before n − 1 sector times (prefet
     );
   });
 });
+
+describe("an LBN's zone and track looked up are the ones searched", () => {
+  /** The last zone starting at or before lbn, by a scan (zoneOfLbn's table stands for it). */
+  function zoneScan(g: Geometry, lbn: number): number {
+    let zi = 0;
+    g.zones.forEach((z, i) => {
+      if (z.firstLbn <= lbn) zi = i;
+    });
+    return zi;
+  }
+  it.each(rotating.map((p) => [p.name, p] as const))(
+    '%s: zone boundaries, chunk boundaries and a spread of LBNs',
+    (_, p) => {
+      const g = buildGeometry(p.surfaces, p.cylinders, p.zones, p.mapping, p.sparing);
+      const chunk = 1 / g.zoneChunkScale;
+      const lbns = new Set<number>([0, g.totalLbns - 1]);
+      for (const z of g.zones)
+        for (const d of [-1, 0, 1]) lbns.add(z.firstLbn + d).add(z.firstLbn + z.lbnCount + d);
+      for (let c = 0; c < g.zoneByChunk.length; c++)
+        for (const d of [-1, 0, 1]) lbns.add(c * chunk + d);
+      const stride = Math.max(1, Math.floor(g.totalLbns / 20_000)) | 1;
+      for (let l = 0; l < g.totalLbns; l += stride) lbns.add(l);
+      const addr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
+      for (const lbn of lbns) {
+        if (lbn < 0 || lbn >= g.totalLbns) continue;
+        lbnToPhys(g, lbn, addr);
+        expect(addr.zone).toBe(zoneScan(g, lbn));
+        const z = g.zones[addr.zone]!;
+        if (z.slipsByLogical === null) continue;
+        // the track from the table is the one the slips, passed one by one, give
+        const logical = Math.floor((lbn - z.firstLbn + z.emptyFrontSectors) / z.sectorsPerTrack);
+        let track = logical;
+        for (const slip of z.slips) if (slip <= track) track++;
+        const order = track - Math.floor(track / g.surfaces) * g.surfaces;
+        expect(addr.cylinder).toBe(z.firstCylinder + Math.floor(track / g.surfaces));
+        expect(addr.head).toBe(surfaceOrder(g, z, addr.cylinder, order));
+      }
+    },
+  );
+});

@@ -15,6 +15,7 @@ import {
   mediaTransfer,
   newTransferEnd,
   positionTo,
+  transferOnTrack,
   type Positioning,
   type TransferEnd,
 } from './mechanics';
@@ -133,18 +134,10 @@ const progress = newTransferEnd();
 
 /** How far the read-ahead has got by time t (fills `progress`). */
 function prefetchProgress(sim: DiskSimulation, pf: Prefetch, t: number): TransferEnd {
-  return mediaTransfer(
-    sim.model.disk,
-    pf.baseLbn,
-    pf.limitLbn - pf.baseLbn,
-    pf.baseStartNs,
-    false,
-    progress,
-    t,
-    null,
-    0,
-    pf.base,
-  );
+  const d = sim.model.disk;
+  const n = pf.limitLbn - pf.baseLbn;
+  if (transferOnTrack(d, pf.base, pf.baseLbn, n, pf.baseStartNs, progress, t, 0)) return progress;
+  return mediaTransfer(d, pf.baseLbn, n, pf.baseStartNs, false, progress, t, null, 0, pf.base);
 }
 
 /** When the arm's angle was last known: the end of the last whole sector read ahead by
@@ -269,10 +262,14 @@ export function tryCacheRead(sim: DiskSimulation, rq: IoRequest, now: number): b
 
 /** When the stream has buffered every sector before `end`. */
 function streamedBy(sim: DiskSimulation, pf: Prefetch, end: number): number {
+  const d = sim.model.disk;
+  const n = end - pf.baseLbn;
+  if (transferOnTrack(d, pf.base, pf.baseLbn, n, pf.baseStartNs, progress, Infinity, 0))
+    return progress.endNs;
   return mediaTransfer(
-    sim.model.disk,
+    d,
     pf.baseLbn,
-    end - pf.baseLbn,
+    n,
     pf.baseStartNs,
     false,
     progress,

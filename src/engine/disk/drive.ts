@@ -12,6 +12,7 @@ import {
   newTransferEnd,
   locate,
   positionFor,
+  transferOnTrack,
   type Positioning,
   type WriteData,
 } from './mechanics';
@@ -228,6 +229,7 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
     schedulePick(sim, drive.prefetch.holdUntilNs);
     return;
   }
+  if (drive.queue.length === 0) return; // nothing waits: the walks below would find nothing
   // Host commands first; destages join when nothing else is ready or the buffer is full.
   const includeDestage = drive.bufferFullSinceNs >= 0;
   const first = sptfFirstPass(sim, now, includeDestage); // SPTF: gather and pick in one walk
@@ -342,18 +344,23 @@ function startService(
         1,
         Math.floor(Math.min(d.segmentSectors || rq.nSectors, rq.nSectors) * d.readWatermark),
       );
-  mediaTransfer(
-    d,
-    rq.sector,
-    rq.nSectors,
-    mediaStart,
-    rq.write,
-    xfer,
-    Infinity,
-    data,
-    watermark,
-    addressOf(rq, firstSector),
-  );
+  const at = addressOf(rq, firstSector);
+  if (
+    data !== null ||
+    !transferOnTrack(d, at, rq.sector, rq.nSectors, mediaStart, xfer, Infinity, watermark)
+  )
+    mediaTransfer(
+      d,
+      rq.sector,
+      rq.nSectors,
+      mediaStart,
+      rq.write,
+      xfer,
+      Infinity,
+      data,
+      watermark,
+      at,
+    );
   rq.seekNs = pos.seekNs;
   rq.rotationNs = pos.rotationNs;
   rq.transferNs = xfer.endNs - mediaStart;

@@ -41,6 +41,10 @@ export interface Zone {
    * slips passed are the limits ≤ t: a binary search gives the same count as that scan.
    */
   slipLimits: number[];
+  /** track sparing with slips: by logical track, the slipped tracks it moves past
+   * (slipsPassed), a byte each: a table where the search's branches were a random request's
+   * mispredictions; null: the search (no slips, over 255 of them, or a zone too large) */
+  slipsByLogical: Uint8Array | null;
   firstSectorOffset: number;
   trackSkew: number;
   cylinderSkew: number;
@@ -81,7 +85,17 @@ export interface Geometry {
   /** 0 conventional, 1 serpentine from each zone's first cylinder, 2 serpentine on odd
    * cylinder numbers (DiskSim g1_surfno_on_cyl) */
   mapping: number;
+  /** zoneOfLbn's table: by chunk of LBNs (lbn · zoneChunkScale, truncated), the zone of the
+   * chunk's first LBN — the zone of any LBN in the chunk or one before it */
+  zoneByChunk: Uint16Array;
+  /** 2^−k: chunks of 2^k LBNs, at most ZONE_CHUNKS of them */
+  zoneChunkScale: number;
 }
+
+/** zoneOfLbn's table size, at most: small enough to stay in the cache. */
+const ZONE_CHUNKS = 4096;
+/** Zone.slipsByLogical's size, at most (a zone with more tracks searches its slips). */
+const MAX_TRACK_TABLE = 1 << 16;
 
 /** A physical address. `zone` indexes Geometry.zones. */
 export interface PhysAddr {
@@ -133,6 +147,7 @@ export function buildGeometry(
       emptyFrontSectors: z.emptyFrontSectors,
       slips,
       slipLimits: limitsOf(slips),
+      slipsByLogical: null,
       firstSectorOffset: z.firstSectorOffset,
       trackSkew: z.trackSkew,
       cylinderSkew: z.cylinderSkew,
@@ -144,7 +159,32 @@ export function buildGeometry(
     });
     lbn += lbnCount;
   });
-  return { surfaces, cylinders, zones, totalLbns: lbn, mapping: MAPPING_CODE[mapping] };
+  for (const z of zones) z.slipsByLogical = slipTable(z);
+  let shift = 0;
+  while (lbn / 2 ** shift > ZONE_CHUNKS) shift++;
+  const g: Geometry = {
+    surfaces,
+    cylinders,
+    zones,
+    totalLbns: lbn,
+    mapping: MAPPING_CODE[mapping],
+    zoneByChunk: new Uint16Array(Math.max(1, Math.ceil(lbn / 2 ** shift))),
+    zoneChunkScale: 2 ** -shift,
+  };
+  for (let c = 0; c < g.zoneByChunk.length; c++)
+    g.zoneByChunk[c] = zoneSearch(g, c * 2 ** shift).index;
+  return g;
+}
+
+/** Zone.slipsByLogical: for each logical track of a track-spared zone with slips. */
+function slipTable(z: Zone): Uint8Array | null {
+  if (z.sparing !== SPARE_TRACKS || z.slips.length === 0 || z.slips.length > 255) return null;
+  if (!(z.sectorsPerTrack > 0)) return null;
+  const tracks = Math.ceil((z.lbnCount + z.emptyFrontSectors) / z.sectorsPerTrack);
+  if (!(tracks > 0 && tracks <= MAX_TRACK_TABLE)) return null;
+  const t = new Uint8Array(tracks);
+  for (let lt = 0; lt < tracks; lt++) t[lt] = slipsPassed(z.slipLimits, lt);
+  return t;
 }
 
 /** The geometry a drive's parameters describe (zones, mapping and sparing). */
@@ -169,6 +209,15 @@ export function surfaceOrder(g: Geometry, z: Zone, cylinder: number, head: numbe
 }
 
 export function zoneOfLbn(g: Geometry, lbn: number): Zone {
+  if (!(lbn >= 0 && lbn < g.totalLbns)) return zoneSearch(g, lbn);
+  const zones = g.zones;
+  let i = g.zoneByChunk[(lbn * g.zoneChunkScale) | 0]!;
+  while (i + 1 < zones.length && zones[i + 1]!.firstLbn <= lbn) i++;
+  return zones[i]!;
+}
+
+/** The last zone starting at or before `lbn` (the first zone if none does). */
+function zoneSearch(g: Pick<Geometry, 'zones'>, lbn: number): Zone {
   const zones = g.zones;
   let lo = 0;
   let hi = zones.length - 1;
@@ -186,35 +235,23 @@ function badLbn(g: Geometry, lbn: number): never {
 }
 
 /** LBN → physical address, written into `out` (no allocation on the hot path). The drive
- * keeps a located request's address, so the hot path looks up each LBN about once. */
+ * keeps a located request's address, so the hot path looks up each LBN about once. Sector
+ * sparing lives apart (sectorSparedTrack), so this stays under V8's inlining size limit. */
 export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
   if (!(lbn >= 0 && lbn < g.totalLbns)) badLbn(g, lbn);
   const z = zoneOfLbn(g, lbn);
   const x = lbn - z.firstLbn + z.emptyFrontSectors;
-  const spt = z.sectorsPerTrack;
   let track: number;
   if (z.sparing === SPARE_TRACKS) {
     // DiskSim g1_ltop_trackspare: count the empty front, then skip slipped tracks.
+    const spt = z.sectorsPerTrack;
     const logicalTrack = Math.floor(x / spt);
-    track = logicalTrack + slipsPassed(z.slipLimits, logicalTrack);
+    const passed = z.slipsByLogical;
+    track =
+      logicalTrack +
+      (passed !== null ? passed[logicalTrack]! : slipsPassed(z.slipLimits, logicalTrack));
     out.sector = x - logicalTrack * spt;
-  } else if (z.sparing === SPARE_PER_TRACK) {
-    // g1_ltop_sectpertrackspare: the empty front counts in LBNs per track; slipped
-    // sectors on the track push the LBN one sector on.
-    const lpt = z.lbnsPerTrack;
-    track = Math.floor(x / lpt);
-    let j = x - track * lpt;
-    const first = track * spt;
-    for (const slip of z.sectorSlips) {
-      if (slip >= first && slip - first <= j) j++;
-    }
-    out.sector = j;
-  } else {
-    // g1_ltop_sectperzonespare: physical sectors run through the zone, slips skipped.
-    const p = x + slipsPassed(z.sectorSlipLimits, x);
-    track = Math.floor(p / spt);
-    out.sector = p - track * spt;
-  }
+  } else track = sectorSparedTrack(z, x, out);
   // Remainders by subtraction: one division for the cylinder (exact: whole numbers).
   const cylInZone = Math.floor(track / g.surfaces);
   out.zone = z.index;
@@ -222,6 +259,30 @@ export function lbnToPhys(g: Geometry, lbn: number, out: PhysAddr): PhysAddr {
   const order = track - cylInZone * g.surfaces;
   out.head = g.mapping === 0 ? order : surfaceOrder(g, z, out.cylinder, order);
   return out;
+}
+
+/** lbnToPhys under sector sparing: the zone-relative track of position `x` (the empty front
+ * counted), its sector written into `out`. */
+function sectorSparedTrack(z: Zone, x: number, out: PhysAddr): number {
+  const spt = z.sectorsPerTrack;
+  if (z.sparing === SPARE_PER_TRACK) {
+    // g1_ltop_sectpertrackspare: the empty front counts in LBNs per track; slipped
+    // sectors on the track push the LBN one sector on.
+    const lpt = z.lbnsPerTrack;
+    const track = Math.floor(x / lpt);
+    let j = x - track * lpt;
+    const first = track * spt;
+    for (const slip of z.sectorSlips) {
+      if (slip >= first && slip - first <= j) j++;
+    }
+    out.sector = j;
+    return track;
+  }
+  // g1_ltop_sectperzonespare: physical sectors run through the zone, slips skipped.
+  const p = x + slipsPassed(z.sectorSlipLimits, x);
+  const track = Math.floor(p / spt);
+  out.sector = p - track * spt;
+  return track;
 }
 
 /** The first and last LBN on the track (or, `cylinder`, the cylinder) holding `lbn`. */
@@ -335,20 +396,26 @@ export function trackStartAngle(g: Geometry, z: Zone, cylinder: number, head: nu
   const spt = z.sectorsPerTrack;
   const order = g.mapping === 0 ? head : surfaceOrder(g, z, cylinder, head);
   let r = t.byCylinder[cylinder - z.firstCylinder]! + t.byOrder[order]!;
-  const slips = z.sectorSlips;
-  if (z.sparing === SPARE_PER_TRACK && slips.length > 0) {
-    const cutoff = ((cylinder - z.firstCylinder) * g.surfaces + head) * spt;
-    let lo = 0;
-    for (let hi = slips.length; lo < hi;) {
-      const mid = (lo + hi) >> 1;
-      if (slips[mid]! < cutoff) lo = mid + 1;
-      else hi = mid;
-    }
-    r += lo % spt;
-  }
+  if (z.sparing === SPARE_PER_TRACK && z.sectorSlips.length > 0)
+    r += slipsBeforeTrack(g, z, cylinder, head) % spt;
   if (r >= spt) r -= spt;
   if (r >= spt) r -= spt;
   return t.angle[r]!;
+}
+
+/** Per-track sparing: the slipped sectors before the track (counted by its head, not its
+ * place in the serpentine), each pushing its sectors one on (g1_map_pbn_skew). Apart from
+ * trackStartAngle, which stays small enough for V8 to inline. */
+function slipsBeforeTrack(g: Geometry, z: Zone, cylinder: number, head: number): number {
+  const slips = z.sectorSlips;
+  const cutoff = ((cylinder - z.firstCylinder) * g.surfaces + head) * z.sectorsPerTrack;
+  let lo = 0;
+  for (let hi = slips.length; lo < hi;) {
+    const mid = (lo + hi) >> 1;
+    if (slips[mid]! < cutoff) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The zone's StartAngles; false (each angle computed) unless the skews are whole numbers

@@ -7,6 +7,7 @@ import { doubleFields } from '../sim/doubles';
 import { createHistogram, recordValue, type Histogram } from './histogram';
 import {
   countAt,
+  countAtBoth,
   createCounterSeries,
   createLevelSeries,
   setLevel,
@@ -223,8 +224,7 @@ export function noteBioCompleted(sim: MeasuredSimulation, bio: Bio, rq: IoReques
   recordValue(m.q2c, q2c);
   // an empty flush's request never went to the device (blk-flush.ts)
   if (rq.dispatchedNs >= 0) recordValue(m.q2d, rq.dispatchedNs - bio.queuedNs);
-  countAt(m.completions, t, 1);
-  countAt(m.q2cSum, t, q2c);
+  countAtBoth(m.completions, m.q2cSum, t, 1, q2c);
   const p = m.processes[bio.proc]!;
   p.completed++;
   p.bytes += bio.nSectors * 512;

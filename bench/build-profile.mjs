@@ -14,7 +14,10 @@ await build({
     emptyOutDir: false,
     sourcemap: true,
     minify: false,
-    rolldownOptions: { output: { format: 'es', entryFileNames: out, codeSplitting: false } },
+    // as vite.config.ts's node bundles: top-level const stays const (V8 folds it)
+    rolldownOptions: {
+      output: { topLevelVar: false, format: 'es', entryFileNames: out, codeSplitting: false },
+    },
   },
   ssr: { target: 'node', noExternal: true },
 });

@@ -131,7 +131,7 @@ export const createBioTable = createSlotTable<Bio>;
 function takeSlot<T extends { slot: number }>(t: SlotTable<T>, make: () => T): T {
   const slot = t.free.length > 0 ? t.free.pop()! : t.slots.length;
   let item = t.slots[slot];
-  if (!item) {
+  if (item === undefined) {
     item = make();
     t.slots[slot] = item;
   }
@@ -261,11 +261,12 @@ export function allocRequest(
   rq.sector = sector;
   rq.nSectors = nSectors;
   rq.internal = internal;
-  // Emptied by pop, not `length = 0`: V8 then keeps the backing store (no allocation per request).
-  if (rq.bios) while (rq.bios.length > 0) rq.bios.pop();
-  else rq.bios = [];
-  if (rq.owners) while (rq.owners.length > 0) rq.owners.pop();
-  else rq.owners = [];
+  // Emptied by pop, not `length = 0`: V8 then keeps the backing store (no allocation per
+  // request). Every request object is made with both arrays (newRequestObject).
+  const bios = rq.bios;
+  while (bios.length > 0) bios.pop();
+  const owners = rq.owners;
+  while (owners.length > 0) owners.pop();
   rq.ioprioClass = 2;
   rq.ioprioLevel = 4;
   rq.fifoNs = -1;

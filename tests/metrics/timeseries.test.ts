@@ -3,6 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import {
   countAt,
+  countAtBoth,
   createCounterSeries,
   createLevelSeries,
   seriesPoints,
@@ -229,5 +230,33 @@ describe('series snapshots', () => {
     expect(l2).toEqual(l);
     expect(seriesPoints(c2, t)).toEqual(seriesPoints(c, t));
     expect(seriesPoints(l2, t + 1000)).toEqual(seriesPoints(l, t + 1000));
+  });
+});
+
+describe('countAtBoth', () => {
+  it('counts as two countAt calls, through doublings and on unlike series', () => {
+    const rnd = mulberry32(19);
+    const a = createCounterSeries(1000, 16);
+    const b = createCounterSeries(1000, 16);
+    const a2 = createCounterSeries(1000, 16);
+    const b2 = createCounterSeries(1000, 16);
+    const odd = createCounterSeries(700, 16); // other windows: the fallback path
+    const odd2 = createCounterSeries(700, 16);
+    let t = 0;
+    for (let i = 0; i < 3000; i++) {
+      t += rnd() < 0.2 ? 0 : rnd() * 900 + 0.25;
+      const x = rnd() * 1e6;
+      countAtBoth(a, b, t, 1, x);
+      countAt(a2, t, 1);
+      countAt(b2, t, x);
+      countAtBoth(a, odd, t, 0, x);
+      countAt(a2, t, 0);
+      countAt(odd2, t, x);
+    }
+    expect(a.windowNs).toBeGreaterThan(1000);
+    expect(a).toEqual(a2);
+    expect(b).toEqual(b2);
+    expect(odd).toEqual(odd2);
+    expect(() => countAtBoth(a, b, -1, 1, 1)).toThrow(RangeError);
   });
 });

@@ -18,6 +18,7 @@ export type { CdfPoint, Histogram, LatencySummaryMs } from './histogram';
 
 export {
   countAt,
+  countAtBoth,
   createCounterSeries,
   createLevelSeries,
   seriesPoints,

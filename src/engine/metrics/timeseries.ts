@@ -166,6 +166,33 @@ export function countAt(s: CounterSeries, tNs: number, amount = 1): void {
   if (tNs > s.lastNs) s.lastNs = tNs;
 }
 
+/**
+ * countAt(a, tNs, amountA) then countAt(b, tNs, amountB), the window found once while the two
+ * series have the same windows (two series always counted at the same times keep them: each
+ * doubles at the same count).
+ */
+export function countAtBoth(
+  a: CounterSeries,
+  b: CounterSeries,
+  tNs: number,
+  amountA: number,
+  amountB: number,
+): void {
+  if (!(tNs >= 0 && tNs <= MAX_TIME)) checkTime(tNs);
+  const i = Math.floor(tNs / a.windowNs);
+  if (i >= a.maxPoints || b.windowNs !== a.windowNs || b.maxPoints !== a.maxPoints) {
+    countAt(a, tNs, amountA);
+    countAt(b, tNs, amountB);
+    return;
+  }
+  a.values[i]! += amountA;
+  if (i >= a.used) a.used = i + 1;
+  if (tNs > a.lastNs) a.lastNs = tNs;
+  b.values[i]! += amountB;
+  if (i >= b.used) b.used = i + 1;
+  if (tNs > b.lastNs) b.lastNs = tNs;
+}
+
 /** The level changes to `level` at tNs (tNs ≥ the previous change). */
 export function setLevel(s: LevelSeries, tNs: number, level: number): void {
   if (tNs === s.lastNs) {

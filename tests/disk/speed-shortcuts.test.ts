@@ -204,4 +204,52 @@ describe("an LBN's zone and track looked up are the ones searched", () => {
       }
     },
   );
+  it('random track-spared zones: the slip table, filled by ranges, gives the tracks the slips give one by one', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 2, max: 60 }),
+        fc.integer({ min: 1, max: 40 }),
+        // slipped tracks, as fractions of the zone's: repeats, the first and last track too
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(0, 0.5, 0.999),
+            fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+          ),
+          { minLength: 1, maxLength: 30 },
+        ),
+        fc.integer({ min: 0, max: 5 }),
+        (surfaces, cylinders, spt, fractions, spareTracks) => {
+          const tracks = surfaces * cylinders;
+          const slips = fractions.map((f) => Math.floor(f * tracks)).sort((a, b) => a - b);
+          const spec: ZoneSpec = {
+            firstCylinder: 0,
+            lastCylinder: cylinders - 1,
+            sectorsPerTrack: spt,
+            firstSectorOffset: 0,
+            emptyFrontSectors: 0,
+            trackSkew: 0,
+            cylinderSkew: 0,
+            spareTracks: Math.min(spareTracks + slips.length, tracks - 1),
+            slips,
+            sparesPerTrack: 0,
+            spareSectors: 0,
+            sectorSlips: [],
+          };
+          const g = buildGeometry(surfaces, cylinders, [spec], 'conventional', 'tracks');
+          const z = g.zones[0]!;
+          if (g.totalLbns === 0) return;
+          expect(z.slipsByLogical).not.toBeNull();
+          const addr = { zone: 0, cylinder: 0, head: 0, sector: 0 };
+          for (let lbn = 0; lbn < g.totalLbns; lbn += spt) {
+            lbnToPhys(g, lbn, addr);
+            let track = Math.floor(lbn / spt);
+            for (const slip of z.slips) if (slip <= track) track++;
+            expect(addr.cylinder * surfaces + addr.head).toBe(track);
+          }
+        },
+      ),
+      { numRuns: 300, seed: 19 },
+    );
+  });
 });

@@ -171,8 +171,10 @@ export function buildGeometry(
     zoneByChunk: new Uint16Array(Math.max(1, Math.ceil(lbn / 2 ** shift))),
     zoneChunkScale: 2 ** -shift,
   };
-  for (let c = 0; c < g.zoneByChunk.length; c++)
-    g.zoneByChunk[c] = zoneSearch(g, c * 2 ** shift).index;
+  // each chunk holds the last zone starting at or before its first LBN (zoneSearch): zones
+  // filled in in order from their first chunk on, each over the one before (start-up time)
+  for (let i = 1; i < zones.length; i++)
+    g.zoneByChunk.fill(i, Math.ceil(zones[i]!.firstLbn / 2 ** shift));
   return g;
 }
 
@@ -183,7 +185,18 @@ function slipTable(z: Zone): Uint8Array | null {
   const tracks = Math.ceil((z.lbnCount + z.emptyFrontSectors) / z.sectorsPerTrack);
   if (!(tracks > 0 && tracks <= MAX_TRACK_TABLE)) return null;
   const t = new Uint8Array(tracks);
-  for (let lt = 0; lt < tracks; lt++) t[lt] = slipsPassed(z.slipLimits, lt);
+  const limits = z.slipLimits;
+  if (!limits.every(Number.isInteger)) {
+    for (let lt = 0; lt < tracks; lt++) t[lt] = slipsPassed(limits, lt);
+    return t;
+  }
+  // slipsPassed counts the limits at or below a track, and they rise: k of them from the
+  // k-th limit up to the next (ranges filled rather than every track searched: start-up time)
+  for (let k = 1; k <= limits.length; k++) {
+    const from = Math.max(0, limits[k - 1]!);
+    const to = Math.min(tracks, k < limits.length ? limits[k]! : tracks);
+    if (from < to) t.fill(k, from, to);
+  }
   return t;
 }
 

@@ -29,9 +29,11 @@ export function seekMs(curve: SeekCurve, d: number, cylinders: number): number {
 }
 
 function hpl(v: readonly number[], d: number): number {
-  const [v1, v2, v3, v4, v5, v6] = v as [number, number, number, number, number, number];
+  // read by index, not destructured: destructuring walks an iterator, which costs in the
+  // unoptimised code that builds a short run's seek table at start-up (issue 19)
+  const v6 = v[5]!;
   if (d === 1 && v6 !== -1) return v6;
-  return d < v1 ? v2 + v3 * Math.sqrt(d) : v4 + v5 * d;
+  return d < v[0]! ? v[1]! + v[2]! * Math.sqrt(d) : v[3]! + v[4]! * d;
 }
 
 function interpolate(points: ReadonlyArray<readonly [number, number]>, d: number): number {

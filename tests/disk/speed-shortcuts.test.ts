@@ -12,7 +12,7 @@ import {
 } from '../../src/engine/disk/geometry';
 import type { LbnMapping, SparingScheme, ZoneSpec } from '../../src/engine/disk/params';
 import { lbnToPhys } from '../../src/engine/disk/geometry';
-import { mediaTransfer, newTransferEnd } from '../../src/engine/disk/mechanics';
+import { mediaTransfer, newTransferEnd, transferOnTrack } from '../../src/engine/disk/mechanics';
 import { getPreset, presetNames } from '../../src/engine/disk/presets';
 
 const rotating = presetNames()
@@ -251,5 +251,38 @@ describe("an LBN's zone and track looked up are the ones searched", () => {
       ),
       { numRuns: 300, seed: 19 },
     );
+  });
+});
+
+describe('a transfer on one track (transferOnTrack) is the one mediaTransfer works out', () => {
+  it.each(rotating.map((p) => [p.name, p] as const))('%s: 3,000 random transfers', (_, p) => {
+    const d = compileDisk(p);
+    const total = d.geometry.totalLbns;
+    const short = newTransferEnd();
+    const long = newTransferEnd();
+    const at = { zone: 0, cylinder: 0, head: 0, sector: 0 };
+    let taken = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: total - 1 }),
+        fc.integer({ min: 1, max: 600 }),
+        fc.double({ min: 0, max: 1e12, noNaN: true }),
+        // cut: never, inside the transfer, or before it starts
+        fc.oneof(fc.constant(Infinity), fc.double({ min: -1e6, max: 5e7, noNaN: true })),
+        fc.integer({ min: 0, max: 700 }),
+        (lbn, want, startNs, cutAfter, markSectors) => {
+          const n = Math.min(want, total - lbn);
+          const untilNs = startNs + cutAfter;
+          lbnToPhys(d.geometry, lbn, at);
+          if (!transferOnTrack(d, at, lbn, n, startNs, short, untilNs, markSectors)) return;
+          taken++;
+          mediaTransfer(d, lbn, n, startNs, false, long, untilNs, null, markSectors, at);
+          expect({ ...short }).toEqual({ ...long });
+        },
+      ),
+      { numRuns: 3000, seed: 19 },
+    );
+    // the shortcut is taken often enough for the comparison to mean something
+    expect(taken).toBeGreaterThan(300);
   });
 });

@@ -361,7 +361,7 @@ export function hostRunQueue(sim: BlockSimulation, now: number): void {
       requeue(sim, rq, now);
       break;
     }
-    if (!rq.flushOp) noteDispatched(sim, rq);
+    if (!rq.flushOp) noteDispatched(sim, rq, now); // rq.dispatchedNs = now (driveSubmit)
   }
 }
 

@@ -212,8 +212,10 @@ export function setLevel(s: LevelSeries, tNs: number, level: number): void {
   const max = s.max;
   // Integrate the old level over [lastNs, tNs); window ia's max already holds it (set when
   // it began). The common case stays in one window.
+  // The rare call takes a number made on its own branch: given tNs itself, V8 boxed tNs
+  // (a HeapNumber) on every update, the branch taken or not.
   if (ia === ib) s.area[ia]! += s.level * (tNs - s.lastNs);
-  else integrateAcross(s, ia, ib, tNs);
+  else integrateAcross(s, ia, ib, tNs - ib * s.windowNs);
   if (level > max[ib]!) max[ib] = level;
   if (ib >= s.used) s.used = ib + 1;
   s.level = level;
@@ -221,8 +223,8 @@ export function setLevel(s: LevelSeries, tNs: number, level: number): void {
   s.lastWindow = ib;
 }
 
-/** The old level held from lastNs (window ia) into window ib > ia. */
-function integrateAcross(s: LevelSeries, ia: number, ib: number, tNs: number): void {
+/** The old level held from lastNs (window ia) into window ib > ia, up to `rest` ns into ib. */
+function integrateAcross(s: LevelSeries, ia: number, ib: number, rest: number): void {
   const { area, max, windowNs: w } = s;
   const old = s.level;
   const a = s.lastNs;
@@ -231,7 +233,6 @@ function integrateAcross(s: LevelSeries, ia: number, ib: number, tNs: number): v
     area[j]! += old * w;
     if (old > max[j]!) max[j] = old;
   }
-  const rest = tNs - ib * w;
   // why the guard: a change exactly on a boundary means the old level never held in window ib
   if (rest > 0) {
     area[ib]! += old * rest;

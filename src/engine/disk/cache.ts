@@ -150,9 +150,11 @@ export function armKnownNs(sim: DiskSimulation, now: number): number {
 
 /**
  * The mechanism is needed elsewhere: keep what was read, note where the arm is.
- * Returns when the arm is free (a track switch under way completes first).
+ * Returns the read-ahead's end (a scratch object: read it at once), whose armBusyUntilNs is
+ * when the arm is free (a track switch under way completes first). An object, not that
+ * number: a number returned from a call V8 does not inline is a new HeapNumber each time.
  */
-export function stopPrefetch(sim: DiskSimulation, t: number): number {
+export function stopPrefetch(sim: DiskSimulation, t: number): TransferEnd {
   const drive = sim.state.drive;
   const pf = drive.prefetch!;
   const got = prefetchProgress(sim, pf, t);
@@ -166,7 +168,7 @@ export function stopPrefetch(sim: DiskSimulation, t: number): number {
   drive.armKnownNs = got.knownNs;
   drive.prefetchSpare = pf;
   drive.prefetch = null;
-  return got.armBusyUntilNs;
+  return got;
 }
 
 /** The read-ahead has reached its limit by `now`: DiskSim releases the mechanism there
@@ -294,7 +296,7 @@ function partialHitReadOn(sim: DiskSimulation, segment: number, hi: number, now:
   const d = sim.model.disk;
   if (drive.mechBusy || drive.queue.length > 0) return -1;
   if (drive.prefetch && drive.prefetch.holdUntilNs > now) return -1;
-  const armFree = drive.prefetch ? stopPrefetch(sim, now) : now;
+  const armFree = drive.prefetch ? stopPrefetch(sim, now).armBusyUntilNs : now;
   const seg = drive.segments[segment]!;
   const startAt = Math.max(now + commandOverheadNs(sim, 'read-miss'), armFree);
   positionTo(d, startAt, drive.arm.cylinder, drive.arm.head, seg.hi, false, 0, 0, pos);

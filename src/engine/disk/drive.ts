@@ -322,7 +322,7 @@ function startService(
   const drive = st.drive;
   const d = sim.model.disk;
   let start = now;
-  if (drive.prefetch) start = Math.max(now, stopPrefetch(sim, now));
+  if (drive.prefetch) start = Math.max(now, stopPrefetch(sim, now).armBusyUntilNs);
   const arm = drive.arm;
   const fromCyl = arm.cylinder;
   rq.startNs = start;

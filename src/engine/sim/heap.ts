@@ -32,8 +32,13 @@ export interface EventHeap {
 export function createHeap(): EventHeap {
   // One spare to start with: the array holds objects from its creation on. (Created empty,
   // V8 would change its element kind at the first push, in every new simulation, and drop
-  // the optimized code that pushes events.) NaN: `t` is a double from the start too.
-  return { items: [{ t: NaN, p: 0, s: 0, kind: 0, a: 0, rq: -1 }], size: 0, nextSeq: 0 };
+  // the optimized code that pushes events.)
+  return { items: [newEvent()], size: 0, nextSeq: 0 };
+}
+
+/** A spare event object (pushEvent sets its fields). NaN: `t` is a double from the start. */
+function newEvent(): SimEvent {
+  return { t: NaN, p: 0, s: 0, kind: 0, a: 0, rq: -1 };
 }
 
 function before(x: SimEvent, y: SimEvent): boolean {
@@ -45,19 +50,17 @@ function before(x: SimEvent, y: SimEvent): boolean {
 export function pushEvent(h: EventHeap, t: number, p: number, kind: number, a = 0, rq = -1): void {
   const items = h.items;
   let i = h.size;
-  let ev: SimEvent;
-  if (i < items.length) {
-    ev = items[i]!;
-    ev.t = t;
-    ev.p = p;
-    ev.s = h.nextSeq++;
-    ev.kind = kind;
-    ev.a = a;
-    ev.rq = rq;
-  } else {
-    ev = { t, p, s: h.nextSeq++, kind, a, rq };
-    items.push(ev);
-  }
+  // A new object only when more events are pending than ever before. One path that fills
+  // the fields keeps this function small: V8 inlines it into its many callers, within a
+  // budget per function shared with their other callees.
+  if (i === items.length) items.push(newEvent());
+  const ev = items[i]!;
+  ev.t = t;
+  ev.p = p;
+  ev.s = h.nextSeq++;
+  ev.kind = kind;
+  ev.a = a;
+  ev.rq = rq;
   h.size = i + 1;
   while (i > 0) {
     const parent = (i - 1) >> 1;

@@ -179,15 +179,18 @@ export function countAtBoth(
   amountB: number,
 ): void {
   if (!(tNs >= 0 && tNs <= MAX_TIME)) checkTime(tNs);
-  const i = Math.floor(tNs / a.windowNs);
+  let i = Math.floor(tNs / a.windowNs);
   if (i >= a.maxPoints || b.windowNs !== a.windowNs || b.maxPoints !== a.maxPoints) {
+    // Each its own window. b's countAt written out: amountB passed to a call, even one
+    // rarely made, cost a HeapNumber on every count.
     countAt(a, tNs, amountA);
-    countAt(b, tNs, amountB);
-    return;
+    i = Math.floor(tNs / b.windowNs);
+    if (i >= b.maxPoints) i = coarsenCounterFor(b, tNs);
+  } else {
+    a.values[i]! += amountA;
+    if (i >= a.used) a.used = i + 1;
+    if (tNs > a.lastNs) a.lastNs = tNs;
   }
-  a.values[i]! += amountA;
-  if (i >= a.used) a.used = i + 1;
-  if (tNs > a.lastNs) a.lastNs = tNs;
   b.values[i]! += amountB;
   if (i >= b.used) b.used = i + 1;
   if (tNs > b.lastNs) b.lastNs = tNs;

@@ -321,8 +321,11 @@ function startService(
   const st = sim.state;
   const drive = st.drive;
   const d = sim.model.disk;
-  let start = now;
-  if (drive.prefetch) start = Math.max(now, stopPrefetch(sim, now).armBusyUntilNs);
+  // The mechanism starts now, or when a read-ahead under way lets the arm go. -Infinity,
+  // not now, when there is none: a merge of the number `now` and a computed one would be
+  // boxed (a HeapNumber) on every start; this way `start` is one computed number.
+  const armFree = drive.prefetch ? stopPrefetch(sim, now).armBusyUntilNs : -Infinity;
+  const start = Math.max(now, armFree);
   const arm = drive.arm;
   const fromCyl = arm.cylinder;
   rq.startNs = start;

@@ -64,13 +64,23 @@ export function createCylinderIndex(cylinders: number): CylinderIndex {
     seq: [],
     nextSeq: 0,
     head: [],
-    angle: [],
-    eligibleNs: [],
+    angle: emptyDoubles(),
+    eligibleNs: emptyDoubles(),
     kind: [],
     filed: 0,
     internal: 0,
     eligibleByNs: -Infinity,
   };
+}
+
+/** An empty array whose elements V8 keeps as doubles: an array's element kind is set by what
+ * it first holds and kept when it is emptied. Made empty (`[]`), each new simulation's index
+ * changed kind at its first filing, and the walk's optimised code, made for the last
+ * simulation's arrays, was thrown away (a deopt, then a run unoptimised until made again). */
+function emptyDoubles(): number[] {
+  const a = [0.5];
+  a.pop();
+  return a;
 }
 
 /** File the requests that joined `queue` (located: their cylinders known) since the last

@@ -14,6 +14,7 @@ import {
   bucketOf,
   createCylinderIndex,
   dequeue,
+  dequeueSlot,
   fileNew,
   INTERNAL,
   WRITE,
@@ -135,7 +136,19 @@ function agree(d: CompiledDisk, x: Decision, strict: boolean): boolean {
   const full = newSptfChoice();
   const walk = newSptfChoice();
   const args = [table, drive.queue] as const;
-  const want = sptfFromQueue(d, false, ...args, x.withInternal, arm, lastWriteEnd, x.now, 6, full);
+  const wantIndex = sptfFromQueue(
+    d,
+    false,
+    ...args,
+    x.withInternal,
+    arm,
+    lastWriteEnd,
+    x.now,
+    6,
+    full,
+  );
+  // the walk by cylinder answers with the slot, the queue walk with its index
+  const want = wantIndex >= 0 ? drive.queue[wantIndex]! : -1;
   const got = sptfByCylinder(
     d,
     ...args,
@@ -153,7 +166,7 @@ function agree(d: CompiledDisk, x: Decision, strict: boolean): boolean {
     expect(walk.positioned).toBe(full.positioned);
     for (const o of [full, walk]) {
       if (!o.positioned) continue;
-      const rq = requestAt(table, drive.queue[got]!);
+      const rq = requestAt(table, got);
       const p = positionFor(d, x.now, arm, rq, lastWriteEnd, { seekNs: 0, rotationNs: 0 });
       expect([o.slot, o.seekNs, o.rotationNs]).toEqual([rq.slot, p.seekNs, p.rotationNs]);
     }
@@ -220,19 +233,17 @@ describe('SPTF by cylinder chooses what the full search chooses', () => {
     const b = at(edge + 1, 0.02e6);
     drive.queue.push(a.slot, b.slot);
     const pick = (d: CompiledDisk) =>
-      drive.queue[
-        sptfByCylinder(
-          d,
-          table,
-          drive.queue,
-          drive.byCylinder!,
-          false,
-          arm,
-          -1,
-          now,
-          newSptfChoice(),
-        )
-      ];
+      sptfByCylinder(
+        d,
+        table,
+        drive.queue,
+        drive.byCylinder!,
+        false,
+        arm,
+        -1,
+        now,
+        newSptfChoice(),
+      );
     const full = sptfFromQueue(
       disk,
       false,
@@ -282,7 +293,7 @@ describe('the queue by cylinder', () => {
         internal: fc.boolean(),
         write: fc.boolean(),
       }),
-      fc.record({ leave: fc.nat() }),
+      fc.record({ leave: fc.nat(), bySlot: fc.boolean() }),
       fc.constant('walk' as const),
     );
     fc.assert(
@@ -303,7 +314,11 @@ describe('the queue by cylinder', () => {
           } else if (drive.queue.length > 0) {
             const i = o.leave % drive.queue.length;
             const rq = requestAt(table, drive.queue[i]!);
-            dequeue(drive, i, rq);
+            const rest = drive.queue.filter((_, j) => j !== i);
+            // by its index, or by its slot alone (SPTF's choice by cylinder): the same
+            if (o.bySlot) dequeueSlot(drive, rq);
+            else dequeue(drive, i, rq);
+            expect(drive.queue).toEqual(rest);
             freeRequest(table, rq);
           }
           // the queue's first `filed` requests, each in its bucket, and no other
@@ -369,7 +384,7 @@ describe('startService takes the walk’s positioning only where it is the one i
     const arm = { cylinder: 700, head: 3, nextLbn: 0 };
     const now = 2e9;
     const choice = newSptfChoice();
-    const i = sptfByCylinder(
+    const chosen = sptfByCylinder(
       disk,
       table,
       drive.queue,
@@ -380,8 +395,8 @@ describe('startService takes the walk’s positioning only where it is the one i
       now,
       choice,
     );
-    const rq = requestAt(table, drive.queue[i]!);
-    const other = requestAt(table, drive.queue[i === 0 ? 1 : 0]!);
+    const rq = requestAt(table, chosen);
+    const other = requestAt(table, drive.queue[drive.queue[0] === chosen ? 1 : 0]!);
     const want = positionFor(disk, now, arm, rq, -1, { seekNs: 0, rotationNs: 0 });
     const pos = { seekNs: -1, rotationNs: -1 };
     const take = (r = rq, a = arm, t = now, w = -1) =>

@@ -35,7 +35,7 @@ import { sptfChoice, sptfFirstPass, usedPositioning, type SptfChoice } from './s
 import { noteDestaged, noteServiced } from '../metrics/collector';
 import { releaseToUsed, takeRangeWrite } from './range';
 import { acceptRangeWrite, pickWithRanges } from './range-pick';
-import { dequeue } from './queue-index';
+import { dequeue, dequeueSlot } from './queue-index';
 import { bufferWrite, destageDone, writeBufferSegment } from './write-back';
 import { commandOverheadNs } from './overheads';
 import { driverEnqueue, driverSend } from './driver-queue';
@@ -234,8 +234,8 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
   const includeDestage = drive.bufferFullSinceNs >= 0;
   const first = sptfFirstPass(sim, now, includeDestage); // SPTF: gather and pick in one walk
   if (first >= 0) {
-    const chosen = requestAt(st.requests, drive.queue[first]!);
-    dequeue(drive, first, chosen);
+    const chosen = requestAt(st.requests, first);
+    dequeueSlot(drive, chosen);
     startService(sim, chosen, now, sptfChoice);
     return;
   }

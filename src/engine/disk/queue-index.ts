@@ -64,13 +64,23 @@ export function createCylinderIndex(cylinders: number): CylinderIndex {
     seq: [],
     nextSeq: 0,
     head: [],
-    angle: [],
-    eligibleNs: [],
+    angle: emptyDoubles(),
+    eligibleNs: emptyDoubles(),
     kind: [],
     filed: 0,
     internal: 0,
     eligibleByNs: -Infinity,
   };
+}
+
+/** An empty array whose elements V8 keeps as doubles: an array's element kind is set by what
+ * it first holds and kept when it is emptied. Made empty (`[]`), each new simulation's index
+ * changed kind at its first filing, and the walk's optimised code, made for the last
+ * simulation's arrays, was thrown away (a deopt, then a run unoptimised until made again). */
+function emptyDoubles(): number[] {
+  const a = [0.5];
+  a.pop();
+  return a;
 }
 
 /** File the requests that joined `queue` (located: their cylinders known) since the last
@@ -126,6 +136,35 @@ export function dequeue(drive: IndexedQueue, i: number, rq: IoRequest): void {
     for (let j = i + 1; j < queue.length; j++) queue[j - 1] = queue[j]!;
     queue.pop();
   }
+  unfile(drive, i, rq);
+}
+
+/**
+ * dequeue for a request known by its slot alone (SPTF's choice by cylinder): its place is
+ * found from the queue's end, each request after it moving down one as the search passes
+ * it — one loop over the requests after it, where finding its index and then shifting
+ * walks the whole queue (half of it, on average, at depth 32). The same queue after.
+ */
+export function dequeueSlot(drive: IndexedQueue, rq: IoRequest): void {
+  const queue = drive.queue;
+  const slot = rq.slot;
+  let i = queue.length - 1;
+  let carry = queue.pop();
+  while (carry !== slot && i > 0) {
+    const moved = queue[--i]!;
+    queue[i] = carry!;
+    carry = moved;
+  }
+  if (carry !== slot) notQueued(slot);
+  unfile(drive, i, rq);
+}
+
+function notQueued(slot: number): never {
+  throw new Error(`request slot ${slot} is not in the drive's queue`);
+}
+
+/** The request that was at index `i` of the queue leaves the index, if it was filed. */
+function unfile(drive: IndexedQueue, i: number, rq: IoRequest): void {
   const ix = drive.byCylinder;
   if (ix === null || i >= ix.filed) return;
   ix.filed--;

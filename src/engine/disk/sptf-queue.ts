@@ -110,7 +110,7 @@ const found = sptfChoice;
 const BY_CYLINDER_FROM = 12;
 
 /**
- * The queue index of the SPTF / ASPTF choice among the requests eligible at `now` (destages
+ * The SPTF / ASPTF choice (its request slot) among the requests eligible at `now` (destages
  * only if `withDestages`), its decision counted; −1 when this does not apply (another
  * scheduler, a decision to record, range writes waiting) or no request qualifies — then
  * pickAndStart's passes decide.
@@ -121,8 +121,9 @@ export function sptfFirstPass(sim: DiskSimulation, now: number, withDestages: bo
   found.positioned = false;
   if (m.diskScheduler !== 'sptf' && m.diskScheduler !== 'asptf') return -1;
   if (sim.sink !== null || (drive.ranges !== null && drive.ranges.waiting > 0)) return -1;
-  const index =
-    drive.byCylinder !== null && drive.queue.length >= BY_CYLINDER_FROM // SPTF's only
+  const queue = drive.queue;
+  const slot =
+    drive.byCylinder !== null && queue.length >= BY_CYLINDER_FROM // SPTF's only
       ? sptfByCylinder(
           m.disk,
           sim.state.requests,
@@ -134,23 +135,31 @@ export function sptfFirstPass(sim: DiskSimulation, now: number, withDestages: bo
           now,
           found,
         )
-      : sptfFromQueue(
-          m.disk,
-          m.diskScheduler === 'asptf',
-          sim.state.requests,
-          drive.queue,
-          withDestages,
-          drive.arm,
-          streamingWriteLbn(drive, now),
-          now,
-          m.agingWeight,
-          found,
+      : slotAt(
+          queue,
+          sptfFromQueue(
+            m.disk,
+            m.diskScheduler === 'asptf',
+            sim.state.requests,
+            drive.queue,
+            withDestages,
+            drive.arm,
+            streamingWriteLbn(drive, now),
+            now,
+            m.agingWeight,
+            found,
+          ),
         );
-  if (index >= 0) {
+  if (slot >= 0) {
     drive.decisions++;
     drive.positioningEstimates += found.candidates;
   }
-  return index;
+  return slot;
+}
+
+/** The slot at index `i` of the queue, −1 for none. */
+function slotAt(queue: readonly number[], i: number): number {
+  return i >= 0 ? queue[i]! : -1;
 }
 
 /**
@@ -231,7 +240,9 @@ function firstCandidate(
  * floor, rotation ≥ 0; a read's estimate is positionFor's, from the same numbers), so the
  * choice is sptfFromQueue's, bit for bit: the least cost, and among equal costs the earliest
  * in `queue` (pickNext's strict `<` in arrival order), which the index's seq numbers tell.
- * SPTF only: ASPTF walks the queue (BY_CYLINDER_FROM).
+ * Returns the choice's slot (not its index in `queue`: the drive removes it by its slot,
+ * queue-index.ts dequeueSlot), −1 if there was no candidate. SPTF only: ASPTF walks the
+ * queue (BY_CYLINDER_FROM).
  */
 export function sptfByCylinder(
   d: CompiledDisk,
@@ -337,10 +348,7 @@ export function sptfByCylinder(
     b = inward ? inner-- : outer++;
   }
   // pickNext's first candidate when no cost is below Infinity
-  if (bestSlot < 0) return firstCandidate(table, queue, withInternal, startNs);
+  if (bestSlot < 0) return slotAt(queue, firstCandidate(table, queue, withInternal, startNs));
   chose(out, bestSlot, arm, startNs, lastWriteEnd, bestSeek, bestRotation);
-  // (a loop: indexOf's call into the builtin costs more over a queue of tens)
-  let i = 0;
-  while (queue[i] !== bestSlot) i++;
-  return i;
+  return bestSlot;
 }

@@ -44,8 +44,10 @@ export interface CylinderIndex {
   kind: number[];
   /** the drive's queue's first `filed` requests are filed; the later ones are not yet */
   filed: number;
-  /** how many of the filed requests are drive-internal (destages) */
+  /** how many of the filed requests are drive-internal (destages), and writes (destages
+   * among them) */
   internal: number;
+  writes: number;
   /** no filed request becomes eligible later than this, ns: an upper bound (raised as
    * requests are filed, lowered only when SPTF counts its candidates one by one) */
   eligibleByNs: number;
@@ -69,6 +71,7 @@ export function createCylinderIndex(cylinders: number): CylinderIndex {
     kind: [],
     filed: 0,
     internal: 0,
+    writes: 0,
     eligibleByNs: -Infinity,
   };
 }
@@ -113,6 +116,7 @@ export function fileNew(ix: CylinderIndex, table: RequestTable, queue: readonly 
     ix.eligibleNs[s] = rq.eligibleNs;
     ix.kind[s] = (rq.write ? WRITE : 0) | (rq.internal ? INTERNAL : 0);
     if (rq.internal) ix.internal++;
+    if (rq.write) ix.writes++;
     if (rq.eligibleNs > ix.eligibleByNs) ix.eligibleByNs = rq.eligibleNs;
   }
   ix.filed = queue.length;
@@ -175,6 +179,7 @@ function unfile(drive: IndexedQueue, i: number, rq: IoRequest): void {
   else ix.first[-1 - p] = n;
   if (n >= 0) ix.prev[n] = p;
   if (rq.internal) ix.internal--;
+  if (rq.write) ix.writes--;
 }
 
 /** The bucket holding a cylinder (one off the disk's end goes to the nearest bucket). */

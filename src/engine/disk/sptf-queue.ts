@@ -277,6 +277,11 @@ export function sptfByCylinder(
   }
   out.candidates = n;
   if (n === 0) return -1;
+  // Only reads, all candidates (eligible by now, none to leave out: the common case at
+  // depth, each waited a while): the loop need not ask each request whether it is a
+  // candidate, nor whether it is a write
+  const readsOnly =
+    index.writes === 0 && index.eligibleByNs <= startNs && (withInternal || index.internal === 0);
   const floor = d.seekFloorNs;
   const seekTable = d.seekNs;
   const headSwitchNs = d.headSwitchNs;
@@ -303,8 +308,8 @@ export function sptfByCylinder(
     for (let slot = first[b]!; slot >= 0; slot = next[slot]!) {
       const cyl = filed[slot]!;
       if (floor[cyl > c ? cyl - c : c - cyl]! > bestCost) continue; // too far
-      const k = kind[slot]!;
-      if (eligibleNs[slot]! > startNs || (k & skip) !== 0) continue;
+      const k = readsOnly ? 0 : kind[slot]!;
+      if (!readsOnly && (eligibleNs[slot]! > startNs || (k & skip) !== 0)) continue;
       let seek: number;
       let rotation: number;
       if ((k & WRITE) === 0) {

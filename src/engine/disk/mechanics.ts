@@ -205,28 +205,30 @@ export function mediaTransfer(
 ): TransferEnd {
   const g = d.geometry;
   out.markNs = -1;
-  let t = startNs;
+  // +: the same numbers, known to V8 as numbers (as parameters, V8 boxed the walk's times)
+  let t = +startNs;
+  const until = +untilNs;
   let done = 0;
   let p = at ?? lbnToPhys(g, lbn, scratch);
   let cyl = p.cylinder;
   let head = p.head;
   let busy = 0;
-  let known = startNs;
+  let known = t;
   while (done < n) {
     if (done > 0) {
-      if (t >= untilNs) break;
+      if (t >= until) break;
       p = lbnToPhys(g, lbn + done, scratch);
       const switchEnd = t + seekTimeNs(d, cyl, head, p.cylinder, p.head, write);
       cyl = p.cylinder;
       head = p.head;
-      if (switchEnd > untilNs) {
+      if (switchEnd > until) {
         busy = switchEnd;
-        t = untilNs;
+        t = until;
         break;
       }
       t = switchEnd + rotationalWaitNs(d, switchEnd, sectorAngle(g, p));
-      if (t > untilNs) {
-        t = untilNs;
+      if (t > until) {
+        t = until;
         break;
       }
       known = t;
@@ -238,11 +240,11 @@ export function mediaTransfer(
     const onTrack =
       z.sparing === SPARE_TRACKS ? z.sectorsPerTrack - p.sector : contiguousRun(g, lbn + done, p);
     const run = Math.min(n - done, onTrack);
-    if (t + run * sectorNs > untilNs) {
-      const whole = Math.max(0, Math.min(run, Math.floor((untilNs - t) / sectorNs)));
+    if (t + run * sectorNs > until) {
+      const whole = Math.max(0, Math.min(run, Math.floor((until - t) / sectorNs)));
       done += whole;
       known = t + whole * sectorNs;
-      t = untilNs;
+      t = until;
       break;
     }
     if (data === null) {

@@ -114,6 +114,16 @@ interface Selection {
   fresh: CfqRule | null;
 }
 
+/** selectQueue's answer, one object reused (read it at once): a new one per call was an
+ * allocation on every dispatch, which V8 could not remove (four places return it). */
+const selection: Selection = { q: null, fresh: null };
+
+function selected(q: CfqQueue | null, fresh: CfqRule | null): Selection {
+  selection.q = q;
+  selection.fresh = fresh;
+  return selection;
+}
+
 function newQueueRule(s: CfqState, q: CfqQueue, coop: boolean): CfqRule {
   if (coop) return 'close-cooperator';
   if (q.ioprioClass === CLASS_IDLE) return 'idle-class-when-idle';
@@ -147,7 +157,7 @@ function selectQueue(s: CfqState, ctx: ElevatorContext): Selection {
     if (sliceUsed(q, ctx) && !q.mustDispatch) {
       sliceExpired(s, false, 'slice-expired', 'its time slice is used up (t=0)', ctx);
     } else if (q.sortList.length > 0) {
-      return { q, fresh: null };
+      return selected(q, null);
     } else {
       coop = closeCooperator(s, q, ctx);
       if (coop) {
@@ -162,7 +172,7 @@ function selectQueue(s: CfqState, ctx: ElevatorContext): Selection {
       } else if (s.idleTimerAt >= 0 || (q.dispatched > 0 && q.idleWindow)) {
         // No requests queued: let the idle timer, or the requests in flight, decide.
         if (ctx.recording) recordWait(s, q, ctx);
-        return { q: null, fresh: null };
+        return selected(null, null);
       } else {
         sliceExpired(
           s,
@@ -176,10 +186,10 @@ function selectQueue(s: CfqState, ctx: ElevatorContext): Selection {
   }
   const next = coop ?? serviceTreeFirst(s);
   setActiveQueue(s, next, ctx);
-  if (!next) return { q: null, fresh: null };
+  if (!next) return selected(null, null);
   const fresh = newQueueRule(s, next, coop !== null);
   s.lastClass = next.ioprioClass;
-  return { q: next, fresh };
+  return selected(next, fresh);
 }
 
 // ── may the active queue dispatch? (§5.7) ──

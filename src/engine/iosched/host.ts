@@ -239,8 +239,11 @@ export function newRequest(sim: BlockSimulation, bio: Bio, c: number, now: numbe
     isSync(bio),
     bio.sector,
     bio.nSectors,
-    bio.queuedNs,
+    now,
   );
+  // Q's time copied field to field: given to allocRequest, which V8 may leave out of line, a
+  // number read from a field is boxed (a new HeapNumber per request).
+  rq.queuedNs = bio.queuedNs;
   rq.bios.push(bio.slot);
   rq.ioprioClass = bio.ioprioClass;
   rq.ioprioLevel = bio.ioprioLevel;

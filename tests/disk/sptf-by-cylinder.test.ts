@@ -23,9 +23,25 @@ import {
   sptfFromQueue,
   usedPositioning,
 } from '../../src/engine/disk/sptf-queue';
-import { allocRequest, createRequestTable, requestAt } from '../../src/engine/request';
+import {
+  allocRequest,
+  createRequestTable,
+  requestAt,
+  type RequestTable,
+} from '../../src/engine/request';
+import type { ArmState } from '../../src/engine/disk/disk-scheduler';
 
 const disk = compileDisk(getPreset('hp-c2247a')!);
+
+/** The walk over `drive`'s queue, destages left out and no write streaming: its choice's slot. */
+const walkFrom = (
+  d: CompiledDisk,
+  table: RequestTable,
+  drive: IndexedQueue,
+  arm: ArmState,
+  now: number,
+  choice = newSptfChoice(),
+): number => sptfByCylinder(d, table, drive.queue, drive.byCylinder!, false, arm, -1, now, choice);
 const cylinders = disk.params.cylinders;
 const surfaces = disk.params.surfaces;
 const width = 1 << createCylinderIndex(cylinders).shift;
@@ -228,18 +244,7 @@ describe('SPTF by cylinder chooses what the full search chooses', () => {
     const a = at(edge - 11, 0.3e6);
     const b = at(edge + 1, 0.02e6);
     drive.queue.push(a.slot, b.slot);
-    const pick = (d: CompiledDisk) =>
-      sptfByCylinder(
-        d,
-        table,
-        drive.queue,
-        drive.byCylinder!,
-        false,
-        arm,
-        -1,
-        now,
-        newSptfChoice(),
-      );
+    const pick = (d: CompiledDisk) => walkFrom(d, table, drive, arm, now);
     const full = sptfFromQueue(
       disk,
       false,
@@ -283,17 +288,7 @@ describe('startService takes the walk’s positioning only where it is the one i
     const arm = { cylinder: 700, head: 3, nextLbn: 0 };
     const now = 2e9;
     const choice = newSptfChoice();
-    const chosen = sptfByCylinder(
-      disk,
-      table,
-      drive.queue,
-      drive.byCylinder!,
-      false,
-      arm,
-      -1,
-      now,
-      choice,
-    );
+    const chosen = walkFrom(disk, table, drive, arm, now, choice);
     const rq = requestAt(table, chosen);
     const other = requestAt(table, drive.queue[drive.queue[0] === chosen ? 1 : 0]!);
     const want = positionFor(disk, now, arm, rq, -1, { seekNs: 0, rotationNs: 0 });

@@ -74,6 +74,7 @@ export function cpuBetween(a: BrowserCpu | null, b: BrowserCpu | null): BrowserC
 
 interface TraceEvent {
   name: string;
+  cat?: string;
   ph: string;
   pid: number;
   tid: number;
@@ -81,6 +82,46 @@ interface TraceEvent {
   dur?: number;
   tdur?: number;
   args?: { name?: string };
+}
+
+/** One top-level task of the page's main thread, from Chromium's trace (ms; `start` on the
+ * trace's clock, comparable only with the same trace's marks). */
+export interface MainTask {
+  start: number;
+  wall: number;
+  cpu: number;
+}
+
+/**
+ * Run `act` under a Chromium trace of top-level tasks and user-timing marks. Returns the
+ * page's main-thread tasks, and the trace-clock time (ms) of each `performance.mark()` the
+ * page made meanwhile, by name, so a test can tell its own actions (screenshots) apart.
+ */
+export async function mainTasksTraced(
+  browser: Browser,
+  page: Page,
+  act: () => Promise<void>,
+): Promise<{ tasks: MainTask[]; marks: Map<string, number[]> }> {
+  await browser.startTracing(page, { categories: ['toplevel', 'blink.user_timing'] });
+  await act();
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as {
+    traceEvents: TraceEvent[];
+  };
+  const ev = trace.traceEvents;
+  const mains = ev.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const tasks: MainTask[] = [];
+  const marks = new Map<string, number[]>();
+  for (const e of ev) {
+    if (e.cat === 'blink.user_timing' && (e.ph === 'R' || e.ph === 'I' || e.ph === 'n')) {
+      marks.set(e.name, [...(marks.get(e.name) ?? []), e.ts / 1000]);
+      continue;
+    }
+    if (e.ph !== 'X' || (e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask'))
+      continue;
+    if (!mains.some((m) => m.pid === e.pid && m.tid === e.tid)) continue;
+    tasks.push({ start: e.ts / 1000, wall: (e.dur ?? 0) / 1000, cpu: (e.tdur ?? 0) / 1000 });
+  }
+  return { tasks, marks };
 }
 
 /**
@@ -93,21 +134,9 @@ export async function longestTaskTraced(
   page: Page,
   act: () => Promise<void>,
 ): Promise<{ wall: number; cpu: number }> {
-  await browser.startTracing(page, { categories: ['toplevel'] });
-  await act();
-  const trace = JSON.parse((await browser.stopTracing()).toString()) as {
-    traceEvents: TraceEvent[];
+  const { tasks } = await mainTasksTraced(browser, page, act);
+  return {
+    wall: Math.max(0, ...tasks.map((t) => t.wall)),
+    cpu: Math.max(0, ...tasks.map((t) => t.cpu)),
   };
-  const ev = trace.traceEvents;
-  const mains = ev.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  let wall = 0;
-  let cpu = 0;
-  for (const e of ev) {
-    if (e.ph !== 'X' || (e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask'))
-      continue;
-    if (!mains.some((m) => m.pid === e.pid && m.tid === e.tid)) continue;
-    wall = Math.max(wall, (e.dur ?? 0) / 1000);
-    cpu = Math.max(cpu, (e.tdur ?? 0) / 1000);
-  }
-  return { wall, cpu };
 }

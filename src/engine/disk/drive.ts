@@ -12,34 +12,25 @@ import {
   newTransferEnd,
   locate,
   positionFor,
-  transferOnTrack,
   type Positioning,
   type WriteData,
 } from './mechanics';
 import type { PhysAddr } from './geometry';
-import type { CompiledDisk } from './compile';
-import {
-  noteWritten,
-  startReadAhead,
-  stopPrefetch,
-  tryCacheRead,
-  writeStopsReadAhead,
-} from './cache';
-import { writeEmptiesSegments, writeTakesSegment } from './cache-writes';
-import { ssdSubmit } from './ssd';
-import { fittedSubmit } from './fitted';
-import { acceptFlush } from './flush-command';
-import { diskLoserNote, explainDiskPick } from './explain';
+import { noteWritten, startReadAhead, stopPrefetch, tryCacheRead } from './cache';
+import { reportDiskDecision } from './drive-report';
 import { pickNext, type DiskPick } from './disk-scheduler';
 import { sptfChoice, sptfFirstPass, usedPositioning, type SptfChoice } from './sptf-queue';
 import { noteDestaged, noteServiced } from '../metrics/collector';
-import { releaseToUsed, takeRangeWrite } from './range';
-import { acceptRangeWrite, pickWithRanges } from './range-pick';
+import { releaseToUsed } from './range';
+import { pickWithRanges } from './range-pick';
 import { dequeue, dequeueSlot } from './queue-index';
-import { bufferWrite, destageDone, writeBufferSegment } from './write-back';
+import { destageDone } from './write-back';
 import { commandOverheadNs } from './overheads';
 import { driverEnqueue, driverSend } from './driver-queue';
 import { doubleFields } from '../sim/doubles';
+import { acceptCommandRare } from './accept-command-rare';
+import { schedulePick } from './schedule-pick';
+import { transferWholeOnTrack } from './transfer-whole';
 
 export { createDriveState, type DriveState } from './drive-state';
 import { streamingWriteLbn } from './drive-state';
@@ -70,122 +61,24 @@ export function acceptCommand(
   now: number,
   tag: boolean,
 ): boolean {
-  const drive = sim.state.drive;
   const d = sim.model.disk;
-  if (rq.flushOp) {
-    // a flush command: no data, no buffer room (disk/flush-command.ts)
-    if (tag) {
-      drive.tagsInUse++;
-      rq.dispatchedNs = now;
-    }
-    acceptFlush(sim, rq, now);
-    return true;
-  }
-  const rw = drive.ranges !== null && rq.write ? takeRangeWrite(drive.ranges, rq.bios[0]!) : null;
-  // Write-back takes a write into its buffer; one larger than the whole buffer streams
-  // through to the media instead (write-through). A range write is placed before it is
-  // reported done, so it is never buffered.
-  const buffered =
-    rw === null &&
-    rq.write &&
-    !d.params.ssd &&
-    !d.params.fitted &&
-    sim.model.writePolicy === 'write-back' &&
-    rq.nSectors <= d.params.cache.writeBufferSectors &&
-    d.params.cache.writeSegments > 0;
-  const segment = buffered ? writeBufferSegment(sim, rq) : -1;
-  if (buffered && segment < 0) {
-    drive.queueFullRefusals++;
-    if (drive.bufferFullSinceNs < 0) drive.bufferFullSinceNs = now;
-    return false;
-  }
+  // rare: flushes, writes, trace-timed service and SSD or fitted devices are taken apart
+  // (accept-command-rare.ts), so that V8 inlines this, the read path, into its caller
+  if (rq.flushOp || rq.write || rq.serviceNs >= 0 || d.params.ssd || d.params.fitted)
+    return acceptCommandRare(sim, rq, now, tag);
+  const drive = sim.state.drive;
   if (tag) {
     drive.tagsInUse++;
     rq.dispatchedNs = now;
   }
-  if (rq.serviceNs >= 0) {
-    // A trace-timed device: done after the traced service time, whatever the disk model says.
-    rq.transferNs = rq.serviceNs;
-    rq.media = true;
-    pushEvent(
-      sim.state.heap,
-      now + rq.serviceNs,
-      EventPriority.Complete,
-      EventKind.DriveComplete,
-      0,
-      rq.slot,
-    );
-    noteServiced(sim, rq);
-    return true;
-  }
-  if (rw !== null) acceptRangeWrite(sim, rq, rw);
-  if (d.params.ssd) {
-    ssdSubmit(sim, rq, now);
-    return true;
-  }
-  if (d.params.fitted) {
-    fittedSubmit(sim, rq, now);
-    return true;
-  }
-  if (!rq.write) {
-    if (tryCacheRead(sim, rq, now)) return true;
-    const cmd = commandOverheadNs(sim, 'read-miss');
-    rq.eligibleNs = now + cmd;
-    rq.overheadNs = cmd + d.readCompleteNs;
-    locate(d, rq);
-    drive.queue.push(rq.slot);
-    schedulePick(sim, rq.eligibleNs);
-    return true;
-  }
-  writeStopsReadAhead(sim, rq, now);
-  writeEmptiesSegments(sim, rq, now);
-  rq.busNs = rq.nSectors * d.busWriteNsPerSector;
-  const extra = buffered ? null : extraDisconnect(sim, rq);
-  if (extra !== null) {
-    // DiskSim's extra write disconnect (disk_request_arrive): the drive processes the
-    // command, disconnects, waits and reconnects for the data; the mechanism may start
-    // after the command overhead and the seek delta, well before the data comes
-    rq.extraDisconnect = true;
-    rq.eligibleNs = now + extra.mechanismNs;
-    rq.dataReadyNs = now + extra.dataNs + d.busWriteNsPerSector;
-    rq.overheadNs = extra.mechanismNs + extra.completeReselectNs + d.writeCompleteNs;
-    locate(d, rq);
-    drive.queue.push(rq.slot);
-    schedulePick(sim, rq.eligibleNs);
-    return true;
-  }
-  // The mechanism may start after the command overhead; the data crosses the bus meanwhile.
-  const cmd = commandOverheadNs(sim, 'write');
+  if (tryCacheRead(sim, rq, now)) return true;
+  const cmd = commandOverheadNs(sim, 'read-miss');
   rq.eligibleNs = now + cmd;
-  // Sector i's data is in the buffer at dataReadyNs + i·(bus time per sector).
-  rq.dataReadyNs = rq.eligibleNs + d.dataPrepNs + d.busWriteNsPerSector;
-  if (buffered) {
-    writeTakesSegment(sim, rq);
-    schedulePick(sim, bufferWrite(sim, rq, now, segment));
-    return true;
-  }
-  rq.overheadNs = cmd + d.reselectNs + d.writeCompleteNs;
+  rq.overheadNs = cmd + d.readCompleteNs;
   locate(d, rq);
   drive.queue.push(rq.slot);
   schedulePick(sim, rq.eligibleNs);
   return true;
-}
-
-/**
- * Whether a write arriving now takes DiskSim's extra write disconnect: the drive has one,
- * the write does not append to the last one written (disk_buffer_select_segment in
- * disksim_diskcache.c sets EXTRA_WRITE_DISCONNECT when the write segment's last access was
- * a write ending elsewhere), and the drive is free to take its data at once — nothing in
- * service or waiting but read-ahead, which stops (disk_request_arrive's write path; a busy
- * drive disconnects as usual). Its timing, or null.
- */
-function extraDisconnect(sim: DiskSimulation, rq: IoRequest): CompiledDisk['extraDisc'] {
-  const extra = sim.model.disk.extraDisc;
-  if (extra === null || rq.internal) return null;
-  const drive = sim.state.drive;
-  if (drive.mechBusy || drive.queue.length > 0) return null;
-  const ws = drive.writeSegment;
-  return ws.hi > ws.lo && rq.sector !== ws.hi ? extra : null;
 }
 
 /** The host has taken the completion: the tag is free again. */
@@ -202,16 +95,8 @@ export function driveRelease(sim: DiskSimulation, rq: IoRequest, now: number): v
   }
 }
 
-/** Ask the idle mechanism to look for work at time t (after same-instant arrivals). */
-function schedulePick(sim: DiskSimulation, t: number): void {
-  const drive = sim.state.drive;
-  if (drive.mechBusy) return; // it picks when it becomes free
-  if (drive.pickAt >= 0 && drive.pickAt <= t) return;
-  drive.pickAt = t;
-  pushEvent(sim.state.heap, t, EventPriority.Pick, EventKind.DrivePick);
-}
-
-export function onDrivePick(sim: DiskSimulation, now: number): void {
+/** The DrivePick event (handlers.ts registers this itself: one call fewer per pick). */
+export function onDrivePick(sim: DiskSimulation, _a: number, _rq: number, now: number): void {
   if (sim.state.drive.pickAt === now) sim.state.drive.pickAt = -1;
   pickAndStart(sim, now);
 }
@@ -222,17 +107,29 @@ const pickOut: DiskPick = { index: 0, rule: 'only-candidate', estimatesNs: [] };
 
 /** The mechanism is free at `now`: choose the next command and start it. */
 function pickAndStart(sim: DiskSimulation, now: number): void {
-  const st = sim.state;
-  const drive = st.drive;
+  const drive = sim.state.drive;
   if (drive.mechBusy) return;
   if (drive.prefetch && drive.prefetch.holdUntilNs > now) {
     schedulePick(sim, drive.prefetch.holdUntilNs);
     return;
   }
   if (drive.queue.length === 0) return; // nothing waits: the walks below would find nothing
+  // split: this gate is small enough for V8 to inline where the mechanism frees with
+  // nothing waiting (a QD1 read's completion); the choice itself is a call
+  pickFromQueue(sim, now);
+}
+
+/** pickAndStart with commands waiting. */
+function pickFromQueue(sim: DiskSimulation, now: number): void {
+  const st = sim.state;
+  const drive = st.drive;
   // Host commands first; destages join when nothing else is ready or the buffer is full.
   const includeDestage = drive.bufferFullSinceNs >= 0;
-  const first = sptfFirstPass(sim, now, includeDestage); // SPTF: gather and pick in one walk
+  const m = sim.model;
+  const sptf = m.diskScheduler === 'sptf' || m.diskScheduler === 'asptf';
+  // SPTF: gather and pick in one walk. Not called for another scheduler, so V8 does not
+  // inline the walk there, and this path fits its inlining budget.
+  const first = sptf ? sptfFirstPass(sim, now, includeDestage) : -1;
   if (first >= 0) {
     const chosen = requestAt(st.requests, first);
     dequeueSlot(drive, chosen);
@@ -259,50 +156,40 @@ function pickAndStart(sim: DiskSimulation, now: number): void {
     return;
   }
   drive.decisions++;
-  if (drive.ranges !== null && drive.ranges.waiting > 0) {
-    const index = pickWithRanges(sim, candidates, n, now);
-    const chosen = candidates[index]!;
-    dequeue(drive, candidateSlots[index]!, chosen);
-    startService(sim, chosen, now, null);
-    return;
-  }
-  const m = sim.model;
-  const estimates = m.diskScheduler === 'sptf' || m.diskScheduler === 'asptf';
-  let index = 0;
   // A lone candidate with nothing to estimate or record is the choice (as pickNext says).
-  if (n > 1 || estimates || sim.sink) {
-    const pick = pickNext(
-      m.disk,
-      m.diskScheduler,
-      candidates,
-      n,
-      drive.arm,
-      streamingWriteLbn(drive, now),
-      now,
-      m.agingWeight,
-      pickOut,
-      sim.sink !== null,
-    );
-    index = pick.index;
-    if (estimates) drive.positioningEstimates += n;
-    if (sim.sink) {
-      sim.sink.decision({
-        tNs: now,
-        layer: 'disk',
-        rule: pick.rule,
-        chosen: candidates[index]!.id,
-        candidates: candidates.slice(0, n).map((c, i) => {
-          const note = i === index ? undefined : diskLoserNote(pick, candidates, i, drive.arm);
-          const estimateNs = pick.estimatesNs[i] ?? null;
-          return note === undefined ? { rq: c.id, estimateNs } : { rq: c.id, estimateNs, note };
-        }),
-        text: explainDiskPick(pick, candidates, n),
-      });
-    }
-  }
+  // rare here: the rest is chooseCandidate's, kept out so V8 inlines this path
+  const lone = n === 1 && drive.ranges === null && sim.sink === null && !sptf;
+  const index = lone ? 0 : chooseCandidate(sim, n, now);
   const chosen = candidates[index]!;
   dequeue(drive, candidateSlots[index]!, chosen);
   startService(sim, chosen, now, null);
+}
+
+/** Which of the `n` candidates the drive serves next: the range writes' placement when any
+ * wait, else the drive's scheduler (pickNext), counting its estimates and telling a sink. */
+function chooseCandidate(sim: DiskSimulation, n: number, now: number): number {
+  const drive = sim.state.drive;
+  if (drive.ranges !== null && drive.ranges.waiting > 0)
+    return pickWithRanges(sim, candidates, n, now);
+  const m = sim.model;
+  const estimates = m.diskScheduler === 'sptf' || m.diskScheduler === 'asptf';
+  if (!(n > 1 || estimates || sim.sink)) return 0;
+  const pick = pickNext(
+    m.disk,
+    m.diskScheduler,
+    candidates,
+    n,
+    drive.arm,
+    streamingWriteLbn(drive, now),
+    now,
+    m.agingWeight,
+    pickOut,
+    sim.sink !== null,
+  );
+  if (estimates) drive.positioningEstimates += n;
+  // rare: a sink's record (drive-report.ts), kept out of the common path's bytecode
+  if (sim.sink) reportDiskDecision(sim.sink, now, pick, candidates, n, drive.arm);
+  return pick.index;
 }
 
 const pos: Positioning = doubleFields({ seekNs: 0, rotationNs: 0 }, 'seekNs', 'rotationNs');
@@ -350,7 +237,7 @@ function startService(
   const at = addressOf(rq, firstSector);
   if (
     data !== null ||
-    !transferOnTrack(d, at, rq.sector, rq.nSectors, mediaStart, xfer, Infinity, watermark)
+    !transferWholeOnTrack(d, at, rq.sector, rq.nSectors, mediaStart, xfer, watermark)
   )
     mediaTransfer(
       d,

@@ -28,13 +28,9 @@ function fittedDoneEvent(sim: DiskSimulation, a: number, _rq: number, t: number)
   for (const slot of fittedDone(sim, a, t)) complete(sim, slot, t);
 }
 
-function drivePick(sim: DiskSimulation, _a: number, _rq: number, t: number): void {
-  onDrivePick(sim, t);
-}
-
 export function registerDiskEvents(on: RegisterHandler<DiskSimulation>): void {
   on(EventKind.MechanismFree, mechanismFree);
   on(EventKind.DriveComplete, driveComplete);
   on(EventKind.FittedDone, fittedDoneEvent);
-  on(EventKind.DrivePick, drivePick);
+  on(EventKind.DrivePick, onDrivePick); // the idle drive picking
 }

@@ -5,6 +5,9 @@ import type { IoRequest } from '../request';
 import type { CompiledDisk } from './compile';
 import { doubleFields } from '../sim/doubles';
 import { contiguousRun, lbnToPhys, sectorAngle, SPARE_TRACKS, type PhysAddr } from './geometry';
+import { writeRun, type WriteData } from './write-run';
+
+export type { WriteData } from './write-run';
 
 /** Rotational waits this close to a whole revolution are the head arriving exactly on time
  * (also sptf-queue.ts's walk, which works a read's positioning out as these functions do). */
@@ -172,17 +175,6 @@ export function newTransferEnd(): TransferEnd {
 }
 
 /**
- * A write's data arriving over the bus: sector i of the request is in the drive's
- * buffer at firstNs + i·perSectorNs. A sector can be written only once its data is
- * there; when the head overtakes the bus it goes round again (DiskSim writes sector by
- * sector as data becomes available).
- */
-export interface WriteData {
-  firstNs: number;
-  perSectorNs: number;
-}
-
-/**
  * Transfer `n` sectors from `lbn`, the head being at the start of its sector at `startNs`.
  * Each sector takes a revolution / sectors-per-track. At a track's end the head switches
  * (a one-cylinder seek at a cylinder boundary, a longer move past a slipped track) and
@@ -316,30 +308,6 @@ export function transferOnTrack(
   return true;
 }
 
-/** A write's sectors [done, end) of one run from `t`, as far as the data has come; where it
- * has not, whole revolutions waited. When the run ends. */
-function writeRun(
-  d: CompiledDisk,
-  data: WriteData,
-  t: number,
-  done: number,
-  end: number,
-  sectorNs: number,
-): number {
-  while (done < end) {
-    const slack = t - data.firstNs - done * data.perSectorNs;
-    if (slack < 0) {
-      t += Math.ceil(-slack / d.revolutionNs) * d.revolutionNs;
-      continue;
-    }
-    const gain = data.perSectorNs - sectorNs; // how fast the head overtakes the bus
-    const m = gain <= 0 ? end - done : Math.min(end - done, Math.floor(slack / gain) + 1);
-    t += m * sectorNs;
-    done += m;
-  }
-  return t;
-}
-
 /**
  * Positioning for a located request from the arm's position at `startNs`: a write waits
  * for its first data and, unless it appends to the previous write, DiskSim's minimum seek.
@@ -352,7 +320,11 @@ export function positionFor(
   lastWriteEnd: number,
   out: Positioning,
 ): Positioning {
-  const seek = seekFor(d, arm, rq, lastWriteEnd);
+  // seekFor, written out: seekFor, hot on its own in the schedulers, is compiled with
+  // seekTimeNs inlined, which costs a caller's inlining budget twice over
+  const minSeek = rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
+  const s = seekTimeNs(d, arm.cylinder, arm.head, rq.cylinder, rq.head, rq.write);
+  const seek = s < minSeek ? minSeek : s;
   out.seekNs = seek;
   // rotationFor, written out: one call fewer to inline on the hot path
   out.rotationNs = rotationAfterSeek(

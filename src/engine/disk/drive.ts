@@ -25,7 +25,7 @@ import { releaseToUsed } from './range';
 import { pickWithRanges } from './range-pick';
 import { dequeue, dequeueSlot } from './queue-index';
 import { destageDone } from './write-back';
-import { commandOverheadNs } from './overheads';
+import { readMissOverheadNs } from './overheads';
 import { driverEnqueue, driverSend } from './driver-queue';
 import { doubleFields } from '../sim/doubles';
 import { acceptCommandRare } from './accept-command-rare';
@@ -72,7 +72,7 @@ export function acceptCommand(
     rq.dispatchedNs = now;
   }
   if (tryCacheRead(sim, rq, now)) return true;
-  const cmd = commandOverheadNs(sim, 'read-miss');
+  const cmd = readMissOverheadNs(sim);
   rq.eligibleNs = now + cmd;
   rq.overheadNs = cmd + d.readCompleteNs;
   locate(d, rq);

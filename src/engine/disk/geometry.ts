@@ -402,6 +402,28 @@ function sectorSparedLbn(z: Zone, track: number, sector: number): number {
 export function trackStartAngle(g: Geometry, z: Zone, cylinder: number, head: number): number {
   // Looked up (every located request, every track switch): small tables, where one by track
   // missed the cache on a random request's track, and the remainders cost more (StartAngles)
+  const t = z.startAngles;
+  // rare: no tables (yet), a track off the zone, a surface order or slipped sectors, kept
+  // out (trackStartAngleAny) so that V8 inlines this in a transfer's walk
+  if (
+    !t ||
+    g.mapping !== 0 ||
+    cylinder < z.firstCylinder ||
+    cylinder > z.lastCylinder ||
+    head < 0 ||
+    head >= g.surfaces ||
+    (z.sparing === SPARE_PER_TRACK && z.sectorSlips.length > 0)
+  )
+    return trackStartAngleAny(g, z, cylinder, head);
+  const spt = z.sectorsPerTrack;
+  let r = t.byCylinder[cylinder - z.firstCylinder]! + t.byOrder[head]!;
+  if (r >= spt) r -= spt;
+  if (r >= spt) r -= spt;
+  return t.angle[r]!;
+}
+
+/** trackStartAngle in every case (building the zone's tables on first use). */
+function trackStartAngleAny(g: Geometry, z: Zone, cylinder: number, head: number): number {
   if (cylinder < z.firstCylinder || cylinder > z.lastCylinder || head < 0 || head >= g.surfaces)
     return computeTrackStartAngle(g, z, cylinder, head);
   const t = z.startAngles ?? newStartAngles(g, z);

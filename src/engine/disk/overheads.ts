@@ -16,3 +16,10 @@ export function commandOverheadNs(
   if (sim.model.writePolicy === 'write-back') return w ? d.writeHitAfterWriteNs : d.writeHitNs;
   return w ? d.writeCmdAfterWriteNs : d.writeCmdNs;
 }
+
+/** commandOverheadNs(sim, 'read-miss') alone: small, so that acceptCommand's read path
+ * inlines it and keeps inlining budget for locating the read. */
+export function readMissOverheadNs(sim: DiskSimulation): number {
+  const d = sim.model.disk;
+  return sim.state.drive.lastCompletedWrite ? d.readMissAfterWriteNs : d.readMissNs;
+}

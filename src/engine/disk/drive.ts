@@ -63,7 +63,8 @@ export function acceptCommand(
 ): boolean {
   const d = sim.model.disk;
   // rare: flushes, writes, trace-timed service and SSD or fitted devices are taken apart
-  // (accept-command-rare.ts), so that V8 inlines this, the read path, into its caller
+  // (accept-command-rare.ts), so that the read path's inlining budget goes to locating the
+  // read and scheduling its pick (V8 inlines those here, not the rare paths' calls)
   if (rq.flushOp || rq.write || rq.serviceNs >= 0 || d.params.ssd || d.params.fitted)
     return acceptCommandRare(sim, rq, now, tag);
   const drive = sim.state.drive;

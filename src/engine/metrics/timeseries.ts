@@ -156,6 +156,12 @@ function coarsenLevel(s: LevelSeries): void {
   s.lastWindow = Math.floor(s.lastNs / s.windowNs);
 }
 
+/** Coarsen until tNs falls in a stored window; its index. */
+function coarsenLevelFor(s: LevelSeries, tNs: number): number {
+  while (Math.floor(tNs / s.windowNs) >= s.maxPoints) coarsenLevel(s);
+  return Math.floor(tNs / s.windowNs);
+}
+
 /** Add `amount` (default 1) at time tNs ≥ 0. */
 export function countAt(s: CounterSeries, tNs: number, amount = 1): void {
   if (!(tNs >= 0 && tNs <= MAX_TIME)) checkTime(tNs);
@@ -207,10 +213,8 @@ export function setLevel(s: LevelSeries, tNs: number, level: number): void {
   }
   if (!(tNs >= s.lastNs && tNs <= MAX_TIME)) badLevelTime(s, tNs);
   let ib = Math.floor(tNs / s.windowNs);
-  if (ib >= s.maxPoints) {
-    while (Math.floor(tNs / s.windowNs) >= s.maxPoints) coarsenLevel(s);
-    ib = Math.floor(tNs / s.windowNs);
-  }
+  // rare: widening the windows, kept out so V8 inlines setLevel into its callers
+  if (ib >= s.maxPoints) ib = coarsenLevelFor(s, tNs);
   const ia = s.lastWindow;
   const max = s.max;
   // Integrate the old level over [lastNs, tNs); window ia's max already holds it (set when

@@ -226,6 +226,34 @@ function patternBio(
   p: ProcessSpec,
   now: number,
 ): Bio {
+  const s = p.sizeKiB;
+  // rare: writes, mixes, drawn sizes and sequential runs, kept out so V8 inlines this
+  // random-read path into onIssue
+  if (p.op !== 'read' || p.pattern === 'sequential' || typeof s !== 'number')
+    return otherPatternBio(sim, inst, i, p, now);
+  const n = Math.round(s * 2);
+  const sector = randomSector(inst, n);
+  return allocBio(
+    sim.state.bios,
+    sim.state.nextBioId++,
+    i,
+    inst.pid,
+    false,
+    p.sync ?? true,
+    sector,
+    n,
+    now,
+  );
+}
+
+/** patternBio for a write, a mix, a drawn size or a sequential run. */
+function otherPatternBio(
+  sim: WorkloadSimulation,
+  inst: ProcInstance,
+  i: number,
+  p: ProcessSpec,
+  now: number,
+): Bio {
   const rng = inst.rng;
   const write = p.op === 'write' || (p.op === 'mix' && nextFloat(rng) >= p.readFraction);
   const sync = p.sync ?? !write;
@@ -237,13 +265,16 @@ function patternBio(
       inst.cursor = inst.spanStart;
     sector = inst.cursor;
     inst.cursor += n;
-  } else {
-    // File systems place blocks on 4 KiB boundaries: align when the size allows.
-    const align = n % 8 === 0 ? 8 : 1;
-    const slots = Math.floor((inst.spanSectors - n) / align) + 1;
-    sector = inst.spanStart + nextInt(rng, slots) * align;
-  }
+  } else sector = randomSector(inst, n);
   return allocBio(sim.state.bios, sim.state.nextBioId++, i, inst.pid, write, sync, sector, n, now);
+}
+
+/** A random start in the process's span for n sectors. */
+function randomSector(inst: ProcInstance, n: number): number {
+  // File systems place blocks on 4 KiB boundaries: align when the size allows.
+  const align = n % 8 === 0 ? 8 : 1;
+  const slots = Math.floor((inst.spanSectors - n) / align) + 1;
+  return inst.spanStart + nextInt(inst.rng, slots) * align;
 }
 
 /** A range write: `targets` ranges drawn in the span; the bio carries the first range's

@@ -222,7 +222,7 @@ export function flushComplete(sim: BlockSimulation, rq: IoRequest, now: number):
   if (rq.flushOp) flushEndIo(sim, rq, now);
   else {
     // mq_flush_data_end_io: the data is done (the request holds no bytes now); its bios wait
-    noteCompleted(sim, rq);
+    noteCompleted(sim, rq, now);
     rq.nSectors = 0;
     h.flush.dataInFlight--;
     completeStep(sim, rq, REQ_FSEQ_DATA, now);

@@ -20,7 +20,8 @@ import { armUnplugTimer, plugQueue, shouldPlug, unplug, unplugThreshReached } fr
 import { createMqTags, mqGetRequest, mqRequestFreed, mqSleeps, type MqTags } from './tags-mq';
 import type { Bio, ElevatorType } from './types';
 import './registry';
-import { isBatching, setBatching, type Batchers } from './ioc-batching';
+import type { Batchers } from './ioc-batching';
+import { isSync, poolClass, requestFreed, sleepForRequest, takeRequest } from './request-pool';
 import { createFlushQueue, flushComplete, insertFlush, type FlushQueue } from './blk-flush';
 
 export interface HostState {
@@ -92,16 +93,6 @@ export function createHostState(): HostState {
   };
 }
 
-/** Reads and sync writes are sync (rq_is_sync); they carry the unplug hint too. */
-function isSync(bio: Bio): boolean {
-  return !bio.write || bio.sync;
-}
-
-/** The request-pool class: sync/async since 2.6.30, read/write before. */
-function poolClass(sim: BlockSimulation, bio: Bio): 0 | 1 {
-  return (sim.model.iosched.queue.poolBySync ? isSync(bio) : !bio.write) ? 1 : 0;
-}
-
 /** elv_queue_empty: nothing in the dispatch queue and nothing in the scheduler. */
 function queueEmpty(sim: BlockSimulation): boolean {
   const h = sim.state.host;
@@ -118,23 +109,31 @@ export function submitBio(sim: BlockSimulation, bio: Bio, now: number): void {
 
 /** A bio within the queue's limits: merged, or given a request. */
 function submitPiece(sim: BlockSimulation, bio: Bio, now: number): void {
-  const e = sim.elevator;
-  const q = sim.model.iosched.queue;
+  // rare: 6.18's plug first, kept out so V8 inlines this common path into its caller
+  if (sim.model.iosched.queue.taskPlug && plugTakesBio(sim, bio, now)) return;
+  if (sim.elevator.passthrough) getRequest(sim, bio, now);
+  else mergeOrGetRequest(sim, bio, now);
+}
+
+/** 6.18: a PREFLUSH/FUA bio gets its request at once (it never merges), and another may merge
+ * into the process's plug; true if either took it. */
+function plugTakesBio(sim: BlockSimulation, bio: Bio, now: number): boolean {
   // bio_mergeable: a PREFLUSH or FUA bio never merges (REQ_NOMERGE_FLAGS)
-  if (q.taskPlug && (bio.preflush || bio.fua)) {
+  if (bio.preflush || bio.fua) {
     getRequest(sim, bio, now);
-    return;
+    return true;
   }
   // blk_mq_attempt_bio_merge: nomerges 2 alone stops the plug's and the scheduler's bio merges
-  if (q.taskPlug && q.nomerges !== 2 && plugMerge(sim, bio, now)) return;
-  if (e.passthrough) {
-    getRequest(sim, bio, now);
-    return;
-  }
+  return sim.model.iosched.queue.nomerges !== 2 && plugMerge(sim, bio, now);
+}
+
+/** A scheduler that merges: the bio goes into a pending request, or gets its own. */
+function mergeOrGetRequest(sim: BlockSimulation, bio: Bio, now: number): void {
+  const e = sim.elevator;
   // a bio_merge hook over a list (Kyber): blk_bio_list_merge instead of elv_merge
   if (e.bioMergeList) {
     if (
-      q.nomerges === 2 ||
+      sim.model.iosched.queue.nomerges === 2 ||
       !tryListMerge(sim, bio, e.bioMergeList(sim.state.host.elevator, bio), now)
     )
       getRequest(sim, bio, now);
@@ -146,30 +145,6 @@ function submitPiece(sim: BlockSimulation, bio: Bio, now: number): void {
     return;
   }
   getRequest(sim, bio, now);
-}
-
-/**
- * get_request's test: may the process have a request of class c now? It counts it if so.
- * The allocation that fills the pool marks it full and makes its process a batcher; once
- * full, only batchers (and the scheduler's "must") get one, up to half again over
- * nr_requests. Who else sleeps for one plays no part. The batch is counted down only at the
- * limit (the kernel looks the io_context up only there).
- */
-function takeRequest(sim: BlockSimulation, bio: Bio, c: 0 | 1, now: number): boolean {
-  const h = sim.state.host;
-  const nr = sim.model.iosched.queue.nrRequests;
-  const mayQueue = sim.elevator.mayQueue?.(h.elevator, bio, sim.ctx) ?? 'may';
-  const atLimit = h.allocated[c] + 1 >= nr;
-  if (atLimit) {
-    if (!h.full[c]) {
-      setBatching(h.batchers, bio.pid, now);
-      h.full[c] = true;
-    } else if (mayQueue !== 'must' && !isBatching(h.batchers, bio.pid, now)) return false;
-  }
-  if (h.allocated[c] >= Math.floor((3 * nr) / 2)) return false;
-  h.allocated[c]++;
-  if (atLimit && isBatching(h.batchers, bio.pid, now)) h.batchers[bio.pid]!.left--;
-  return true;
 }
 
 /** get_request_wait: a request from the pool, or the process sleeps (S) until one is freed. */
@@ -184,36 +159,6 @@ function getRequest(sim: BlockSimulation, bio: Bio, now: number): void {
     return;
   }
   newRequest(sim, bio, c, now);
-}
-
-/** S: the process sleeps at the tail of its class's wait queue; it unplugs first. */
-function sleepForRequest(sim: BlockSimulation, bio: Bio, c: 0 | 1, now: number): void {
-  if (sim.sink) emitBio(sim, 'S', bio, now);
-  sim.state.host.waiters[c].push(bio.slot);
-  unplug(sim, now);
-}
-
-/**
- * __freed_request: below nr_requests again, the class is no longer full and the first
- * process sleeping for one wakes (one per freed request, as wake_up wakes one exclusive
- * waiter). It wakes a batcher and tries get_request again, sleeping again if it fails.
- */
-export function requestFreed(sim: BlockSimulation, c: number, now: number): void {
-  const h = sim.state.host;
-  const nr = sim.model.iosched.queue.nrRequests;
-  if (h.allocated[c]! + 1 > nr) return;
-  h.full[c] = false;
-  const slot = h.waiters[c]!.shift();
-  if (slot === undefined) return;
-  const bio = bioAt(sim.state.bios, slot);
-  const cls = c as 0 | 1;
-  setBatching(h.batchers, bio.pid, now);
-  if (!takeRequest(sim, bio, cls, now)) {
-    sleepForRequest(sim, bio, cls, now);
-    return;
-  }
-  newRequest(sim, bio, cls, now);
-  sim.submitter.bioWakes(sim, bio, now);
 }
 
 /** Whether a bio sleeps for a request (2.6) or a tag (6.18): the last to go to sleep. */
@@ -253,19 +198,27 @@ export function newRequest(sim: BlockSimulation, bio: Bio, c: number, now: numbe
   // The scheduler's set_request hook runs inside get_request, before G is traced.
   e.setRequest?.(h.elevator, rq, bio, sim.ctx);
   if (sim.sink) emitBio(sim, 'G', bio, now);
-  if (sim.model.iosched.queue.taskPlug) {
-    // blk_mq_submit_bio: a PREFLUSH/FUA request enters the flush machinery before the plug
-    if ((bio.preflush || bio.fua) && insertFlush(sim, rq, bio, now)) return;
-    addToPlug(sim, rq, bio, now);
-    return;
-  }
-  if (e.passthrough) {
+  // 6.18's plug and a sorting elevator's plugging each in their own function: none's
+  // pass-through path stays small enough for V8 to inline what it calls
+  if (sim.model.iosched.queue.taskPlug) plugRequest(sim, rq, bio, now);
+  else if (!e.passthrough) queueRequest(sim, rq, bio, now);
+  else {
     if (sim.sink) emitRq(sim, 'I', rq, now);
     e.add(h.elevator, rq, sim.ctx);
     hostRunQueue(sim, now);
-    return;
   }
-  if (shouldPlug(sim) && queueEmpty(sim) && !h.plugged) plugQueue(sim, bio, now);
+}
+
+/** 6.18: into the process's plug; a PREFLUSH/FUA request enters the flush machinery first
+ * (blk_mq_submit_bio). */
+function plugRequest(sim: BlockSimulation, rq: IoRequest, bio: Bio, now: number): void {
+  if ((bio.preflush || bio.fua) && insertFlush(sim, rq, bio, now)) return;
+  addToPlug(sim, rq, bio, now);
+}
+
+/** 2.6: plug an empty queue (P), insert into the scheduler (I), unplug if it is time. */
+function queueRequest(sim: BlockSimulation, rq: IoRequest, bio: Bio, now: number): void {
+  if (shouldPlug(sim) && queueEmpty(sim) && !sim.state.host.plugged) plugQueue(sim, bio, now);
   insertRequest(sim, rq, now);
   // unplug_thresh: enough requests gathered (no trace event for this one).
   if (unplugThreshReached(sim)) unplug(sim, now);
@@ -296,20 +249,24 @@ export function insertRequest(
 function dispatchInsert(sim: BlockSimulation, e: ElevatorType<unknown>, slot: number): void {
   const h = sim.state.host;
   const dq = h.dispatchQueue;
-  const table = sim.state.requests;
-  const rq = requestAt(table, slot);
   // It leaves the scheduler: no more merging into it through the cache or the hash.
   if (!e.passthrough) {
     h.sorted--;
-    hashDel(h.hash, rq);
+    hashDel(h.hash, requestAt(sim.state.requests, slot));
     if (h.lastMerge === slot) h.lastMerge = -1;
   }
-  if (e.dispatchInsert === 'append' || dq.length === 0) {
-    dq.push(slot);
-    return;
-  }
-  // elv_dispatch_sort: keep one ascending sweep after the boundary, then one below it;
-  // never pass a request of the other direction.
+  if (e.dispatchInsert === 'append' || dq.length === 0) dq.push(slot);
+  // rare at the tail: kept out so V8 inlines dispatchInsert into hostRunQueue within budget
+  else dispatchSort(sim, slot);
+}
+
+/** elv_dispatch_sort: keep one ascending sweep after the boundary, then one below it;
+ * never pass a request of the other direction. */
+function dispatchSort(sim: BlockSimulation, slot: number): void {
+  const h = sim.state.host;
+  const dq = h.dispatchQueue;
+  const table = sim.state.requests;
+  const rq = requestAt(table, slot);
   const boundary = h.endSector;
   let i = dq.length;
   while (i > 0) {
@@ -379,13 +336,13 @@ export function hostComplete(sim: BlockSimulation, rq: IoRequest, now: number): 
   h.inDriver--;
   h.blocked = false; // a completion makes room: a refused command may go again
   if (sim.sink) emitRq(sim, 'C', rq, now);
-  noteCompleted(sim, rq);
+  noteCompleted(sim, rq, now);
   endRequest(sim, rq, now, true);
   hostRunQueue(sim, now);
 }
 
-/** The request is over (after its C): its bios end, the scheduler hears of it if it had it
- * on the device (`dispatched`), it is freed. */
+/** The request is over (after its C, at `now`, its completedNs): its bios end, the scheduler
+ * hears of it if it had it on the device (`dispatched`), it is freed. */
 export function endRequest(
   sim: BlockSimulation,
   rq: IoRequest,
@@ -399,7 +356,7 @@ export function endRequest(
     // a piece of a split bio is freed; the bio itself ends with its last piece
     const bio = pieceEnds(sim, bioAt(sim.state.bios, slots[i]!));
     if (!bio) continue;
-    noteBioCompleted(sim, bio, rq);
+    noteBioCompleted(sim, bio, rq, now);
     sim.submitter.bioDone(sim, bio, now);
     freeBio(sim.state.bios, bio);
   }

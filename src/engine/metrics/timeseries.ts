@@ -156,6 +156,12 @@ function coarsenLevel(s: LevelSeries): void {
   s.lastWindow = Math.floor(s.lastNs / s.windowNs);
 }
 
+/** Coarsen until tNs falls in a stored window; its index. */
+function coarsenLevelFor(s: LevelSeries, tNs: number): number {
+  while (Math.floor(tNs / s.windowNs) >= s.maxPoints) coarsenLevel(s);
+  return Math.floor(tNs / s.windowNs);
+}
+
 /** Add `amount` (default 1) at time tNs ≥ 0. */
 export function countAt(s: CounterSeries, tNs: number, amount = 1): void {
   if (!(tNs >= 0 && tNs <= MAX_TIME)) checkTime(tNs);
@@ -181,11 +187,10 @@ export function countAtBoth(
   if (!(tNs >= 0 && tNs <= MAX_TIME)) checkTime(tNs);
   let i = Math.floor(tNs / a.windowNs);
   if (i >= a.maxPoints || b.windowNs !== a.windowNs || b.maxPoints !== a.maxPoints) {
-    // Each its own window. b's countAt written out: amountB passed to a call, even one
-    // rarely made, cost a HeapNumber on every count.
-    countAt(a, tNs, amountA);
-    i = Math.floor(tNs / b.windowNs);
-    if (i >= b.maxPoints) i = coarsenCounterFor(b, tNs);
+    // Each its own window (rare: kept out so V8 inlines countAtBoth into its caller). b's
+    // count stays here: amountB passed to a call, even one rarely made, cost a HeapNumber
+    // on every count.
+    i = countAtApart(a, b, tNs, amountA);
   } else {
     a.values[i]! += amountA;
     if (i >= a.used) a.used = i + 1;
@@ -194,6 +199,13 @@ export function countAtBoth(
   b.values[i]! += amountB;
   if (i >= b.used) b.used = i + 1;
   if (tNs > b.lastNs) b.lastNs = tNs;
+}
+
+/** countAtBoth when the two series' windows differ: count a, and find b's window. */
+function countAtApart(a: CounterSeries, b: CounterSeries, tNs: number, amountA: number): number {
+  countAt(a, tNs, amountA);
+  const i = Math.floor(tNs / b.windowNs);
+  return i >= b.maxPoints ? coarsenCounterFor(b, tNs) : i;
 }
 
 /** The level changes to `level` at tNs (tNs ≥ the previous change). */
@@ -207,10 +219,8 @@ export function setLevel(s: LevelSeries, tNs: number, level: number): void {
   }
   if (!(tNs >= s.lastNs && tNs <= MAX_TIME)) badLevelTime(s, tNs);
   let ib = Math.floor(tNs / s.windowNs);
-  if (ib >= s.maxPoints) {
-    while (Math.floor(tNs / s.windowNs) >= s.maxPoints) coarsenLevel(s);
-    ib = Math.floor(tNs / s.windowNs);
-  }
+  // rare: widening the windows, kept out so V8 inlines setLevel into its callers
+  if (ib >= s.maxPoints) ib = coarsenLevelFor(s, tNs);
   const ia = s.lastWindow;
   const max = s.max;
   // Integrate the old level over [lastNs, tNs); window ia's max already holds it (set when

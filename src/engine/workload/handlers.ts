@@ -9,10 +9,6 @@ import { onReiserfsThread, onReiserfsWork, onSyncSupers } from './reiserfs-threa
 import type { WorkloadSimulation } from './sim-view';
 import { onIssue } from './workload';
 
-function issue(sim: WorkloadSimulation, a: number, _rq: number, t: number): void {
-  onIssue(sim, a, t);
-}
-
 function writeback(sim: WorkloadSimulation, a: number, _rq: number, t: number): void {
   onWriteback(sim, a, t);
 }
@@ -26,7 +22,7 @@ function reiserfsWork(sim: WorkloadSimulation, a: number, _rq: number, t: number
 }
 
 export function registerWorkloadEvents(on: RegisterHandler<WorkloadSimulation>): void {
-  on(EventKind.Issue, issue);
+  on(EventKind.Issue, onIssue);
   on(EventKind.Writeback, writeback);
   on(EventKind.Journal, onJournal);
   on(EventKind.ReiserfsThread, onReiserfsThread);

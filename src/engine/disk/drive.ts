@@ -18,7 +18,8 @@ import {
 import type { PhysAddr } from './geometry';
 import { noteWritten, startReadAhead, stopPrefetch, tryCacheRead } from './cache';
 import { reportDiskDecision } from './drive-report';
-import { pickNext, type DiskPick } from './disk-scheduler';
+import type { DiskPick } from './disk-scheduler';
+import { drivePickNext } from './drive-pick-next';
 import { sptfChoice, sptfFirstPass, usedPositioning, type SptfChoice } from './sptf-queue';
 import { noteDestaged, noteServiced } from '../metrics/collector';
 import { releaseToUsed } from './range';
@@ -175,18 +176,7 @@ function chooseCandidate(sim: DiskSimulation, n: number, now: number): number {
   const m = sim.model;
   const estimates = m.diskScheduler === 'sptf' || m.diskScheduler === 'asptf';
   if (!(n > 1 || estimates || sim.sink)) return 0;
-  const pick = pickNext(
-    m.disk,
-    m.diskScheduler,
-    candidates,
-    n,
-    drive.arm,
-    streamingWriteLbn(drive, now),
-    now,
-    m.agingWeight,
-    pickOut,
-    sim.sink !== null,
-  );
+  const pick = drivePickNext(sim, candidates, n, now, pickOut, sim.sink !== null);
   if (estimates) drive.positioningEstimates += n;
   // rare: a sink's record (drive-report.ts), kept out of the common path's bytecode
   if (sim.sink) reportDiskDecision(sim.sink, now, pick, candidates, n, drive.arm);

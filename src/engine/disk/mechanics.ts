@@ -278,11 +278,8 @@ export function transferOnTrack(
   markSectors: number,
 ): boolean {
   if (!(n > 0)) return false;
-  const z = d.geometry.zones[at.zone]!;
   const sectorNs = d.sectorNs[at.zone]!;
-  const onTrack =
-    z.sparing === SPARE_TRACKS ? z.sectorsPerTrack - at.sector : contiguousRun(d.geometry, lbn, at);
-  const run = Math.min(n, onTrack);
+  const run = runOnTrack(d, at, lbn, n);
   let t = startNs;
   let done = run;
   let known: number;
@@ -298,14 +295,34 @@ export function transferOnTrack(
     t = end;
     known = t;
   }
-  out.markNs = mark;
-  out.endNs = t;
-  out.knownNs = known;
+  endOnTrack(out, at, mark, t, known, done);
+  return true;
+}
+
+/** Of an `n`-sector transfer from `at` (LBN `lbn`), the sectors on `at`'s track. */
+export function runOnTrack(d: CompiledDisk, at: PhysAddr, lbn: number, n: number): number {
+  const z = d.geometry.zones[at.zone]!;
+  const onTrack =
+    z.sparing === SPARE_TRACKS ? z.sectorsPerTrack - at.sector : contiguousRun(d.geometry, lbn, at);
+  return Math.min(n, onTrack);
+}
+
+/** `out` for a transfer of `sectors` that stays on `at`'s track and ends at `endNs`. */
+export function endOnTrack(
+  out: TransferEnd,
+  at: PhysAddr,
+  markNs: number,
+  endNs: number,
+  knownNs: number,
+  sectors: number,
+): void {
+  out.markNs = markNs;
+  out.endNs = endNs;
+  out.knownNs = knownNs;
   out.cylinder = at.cylinder;
   out.head = at.head;
-  out.sectors = done;
-  out.armBusyUntilNs = 0 > t ? 0 : t;
-  return true;
+  out.sectors = sectors;
+  out.armBusyUntilNs = 0 > endNs ? 0 : endNs;
 }
 
 /**

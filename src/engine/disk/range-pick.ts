@@ -9,7 +9,8 @@ import { bioAt } from '../request';
 import type { DiskSimulation } from './sim-view';
 import type { RangeDecisionRecord, RangePieceRecord } from '../events';
 import { locate, positionFor, writeStartNs, type Positioning } from './mechanics';
-import { pickNext, type DiskPick, type DiskPickRule } from './disk-scheduler';
+import type { DiskPick, DiskPickRule } from './disk-scheduler';
+import { drivePickNext } from './drive-pick-next';
 import { buildPieces, reserve, type RangeState, type RangeWrite } from './range';
 import {
   newPlacement,
@@ -122,18 +123,7 @@ export function pickWithRanges(
         ? 'ecs-shortest-positioning'
         : 'hrs-shortest-positioning';
   } else {
-    const pick = pickNext(
-      m.disk,
-      m.diskScheduler,
-      candidates,
-      n,
-      drive.arm,
-      streamingWriteLbn(drive, now),
-      now,
-      m.agingWeight,
-      pickOut,
-      false,
-    );
+    const pick = drivePickNext(sim, candidates, n, now, pickOut, false);
     index = pick.index;
     rule = pick.rule;
     chosenLbn.fill(-1, 0, n);

@@ -339,7 +339,7 @@ export function positionFor(
 ): Positioning {
   // seekFor, written out: seekFor, hot on its own in the schedulers, is compiled with
   // seekTimeNs inlined, which costs a caller's inlining budget twice over
-  const minSeek = rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
+  const minSeek = minSeekNs(d, rq, lastWriteEnd);
   const s = seekTimeNs(d, arm.cylinder, arm.head, rq.cylinder, rq.head, rq.write);
   const seek = s < minSeek ? minSeek : s;
   out.seekNs = seek;
@@ -362,9 +362,14 @@ export function seekFor(
   rq: IoRequest,
   lastWriteEnd: number,
 ): number {
-  const minSeek = rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
+  const minSeek = minSeekNs(d, rq, lastWriteEnd);
   const seek = seekTimeNs(d, arm.cylinder, arm.head, rq.cylinder, rq.head, rq.write);
   return seek < minSeek ? minSeek : seek;
+}
+
+/** DiskSim's minimum seek for a write that does not append to the previous one; else 0. */
+function minSeekNs(d: CompiledDisk, rq: IoRequest, lastWriteEnd: number): number {
+  return rq.write && rq.sector !== lastWriteEnd ? d.minWriteSeekNs : 0;
 }
 
 /** positionFor's rotation after that seek. */

@@ -12,7 +12,7 @@ export function commandOverheadNs(
   const d = sim.model.disk;
   const w = sim.state.drive.lastCompletedWrite;
   if (kind === 'read-hit') return w ? d.readHitAfterWriteNs : d.readHitNs;
-  if (kind === 'read-miss') return w ? d.readMissAfterWriteNs : d.readMissNs;
+  if (kind === 'read-miss') return readMissOverheadNs(sim);
   if (sim.model.writePolicy === 'write-back') return w ? d.writeHitAfterWriteNs : d.writeHitNs;
   return w ? d.writeCmdAfterWriteNs : d.writeCmdNs;
 }

@@ -13,7 +13,7 @@ import { noteBioCompleted, noteCompleted, noteDispatched, noteQueued } from '../
 import { allocRequest, bioAt, freeBio, freeRequest, requestAt, type IoRequest } from '../request';
 import type { BlockSimulation } from './sim-view';
 import { createMergeHash, hashAdd, hashDel, tryListMerge, tryMerge, type MergeHash } from './merge';
-import { insertAt } from './common';
+import { dispatchInsert, takeFirst } from './dispatch-queue';
 import { emitBio, emitRq } from './emit';
 import { requeue } from './requeue';
 import { pieceEnds, submitSplit } from './split';
@@ -247,50 +247,25 @@ export function insertRequest(
   else e.add(h.elevator, rq, sim.ctx);
 }
 
-/** Put a released request into the dispatch queue, as the scheduler asks (§1.5). */
-function dispatchInsert(sim: BlockSimulation, e: ElevatorType<unknown>, slot: number): void {
+/** The next request for the driver, −1 if none: the dispatch queue's head, else the
+ * scheduler's next, straight (into an empty dispatch queue it would leave again at once). */
+function nextForDriver(sim: BlockSimulation, e: ElevatorType<unknown>): number {
   const h = sim.state.host;
   const dq = h.dispatchQueue;
-  // It leaves the scheduler: no more merging into it through the cache or the hash.
-  if (e.passthrough !== true) {
-    h.sorted--;
-    hashDel(h.hash, requestAt(sim.state.requests, slot));
-    if (h.lastMerge === slot) h.lastMerge = -1;
-  }
-  if (e.dispatchInsert === 'append' || dq.length === 0) dq.push(slot);
-  // rare at the tail: kept out so V8 inlines dispatchInsert into hostRunQueue within budget
-  else dispatchSort(sim, slot);
+  if (dq.length > 0) return takeFirst(dq);
+  const slot = e.dispatch(h.elevator, false, sim.ctx);
+  if (slot < 0) return -1;
+  if (e.passthrough !== true) leaveScheduler(sim, slot);
+  // rare: the scheduler's dispatch filled the queue meanwhile
+  return dq.length === 0 ? slot : dispatchInsert(sim, e, slot);
 }
 
-/** elv_dispatch_sort: keep one ascending sweep after the boundary, then one below it;
- * never pass a request of the other direction. */
-function dispatchSort(sim: BlockSimulation, slot: number): void {
+/** A released request leaves the scheduler: no more merging into it (cache, hash). */
+function leaveScheduler(sim: BlockSimulation, slot: number): void {
   const h = sim.state.host;
-  const dq = h.dispatchQueue;
-  const table = sim.state.requests;
-  const rq = requestAt(table, slot);
-  const boundary = h.endSector;
-  let i = dq.length;
-  while (i > 0) {
-    const pos = requestAt(table, dq[i - 1]!);
-    if (pos.write !== rq.write) break;
-    if (rq.sector >= boundary) {
-      if (pos.sector < boundary) {
-        i--;
-        continue;
-      }
-    } else if (pos.sector >= boundary) break;
-    if (rq.sector >= pos.sector) break;
-    i--;
-  }
-  insertAt(dq, i, slot);
-}
-
-/** The head of a non-empty queue. A lone entry leaves by pop: shift trims the array's store
- * and the next push grows it again, an allocation every few requests. */
-function takeFirst(q: number[]): number {
-  if (q.length === 1) return q.pop()!;
-  return q.shift()!;
+  h.sorted--;
+  hashDel(h.hash, requestAt(sim.state.requests, slot));
+  if (h.lastMerge === slot) h.lastMerge = -1;
 }
 
 /** The driver pulls requests while the device has free tags (the request function). */
@@ -303,12 +278,9 @@ export function hostRunQueue(sim: BlockSimulation, now: number): void {
     h.plugSeq++;
   }
   while (driveHasFreeTag(sim)) {
-    if (h.dispatchQueue.length === 0) {
-      const slot = e.dispatch(h.elevator, false, sim.ctx);
-      if (slot < 0) break;
-      dispatchInsert(sim, e, slot);
-    }
-    const rq = requestAt(sim.state.requests, takeFirst(h.dispatchQueue));
+    const slot = nextForDriver(sim, e);
+    if (slot < 0) break;
+    const rq = requestAt(sim.state.requests, slot);
     rq.mergeable = false;
     h.inDriver++;
     // a flush command has no sectors and never was the scheduler's (blk-flush.ts)

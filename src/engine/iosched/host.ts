@@ -6,12 +6,14 @@
 // the queue, and the driver pulls requests through the dispatch queue while the device has
 // free tags (D); the device's completion (C) frees the request and the queue runs again.
 // The scheduler (an ElevatorType) sees only its hooks, through the ElevatorContext here.
+// Hot paths test `sim.sink !== null`, `=== true`: V8 types these loads as any value, and a bare
+// truthiness test of one not `false` (null, true) runs its whole ToBoolean, ~10 instructions.
 import { driveHasFreeTag, driveSubmit } from '../disk/drive';
 import { noteBioCompleted, noteCompleted, noteDispatched, noteQueued } from '../metrics/collector';
 import { allocRequest, bioAt, freeBio, freeRequest, requestAt, type IoRequest } from '../request';
 import type { BlockSimulation } from './sim-view';
 import { createMergeHash, hashAdd, hashDel, tryListMerge, tryMerge, type MergeHash } from './merge';
-import { insertAt } from './common';
+import { dispatchInsert, takeFirst } from './dispatch-queue';
 import { emitBio, emitRq } from './emit';
 import { requeue } from './requeue';
 import { pieceEnds, submitSplit } from './split';
@@ -102,7 +104,7 @@ function queueEmpty(sim: BlockSimulation): boolean {
 /** A process submits a bio (Q); one over max_sectors goes on in pieces (X). */
 export function submitBio(sim: BlockSimulation, bio: Bio, now: number): void {
   noteQueued(sim, bio);
-  if (sim.sink) emitBio(sim, 'Q', bio, now);
+  if (sim.sink !== null) emitBio(sim, 'Q', bio, now);
   if (bio.nSectors > sim.model.iosched.queue.maxSectors) submitSplit(sim, bio, now, submitPiece);
   else submitPiece(sim, bio, now);
 }
@@ -111,7 +113,7 @@ export function submitBio(sim: BlockSimulation, bio: Bio, now: number): void {
 function submitPiece(sim: BlockSimulation, bio: Bio, now: number): void {
   // rare: 6.18's plug first, kept out so V8 inlines this common path into its caller
   if (sim.model.iosched.queue.taskPlug && plugTakesBio(sim, bio, now)) return;
-  if (sim.elevator.passthrough) getRequest(sim, bio, now);
+  if (sim.elevator.passthrough === true) getRequest(sim, bio, now);
   else mergeOrGetRequest(sim, bio, now);
 }
 
@@ -197,13 +199,13 @@ export function newRequest(sim: BlockSimulation, bio: Bio, c: number, now: numbe
   bio.rq = rq.slot;
   // The scheduler's set_request hook runs inside get_request, before G is traced.
   e.setRequest?.(h.elevator, rq, bio, sim.ctx);
-  if (sim.sink) emitBio(sim, 'G', bio, now);
+  if (sim.sink !== null) emitBio(sim, 'G', bio, now);
   // 6.18's plug and a sorting elevator's plugging each in their own function: none's
   // pass-through path stays small enough for V8 to inline what it calls
   if (sim.model.iosched.queue.taskPlug) plugRequest(sim, rq, bio, now);
-  else if (!e.passthrough) queueRequest(sim, rq, bio, now);
+  else if (e.passthrough !== true) queueRequest(sim, rq, bio, now);
   else {
-    if (sim.sink) emitRq(sim, 'I', rq, now);
+    if (sim.sink !== null) emitRq(sim, 'I', rq, now);
     e.add(h.elevator, rq, sim.ctx);
     hostRunQueue(sim, now);
   }
@@ -234,7 +236,7 @@ export function insertRequest(
   atHead = false,
 ): void {
   const h = sim.state.host;
-  if (sim.sink) emitRq(sim, 'I', rq, now);
+  if (sim.sink !== null) emitRq(sim, 'I', rq, now);
   h.sorted++;
   if (rq.mergeable) {
     hashAdd(h.hash, rq);
@@ -245,50 +247,25 @@ export function insertRequest(
   else e.add(h.elevator, rq, sim.ctx);
 }
 
-/** Put a released request into the dispatch queue, as the scheduler asks (§1.5). */
-function dispatchInsert(sim: BlockSimulation, e: ElevatorType<unknown>, slot: number): void {
+/** The next request for the driver, −1 if none: the dispatch queue's head, else the
+ * scheduler's next, straight (into an empty dispatch queue it would leave again at once). */
+function nextForDriver(sim: BlockSimulation, e: ElevatorType<unknown>): number {
   const h = sim.state.host;
   const dq = h.dispatchQueue;
-  // It leaves the scheduler: no more merging into it through the cache or the hash.
-  if (!e.passthrough) {
-    h.sorted--;
-    hashDel(h.hash, requestAt(sim.state.requests, slot));
-    if (h.lastMerge === slot) h.lastMerge = -1;
-  }
-  if (e.dispatchInsert === 'append' || dq.length === 0) dq.push(slot);
-  // rare at the tail: kept out so V8 inlines dispatchInsert into hostRunQueue within budget
-  else dispatchSort(sim, slot);
+  if (dq.length > 0) return takeFirst(dq);
+  const slot = e.dispatch(h.elevator, false, sim.ctx);
+  if (slot < 0) return -1;
+  if (e.passthrough !== true) leaveScheduler(sim, slot);
+  // rare: the scheduler's dispatch filled the queue meanwhile
+  return dq.length === 0 ? slot : dispatchInsert(sim, e, slot);
 }
 
-/** elv_dispatch_sort: keep one ascending sweep after the boundary, then one below it;
- * never pass a request of the other direction. */
-function dispatchSort(sim: BlockSimulation, slot: number): void {
+/** A released request leaves the scheduler: no more merging into it (cache, hash). */
+function leaveScheduler(sim: BlockSimulation, slot: number): void {
   const h = sim.state.host;
-  const dq = h.dispatchQueue;
-  const table = sim.state.requests;
-  const rq = requestAt(table, slot);
-  const boundary = h.endSector;
-  let i = dq.length;
-  while (i > 0) {
-    const pos = requestAt(table, dq[i - 1]!);
-    if (pos.write !== rq.write) break;
-    if (rq.sector >= boundary) {
-      if (pos.sector < boundary) {
-        i--;
-        continue;
-      }
-    } else if (pos.sector >= boundary) break;
-    if (rq.sector >= pos.sector) break;
-    i--;
-  }
-  insertAt(dq, i, slot);
-}
-
-/** The head of a non-empty queue. A lone entry leaves by pop: shift trims the array's store
- * and the next push grows it again, an allocation every few requests. */
-function takeFirst(q: number[]): number {
-  if (q.length === 1) return q.pop()!;
-  return q.shift()!;
+  h.sorted--;
+  hashDel(h.hash, requestAt(sim.state.requests, slot));
+  if (h.lastMerge === slot) h.lastMerge = -1;
 }
 
 /** The driver pulls requests while the device has free tags (the request function). */
@@ -301,12 +278,9 @@ export function hostRunQueue(sim: BlockSimulation, now: number): void {
     h.plugSeq++;
   }
   while (driveHasFreeTag(sim)) {
-    if (h.dispatchQueue.length === 0) {
-      const slot = e.dispatch(h.elevator, false, sim.ctx);
-      if (slot < 0) break;
-      dispatchInsert(sim, e, slot);
-    }
-    const rq = requestAt(sim.state.requests, takeFirst(h.dispatchQueue));
+    const slot = nextForDriver(sim, e);
+    if (slot < 0) break;
+    const rq = requestAt(sim.state.requests, slot);
     rq.mergeable = false;
     h.inDriver++;
     // a flush command has no sectors and never was the scheduler's (blk-flush.ts)
@@ -316,7 +290,7 @@ export function hostRunQueue(sim: BlockSimulation, now: number): void {
       // says whether it can take the command (2.6.32 SCSI).
       e.activate?.(h.elevator, rq, sim.ctx);
     }
-    if (sim.sink) emitRq(sim, 'D', rq, now);
+    if (sim.sink !== null) emitRq(sim, 'D', rq, now);
     if (!driveSubmit(sim, rq, now)) {
       requeue(sim, rq, now);
       break;
@@ -335,7 +309,7 @@ export function hostComplete(sim: BlockSimulation, rq: IoRequest, now: number): 
   rq.completedNs = now;
   h.inDriver--;
   h.blocked = false; // a completion makes room: a refused command may go again
-  if (sim.sink) emitRq(sim, 'C', rq, now);
+  if (sim.sink !== null) emitRq(sim, 'C', rq, now);
   noteCompleted(sim, rq, now);
   endRequest(sim, rq, now, true);
   hostRunQueue(sim, now);
@@ -355,12 +329,12 @@ export function endRequest(
   for (let i = 0; i < slots.length; i++) {
     // a piece of a split bio is freed; the bio itself ends with its last piece
     const bio = pieceEnds(sim, bioAt(sim.state.bios, slots[i]!));
-    if (!bio) continue;
+    if (bio === null) continue;
     noteBioCompleted(sim, bio, rq, now);
     sim.submitter.bioDone(sim, bio, now);
     freeBio(sim.state.bios, bio);
   }
-  if (dispatched) sim.elevator.completed(h.elevator, rq, sim.ctx);
+  if (dispatched === true) sim.elevator.completed(h.elevator, rq, sim.ctx);
   releaseRequest(sim, rq, now);
 }
 

@@ -16,7 +16,8 @@ export function isSync(bio: Bio): boolean {
 
 /** The request-pool class: sync/async since 2.6.30, read/write before. */
 export function poolClass(sim: BlockSimulation, bio: Bio): 0 | 1 {
-  return (sim.model.iosched.queue.poolBySync ? isSync(bio) : !bio.write) ? 1 : 0;
+  // `=== true`: an explicit test is one compare (host.ts says why)
+  return (sim.model.iosched.queue.poolBySync === true ? isSync(bio) : !bio.write) ? 1 : 0;
 }
 
 /**
@@ -59,7 +60,7 @@ function takeRequestAtLimit(
 
 /** S: the process sleeps at the tail of its class's wait queue; it unplugs first. */
 export function sleepForRequest(sim: BlockSimulation, bio: Bio, c: 0 | 1, now: number): void {
-  if (sim.sink) emitBio(sim, 'S', bio, now);
+  if (sim.sink !== null) emitBio(sim, 'S', bio, now);
   sim.state.host.waiters[c].push(bio.slot);
   unplug(sim, now);
 }

@@ -189,11 +189,13 @@ export function onIssue(
     generatorIssue(sim, inst, instIndex, p, now);
     return;
   }
-  const bio = p.requests
-    ? listBio(sim, inst, instIndex, p, now)
-    : patternBio(sim, inst, instIndex, p, now);
+  // explicit tests (`!== null`): a bare truthiness test of a null runs V8's whole ToBoolean
+  const bio =
+    p.requests !== null
+      ? listBio(sim, inst, instIndex, p, now)
+      : patternBio(sim, inst, instIndex, p, now);
   // CFQ's default for a process with no ioprio set: best effort, level 4 (LINUX-SCHEDULERS.md §5.2).
-  if (p.ioprio) {
+  if (p.ioprio !== null) {
     bio.ioprioClass = IOPRIO_CLASS[p.ioprio.class];
     bio.ioprioLevel = p.ioprio.level;
   }
@@ -201,7 +203,7 @@ export function onIssue(
   inst.issued++;
   // kernel 6.18: an entry that keeps the plug open holds the process's submission for the next
   let plugged = false;
-  if (p.requests) {
+  if (p.requests !== null) {
     const next = p.requests[inst.listIndex];
     if (next) scheduleAfterIssue(sim, inst, instIndex, next, now);
     plugged = sim.model.iosched.queue.taskPlug && p.requests[inst.listIndex - 1]!.plugged === true;
@@ -216,7 +218,7 @@ export function onIssue(
   }
   if (plugged) holdTaskPlug(sim, inst.pid);
   submitBio(sim, bio, now);
-  if (!plugged && p.requests) releaseTaskPlug(sim, inst.pid, now);
+  if (!plugged && p.requests !== null) releaseTaskPlug(sim, inst.pid, now);
 }
 
 function patternBio(
@@ -342,16 +344,23 @@ export function noteBioDone(sim: WorkloadSimulation, bio: Bio, now: number): voi
   inst.inFlight--;
   const p = sim.model.processes[inst.spec]!;
   // rare: the other kinds of process, kept out so V8 inlines this common path
-  if (p.flusher || p.kjournald !== undefined || p.reiserfs || p.generator || p.requests)
+  if (p.flusher || p.kjournald !== undefined || p.reiserfs || p.generator || p.requests !== null)
     otherBioDone(sim, inst, p, bio, now);
-  else if (p.mode === 'closed')
-    pushEvent(
-      sim.state.heap,
-      now + p.thinkTimeMs * MS,
-      EventPriority.Issue,
-      EventKind.Issue,
-      bio.proc,
-    );
+  else if (p.mode === 'closed') issueAfterThink(sim, bio.proc, p.thinkTimeMs, now);
+}
+
+/** A closed-loop process's next Issue, thinkMs after `now`. With no think time it is `now`
+ * itself: the caller's number goes on as it came (a sum would be a new HeapNumber per
+ * request, as pushEvent is not inlined into its callers here). */
+function issueAfterThink(
+  sim: WorkloadSimulation,
+  proc: number,
+  thinkMs: number,
+  now: number,
+): void {
+  const heap = sim.state.heap;
+  if (thinkMs === 0) pushEvent(heap, now, EventPriority.Issue, EventKind.Issue, proc);
+  else pushEvent(heap, now + thinkMs * MS, EventPriority.Issue, EventKind.Issue, proc);
 }
 
 /** noteBioDone for a flusher, a journal thread, a generator or a fixed list. */

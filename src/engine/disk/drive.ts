@@ -45,7 +45,7 @@ export function driveHasFreeTag(sim: DiskSimulation): boolean {
  * QUEUE FULL (a write-back drive whose buffer has no room) and the host must requeue it.
  */
 export function driveSubmit(sim: DiskSimulation, rq: IoRequest, now: number): boolean {
-  if (sim.model.disk.params.queueing === 'driver' && rq.serviceNs < 0) {
+  if (sim.model.disk.driverQueueing && rq.serviceNs < 0) {
     driverEnqueue(sim, rq, now, acceptCommand);
     return true;
   }
@@ -66,7 +66,7 @@ export function acceptCommand(
   // rare: flushes, writes, trace-timed service and SSD or fitted devices are taken apart
   // (accept-command-rare.ts), so that the read path's inlining budget goes to locating the
   // read and scheduling its pick (V8 inlines those here, not the rare paths' calls)
-  if (rq.flushOp || rq.write || rq.serviceNs >= 0 || d.params.ssd || d.params.fitted)
+  if (rq.flushOp || rq.write || rq.serviceNs >= 0 || d.notMechanical)
     return acceptCommandRare(sim, rq, now, tag);
   const drive = sim.state.drive;
   if (tag) {
@@ -207,7 +207,9 @@ function startService(
   const arm = drive.arm;
   const fromCyl = arm.cylinder;
   rq.startNs = start;
-  const lastWriteEnd = streamingWriteLbn(drive, start);
+  // only a write's positioning depends on it (minSeekNs); for a read the lookup is left
+  // out, which keeps startService within V8's inlining budget for endOnTrack
+  const lastWriteEnd = rq.write ? streamingWriteLbn(drive, start) : -1;
   if (known === null || !usedPositioning(known, rq, arm, start, lastWriteEnd, pos))
     positionFor(d, start, arm, rq, lastWriteEnd, pos);
 
@@ -266,7 +268,7 @@ function startService(
     const complete = busEnd + d.readCompleteNs;
     // With read-ahead the mechanism streams on and cannot be stopped before the host
     // has the completion (DiskSim preseeking level 0); without it, it is free at once.
-    if (drive.segments.length > 0 && d.params.cache.readAheadSectors > 0) {
+    if (drive.segments.length > 0 && d.readAheadSectors > 0) {
       // One event does both, in the order two would: the mechanism frees, then completes.
       freeAt = complete;
       alsoComplete = 1;

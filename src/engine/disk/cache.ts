@@ -154,7 +154,7 @@ function prefetchProgress(sim: DiskSimulation, pf: Prefetch, t: number): Transfe
  * the last transfer. */
 export function armKnownNs(sim: DiskSimulation, now: number): number {
   const pf = sim.state.drive.prefetch;
-  return pf ? prefetchProgress(sim, pf, now).knownNs : sim.state.drive.armKnownNs;
+  return pf !== null ? prefetchProgress(sim, pf, now).knownNs : sim.state.drive.armKnownNs;
 }
 
 /**
@@ -206,8 +206,9 @@ export function tryCacheRead(sim: DiskSimulation, rq: IoRequest, now: number): b
   const lo = rq.sector;
   const hi = rq.sector + rq.nSectors;
   // A read-ahead that has run to its end no longer streams: what it read is a clean
-  // segment, and a read wanting more must move the mechanism again.
-  if (drive.prefetch && prefetchFinished(sim, drive.prefetch, now)) stopPrefetch(sim, now);
+  // segment, and a read wanting more must move the mechanism again. (`!== null`, not a
+  // truth test: V8 tests an object's truth against every falsy kind of value)
+  if (drive.prefetch !== null && prefetchFinished(sim, drive.prefetch, now)) stopPrefetch(sim, now);
   let dataAt = -1;
   let segment = -1;
   let partial = -1;
@@ -215,7 +216,7 @@ export function tryCacheRead(sim: DiskSimulation, rq: IoRequest, now: number): b
   const pf = drive.prefetch;
   for (let i = 0; i < drive.segments.length && dataAt < 0; i++) {
     const seg = drive.segments[i]!;
-    if (pf && pf.segment === i) {
+    if (pf !== null && pf.segment === i) {
       // Cheap test first: most reads are nowhere near the stream.
       if (lo < seg.lo || lo >= pf.limitLbn) continue;
       const got = Math.max(seg.hi, pf.baseLbn + prefetchProgress(sim, pf, now).sectors);
@@ -303,8 +304,8 @@ function partialHitReadOn(sim: DiskSimulation, segment: number, hi: number, now:
   const drive = sim.state.drive;
   const d = sim.model.disk;
   if (drive.mechBusy || drive.queue.length > 0) return -1;
-  if (drive.prefetch && drive.prefetch.holdUntilNs > now) return -1;
-  const armFree = drive.prefetch ? stopPrefetch(sim, now).armBusyUntilNs : now;
+  if (drive.prefetch !== null && drive.prefetch.holdUntilNs > now) return -1;
+  const armFree = drive.prefetch !== null ? stopPrefetch(sim, now).armBusyUntilNs : now;
   const seg = drive.segments[segment]!;
   const startAt = Math.max(now + commandOverheadNs(sim, 'read-miss'), armFree);
   positionTo(d, startAt, drive.arm.cylinder, drive.arm.head, seg.hi, false, 0, 0, pos);
@@ -338,13 +339,13 @@ function keepReadingAhead(
   const d = sim.model.disk;
   const want = readAheadLimit(sim, drive.segments[segment]!.lo, hi, d.readAheadSectors);
   const pf = drive.prefetch;
-  if (pf && pf.segment === segment) {
+  if (pf !== null && pf.segment === segment) {
     pf.limitLbn = Math.max(pf.limitLbn, want);
     pf.holdUntilNs = Math.max(pf.holdUntilNs, complete);
     return;
   }
   const seg = drive.segments[segment]!;
-  if (drive.mechBusy || pf || drive.queue.length > 0 || seg.hi >= want) return;
+  if (drive.mechBusy || pf !== null || drive.queue.length > 0 || seg.hi >= want) return;
   // Restart from the segment's end once the command is processed, from where the arm is.
   const startAt = now + commandOverheadNs(sim, 'read-miss');
   positionTo(d, startAt, drive.arm.cylinder, drive.arm.head, seg.hi, false, 0, 0, pos);

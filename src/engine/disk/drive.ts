@@ -111,7 +111,8 @@ const pickOut: DiskPick = { index: 0, rule: 'only-candidate', estimatesNs: [] };
 function pickAndStart(sim: DiskSimulation, now: number): void {
   const drive = sim.state.drive;
   if (drive.mechBusy) return;
-  if (drive.prefetch && drive.prefetch.holdUntilNs > now) {
+  // `!== null`, not a truth test: V8 tests an object's truth against every falsy kind
+  if (drive.prefetch !== null && drive.prefetch.holdUntilNs > now) {
     schedulePick(sim, drive.prefetch.holdUntilNs);
     return;
   }
@@ -179,7 +180,7 @@ function chooseCandidate(sim: DiskSimulation, n: number, now: number): number {
   const pick = drivePickNext(sim, candidates, n, now, pickOut, sim.sink !== null);
   if (estimates) drive.positioningEstimates += n;
   // rare: a sink's record (drive-report.ts), kept out of the common path's bytecode
-  if (sim.sink) reportDiskDecision(sim.sink, now, pick, candidates, n, drive.arm);
+  if (sim.sink !== null) reportDiskDecision(sim.sink, now, pick, candidates, n, drive.arm);
   return pick.index;
 }
 
@@ -202,7 +203,7 @@ function startService(
   // The mechanism starts now, or when a read-ahead under way lets the arm go. -Infinity,
   // not now, when there is none: a merge of the number `now` and a computed one would be
   // boxed (a HeapNumber) on every start; this way `start` is one computed number.
-  const armFree = drive.prefetch ? stopPrefetch(sim, now).armBusyUntilNs : -Infinity;
+  const armFree = drive.prefetch !== null ? stopPrefetch(sim, now).armBusyUntilNs : -Infinity;
   const start = Math.max(now, armFree);
   const arm = drive.arm;
   const fromCyl = arm.cylinder;
@@ -288,7 +289,7 @@ function startService(
     alsoComplete,
     rq.slot,
   );
-  if (sim.sink) {
+  if (sim.sink !== null) {
     sim.sink.service({
       rq: rq.id,
       startNs: start,

@@ -112,7 +112,8 @@ export function step(sim: Simulation): boolean {
   const st = sim.state;
   if (st.done) return false;
   const ev = popEvent(st.heap);
-  if (!ev) {
+  // `=== undefined`, not a truth test: V8 tests an object's truth against every falsy kind
+  if (ev === undefined) {
     st.done = true;
     return false;
   }

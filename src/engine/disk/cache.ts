@@ -9,7 +9,7 @@ import { doubleFields } from '../sim/doubles';
 import type { DiskSimulation } from './sim-view';
 import type { DriveState, Prefetch } from './drive-state';
 import { commandOverheadNs } from './overheads';
-import { lbnBounds, lbnToPhys, zoneOfLbn } from './geometry';
+import { lbnBounds, lbnToPhys, zoneOfLbn, type Geometry } from './geometry';
 import {
   addressOf,
   mediaTransfer,
@@ -42,7 +42,6 @@ export function noteWritten(sim: DiskSimulation, rq: IoRequest): void {
 /** After a read miss: its data fills a segment and read-ahead runs on. */
 export function startReadAhead(sim: DiskSimulation, rq: IoRequest): void {
   const drive = sim.state.drive;
-  const p = sim.model.disk.params;
   let lru = 0;
   for (let i = 1; i < drive.segments.length; i++) {
     if (drive.segments[i]!.lastUse < drive.segments[lru]!.lastUse) lru = i;
@@ -52,7 +51,7 @@ export function startReadAhead(sim: DiskSimulation, rq: IoRequest): void {
   seg.lo = rq.sector;
   seg.hi = end;
   seg.lastUse = ++drive.useClock;
-  const limit = readAheadLimit(sim, seg.lo, end, p.cache.readAheadSectors);
+  const limit = readAheadLimit(sim, seg.lo, end, sim.model.disk.readAheadSectors);
   if (limit > end) {
     const pf = beginPrefetch(
       drive,
@@ -80,18 +79,28 @@ export function readAheadLimit(
   end: number,
   count: number,
 ): number {
-  const g = sim.model.disk.geometry;
-  let limit = Math.min(end + count, g.totalLbns);
-  const stop = sim.model.disk.params.cache.readAheadStop ?? 'segment';
-  if (stop === 'segment' || end <= 0 || end >= g.totalLbns) return limit;
+  const d = sim.model.disk;
+  const limit = Math.min(end + count, d.geometry.totalLbns);
+  if (d.readAheadStop === 'segment' || end <= 0 || end >= d.geometry.totalLbns) return limit;
+  // rare: apart, so that this stays small enough for V8 to inline after a read miss
+  return readAheadStopEarly(d.geometry, d.readAheadStop, segLo, end, limit);
+}
+
+/** readAheadLimit's schemes that stop at a track or cylinder end (`limit`: at the count). */
+function readAheadStopEarly(
+  g: Geometry,
+  stop: 'track' | 'cylinder' | 'next-track',
+  segLo: number,
+  end: number,
+  limit: number,
+): number {
   if (stop === 'next-track') {
     const [first, last] = lbnBounds(g, end);
     // a segment that began on an earlier track is a stream: a track's worth further
     const more = segLo < first ? zoneOfLbn(g, segLo).sectorsPerTrack : 0;
     return Math.min(last + 1 + more, g.totalLbns);
   }
-  limit = Math.min(limit, lbnBounds(g, end - 1, stop === 'cylinder')[1] + 1);
-  return limit;
+  return Math.min(limit, lbnBounds(g, end - 1, stop === 'cylinder')[1] + 1);
 }
 
 /**
@@ -145,7 +154,7 @@ function prefetchProgress(sim: DiskSimulation, pf: Prefetch, t: number): Transfe
  * the last transfer. */
 export function armKnownNs(sim: DiskSimulation, now: number): number {
   const pf = sim.state.drive.prefetch;
-  return pf ? prefetchProgress(sim, pf, now).knownNs : sim.state.drive.armKnownNs;
+  return pf !== null ? prefetchProgress(sim, pf, now).knownNs : sim.state.drive.armKnownNs;
 }
 
 /**
@@ -194,12 +203,12 @@ export function prefetchFinished(sim: DiskSimulation, pf: Prefetch, now: number)
 export function tryCacheRead(sim: DiskSimulation, rq: IoRequest, now: number): boolean {
   const drive = sim.state.drive;
   const d = sim.model.disk;
-  const cache = d.params.cache;
   const lo = rq.sector;
   const hi = rq.sector + rq.nSectors;
   // A read-ahead that has run to its end no longer streams: what it read is a clean
-  // segment, and a read wanting more must move the mechanism again.
-  if (drive.prefetch && prefetchFinished(sim, drive.prefetch, now)) stopPrefetch(sim, now);
+  // segment, and a read wanting more must move the mechanism again. (`!== null`, not a
+  // truth test: V8 tests an object's truth against every falsy kind of value)
+  if (drive.prefetch !== null && prefetchFinished(sim, drive.prefetch, now)) stopPrefetch(sim, now);
   let dataAt = -1;
   let segment = -1;
   let partial = -1;
@@ -207,7 +216,7 @@ export function tryCacheRead(sim: DiskSimulation, rq: IoRequest, now: number): b
   const pf = drive.prefetch;
   for (let i = 0; i < drive.segments.length && dataAt < 0; i++) {
     const seg = drive.segments[i]!;
-    if (pf && pf.segment === i) {
+    if (pf !== null && pf.segment === i) {
       // Cheap test first: most reads are nowhere near the stream.
       if (lo < seg.lo || lo >= pf.limitLbn) continue;
       const got = Math.max(seg.hi, pf.baseLbn + prefetchProgress(sim, pf, now).sectors);
@@ -228,7 +237,7 @@ export function tryCacheRead(sim: DiskSimulation, rq: IoRequest, now: number): b
     }
   }
   const ws = drive.writeSegment;
-  if (dataAt < 0 && cache.separateWriteSegment && lo >= ws.lo && hi <= ws.hi) dataAt = now;
+  if (dataAt < 0 && d.separateWriteSegment && lo >= ws.lo && hi <= ws.hi) dataAt = now;
   if (dataAt < 0 && partial >= 0) {
     dataAt = partialHitReadOn(sim, partial, hi, now);
     if (dataAt >= 0) {
@@ -295,12 +304,12 @@ function partialHitReadOn(sim: DiskSimulation, segment: number, hi: number, now:
   const drive = sim.state.drive;
   const d = sim.model.disk;
   if (drive.mechBusy || drive.queue.length > 0) return -1;
-  if (drive.prefetch && drive.prefetch.holdUntilNs > now) return -1;
-  const armFree = drive.prefetch ? stopPrefetch(sim, now).armBusyUntilNs : now;
+  if (drive.prefetch !== null && drive.prefetch.holdUntilNs > now) return -1;
+  const armFree = drive.prefetch !== null ? stopPrefetch(sim, now).armBusyUntilNs : now;
   const seg = drive.segments[segment]!;
   const startAt = Math.max(now + commandOverheadNs(sim, 'read-miss'), armFree);
   positionTo(d, startAt, drive.arm.cylinder, drive.arm.head, seg.hi, false, 0, 0, pos);
-  const limit = Math.max(hi, readAheadLimit(sim, seg.lo, hi, d.params.cache.readAheadSectors));
+  const limit = Math.max(hi, readAheadLimit(sim, seg.lo, hi, d.readAheadSectors));
   // held until the read completes; keepReadingAhead raises the hold to its completion
   const pf = beginPrefetch(
     drive,
@@ -328,20 +337,15 @@ function keepReadingAhead(
 ): void {
   const drive = sim.state.drive;
   const d = sim.model.disk;
-  const want = readAheadLimit(
-    sim,
-    drive.segments[segment]!.lo,
-    hi,
-    d.params.cache.readAheadSectors,
-  );
+  const want = readAheadLimit(sim, drive.segments[segment]!.lo, hi, d.readAheadSectors);
   const pf = drive.prefetch;
-  if (pf && pf.segment === segment) {
+  if (pf !== null && pf.segment === segment) {
     pf.limitLbn = Math.max(pf.limitLbn, want);
     pf.holdUntilNs = Math.max(pf.holdUntilNs, complete);
     return;
   }
   const seg = drive.segments[segment]!;
-  if (drive.mechBusy || pf || drive.queue.length > 0 || seg.hi >= want) return;
+  if (drive.mechBusy || pf !== null || drive.queue.length > 0 || seg.hi >= want) return;
   // Restart from the segment's end once the command is processed, from where the arm is.
   const startAt = now + commandOverheadNs(sim, 'read-miss');
   positionTo(d, startAt, drive.arm.cylinder, drive.arm.head, seg.hi, false, 0, 0, pos);

@@ -52,6 +52,15 @@ export interface CompiledDisk {
   /** params.cache.segmentSectors and params.bus.readWatermark, nearer on the hot path */
   segmentSectors: number;
   readWatermark: number;
+  /** params.cache's read-ahead: its size in sectors, where it stops (default 'segment'), and
+   * whether a separate write segment is readable; the hot path reads them here */
+  readAheadSectors: number;
+  readAheadStop: NonNullable<DiskParams['cache']['readAheadStop']>;
+  separateWriteSegment: boolean;
+  /** an SSD or a device fitted to a trace: not this mechanism (accept-command-rare.ts) */
+  notMechanical: boolean;
+  /** params.queueing 'driver': the host driver holds the queue (driver-queue.ts) */
+  driverQueueing: boolean;
 }
 
 export function compileDisk(params: DiskParams): CompiledDisk {
@@ -101,5 +110,10 @@ export function compileDisk(params: DiskParams): CompiledDisk {
     minSectorNs: Math.min(Infinity, ...params.zones.map((z) => revolutionNs / z.sectorsPerTrack)),
     segmentSectors: params.cache.segmentSectors,
     readWatermark: params.bus.readWatermark,
+    readAheadSectors: params.cache.readAheadSectors,
+    readAheadStop: params.cache.readAheadStop ?? 'segment',
+    separateWriteSegment: params.cache.separateWriteSegment,
+    notMechanical: !!(params.ssd || params.fitted),
+    driverQueueing: params.queueing === 'driver',
   };
 }

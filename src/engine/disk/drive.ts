@@ -45,7 +45,7 @@ export function driveHasFreeTag(sim: DiskSimulation): boolean {
  * QUEUE FULL (a write-back drive whose buffer has no room) and the host must requeue it.
  */
 export function driveSubmit(sim: DiskSimulation, rq: IoRequest, now: number): boolean {
-  if (sim.model.disk.params.queueing === 'driver' && rq.serviceNs < 0) {
+  if (sim.model.disk.driverQueueing && rq.serviceNs < 0) {
     driverEnqueue(sim, rq, now, acceptCommand);
     return true;
   }
@@ -66,7 +66,7 @@ export function acceptCommand(
   // rare: flushes, writes, trace-timed service and SSD or fitted devices are taken apart
   // (accept-command-rare.ts), so that the read path's inlining budget goes to locating the
   // read and scheduling its pick (V8 inlines those here, not the rare paths' calls)
-  if (rq.flushOp || rq.write || rq.serviceNs >= 0 || d.params.ssd || d.params.fitted)
+  if (rq.flushOp || rq.write || rq.serviceNs >= 0 || d.notMechanical)
     return acceptCommandRare(sim, rq, now, tag);
   const drive = sim.state.drive;
   if (tag) {
@@ -111,7 +111,8 @@ const pickOut: DiskPick = { index: 0, rule: 'only-candidate', estimatesNs: [] };
 function pickAndStart(sim: DiskSimulation, now: number): void {
   const drive = sim.state.drive;
   if (drive.mechBusy) return;
-  if (drive.prefetch && drive.prefetch.holdUntilNs > now) {
+  // `!== null`, not a truth test: V8 tests an object's truth against every falsy kind
+  if (drive.prefetch !== null && drive.prefetch.holdUntilNs > now) {
     schedulePick(sim, drive.prefetch.holdUntilNs);
     return;
   }
@@ -179,7 +180,7 @@ function chooseCandidate(sim: DiskSimulation, n: number, now: number): number {
   const pick = drivePickNext(sim, candidates, n, now, pickOut, sim.sink !== null);
   if (estimates) drive.positioningEstimates += n;
   // rare: a sink's record (drive-report.ts), kept out of the common path's bytecode
-  if (sim.sink) reportDiskDecision(sim.sink, now, pick, candidates, n, drive.arm);
+  if (sim.sink !== null) reportDiskDecision(sim.sink, now, pick, candidates, n, drive.arm);
   return pick.index;
 }
 
@@ -202,12 +203,14 @@ function startService(
   // The mechanism starts now, or when a read-ahead under way lets the arm go. -Infinity,
   // not now, when there is none: a merge of the number `now` and a computed one would be
   // boxed (a HeapNumber) on every start; this way `start` is one computed number.
-  const armFree = drive.prefetch ? stopPrefetch(sim, now).armBusyUntilNs : -Infinity;
+  const armFree = drive.prefetch !== null ? stopPrefetch(sim, now).armBusyUntilNs : -Infinity;
   const start = Math.max(now, armFree);
   const arm = drive.arm;
   const fromCyl = arm.cylinder;
   rq.startNs = start;
-  const lastWriteEnd = streamingWriteLbn(drive, start);
+  // only a write's positioning depends on it (minSeekNs); for a read the lookup is left
+  // out, which keeps startService within V8's inlining budget for endOnTrack
+  const lastWriteEnd = rq.write ? streamingWriteLbn(drive, start) : -1;
   if (known === null || !usedPositioning(known, rq, arm, start, lastWriteEnd, pos))
     positionFor(d, start, arm, rq, lastWriteEnd, pos);
 
@@ -266,7 +269,7 @@ function startService(
     const complete = busEnd + d.readCompleteNs;
     // With read-ahead the mechanism streams on and cannot be stopped before the host
     // has the completion (DiskSim preseeking level 0); without it, it is free at once.
-    if (drive.segments.length > 0 && d.params.cache.readAheadSectors > 0) {
+    if (drive.segments.length > 0 && d.readAheadSectors > 0) {
       // One event does both, in the order two would: the mechanism frees, then completes.
       freeAt = complete;
       alsoComplete = 1;
@@ -286,7 +289,7 @@ function startService(
     alsoComplete,
     rq.slot,
   );
-  if (sim.sink) {
+  if (sim.sink !== null) {
     sim.sink.service({
       rq: rq.id,
       startNs: start,

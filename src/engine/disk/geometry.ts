@@ -403,10 +403,11 @@ export function trackStartAngle(g: Geometry, z: Zone, cylinder: number, head: nu
   // Looked up (every located request, every track switch): small tables, where one by track
   // missed the cache on a random request's track, and the remainders cost more (StartAngles)
   const t = z.startAngles;
-  // rare: no tables (yet), a track off the zone, a surface order or slipped sectors, kept
-  // out (trackStartAngleAny) so that V8 inlines this in a transfer's walk
+  // rare: no tables (yet, or false), a track off the zone, a surface order or slipped
+  // sectors, kept out (trackStartAngleAny) so that V8 inlines this in a transfer's walk
   if (
-    !t ||
+    t === null ||
+    t === false ||
     g.mapping !== 0 ||
     cylinder < z.firstCylinder ||
     cylinder > z.lastCylinder ||

@@ -103,7 +103,7 @@ function queueEmpty(sim: BlockSimulation): boolean {
 
 /** A process submits a bio (Q); one over max_sectors goes on in pieces (X). */
 export function submitBio(sim: BlockSimulation, bio: Bio, now: number): void {
-  noteQueued(sim, bio);
+  noteQueued(sim, now); // a bio is submitted as it is made: its queuedNs is now
   if (sim.sink !== null) emitBio(sim, 'Q', bio, now);
   if (bio.nSectors > sim.model.iosched.queue.maxSectors) submitSplit(sim, bio, now, submitPiece);
   else submitPiece(sim, bio, now);

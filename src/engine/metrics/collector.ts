@@ -121,10 +121,11 @@ export function createCollector(model: { processes: ReadonlyArray<{ count: numbe
   );
 }
 
-export function noteQueued(sim: MeasuredSimulation, bio: Bio): void {
+/** A bio was queued (Q) at `now` (its queuedNs). The caller's `now`, as noteDispatched's. */
+export function noteQueued(sim: MeasuredSimulation, now: number): void {
   const m = sim.state.metrics;
   m.queued++;
-  setLevel(m.hostDepth, bio.queuedNs, m.queued + m.splitPieces - m.biosDispatched);
+  setLevel(m.hostDepth, now, m.queued + m.splitPieces - m.biosDispatched);
 }
 
 /** A bio was split into `pieces` (X): the host holds that many bios instead of one. */
@@ -178,7 +179,8 @@ export function noteServiced(sim: MeasuredSimulation, rq: IoRequest): void {
   if (rq.owners.length === 0) {
     // one owner, all of it (ownerMediaNs's sum, added here without a call per request)
     const p = procs[rq.proc];
-    if (p) p.diskNs += rq.seekNs + rq.rotationNs + rq.transferNs;
+    // compared, not truth-tested: V8 tests an object's truth against every falsy kind
+    if (p !== undefined) p.diskNs += rq.seekNs + rq.rotationNs + rq.transferNs;
     return;
   }
   for (let i = 0, n = ownerCount(rq); i < n; i++) {

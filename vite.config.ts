@@ -100,18 +100,21 @@ const CACHE_FILE = /^spindle\.[0-9a-f]+\.cache$/;
 const WRITE_CACHE = 'SPINDLE_WRITE_CODE_CACHE';
 
 /**
- * When V8 optimizes a hot function. V8 11 (Node 20) hands a function to TurboFan after about
- * 3 × 66 KB of its bytecode ran (--interrupt-budget=67584), tuned for a browser's pages. A
- * short `spindle run` (1,000 requests) then optimizes the engine's functions and ends before
- * the optimized code has paid for its compiling: 455M instructions for the whole command and
- * 5,500 memory pages touched, against 308M and 4,100 with twice the budget (valgrind and
- * getrusage, 2026-11-29), while a 1M-request run executes the same (7.82G against 7.84G
- * instructions; four times the budget: 8.04G). Only for the V8 it was measured on: another
- * V8's tiering (Maglev) is not this one.
+ * When V8 optimizes a hot function, for `spindle run`. V8 11 (Node 20) hands a function to
+ * TurboFan after about 3 × 66 KB of its bytecode ran (--interrupt-budget=67584), tuned for a
+ * browser's pages. A short run (1,000 requests, a lesson's size) then optimizes the engine's
+ * functions and ends before the optimized code has paid for its compiling: 455M instructions
+ * for the whole command and 5,500 memory pages touched, against 308M and 4,100 with twice the
+ * budget (valgrind and getrusage, 2026-11-29); a 30k- or 1M-request run takes the same time
+ * (1M: 7.82G against 7.84G instructions; four times the budget: 8.04G), a 10k one 2% more
+ * CPU. Not for the other commands: `spindle parse` of 205 MB took 3% longer with it (its one
+ * hot loop is best optimized early). Set after the bundle is compiled: V8 takes a code cache
+ * only under the flags it was made with, and the warm-up run that makes it keeps V8's own.
+ * Only for the V8 it was measured on: another V8's tiering (Maglev) is not this one.
  */
 const TIERED_V8 = '11.';
+const TIERED_COMMAND = 'run';
 const TIERING_FLAG = '--interrupt-budget=135168';
-const TIERING_NOTE = 'vite.config.ts, TIERING_FLAG';
 
 /** dist-cli/spindle.mjs: runs the bundle as Node runs a CommonJS module, with the cache. */
 function loaderSource(cacheName: string): string {
@@ -128,11 +131,6 @@ const { fileURLToPath } = require('node:url');
 const { Script } = require('node:vm');
 const { setFlagsFromString } = require('node:v8');
 
-// Before the bundle is compiled, and in the warm-up run that writes the cache as well (V8
-// takes a cache only under the flags it was made with): twice V8 11's budget before a
-// function is optimized (Node 20; ${TIERING_NOTE})
-if (process.versions.v8.startsWith('${TIERED_V8}')) setFlagsFromString('${TIERING_FLAG}');
-
 const file = fileURLToPath(new URL('./${BUNDLE}', import.meta.url));
 const cacheFile = fileURLToPath(new URL('./${cacheName}', import.meta.url));
 let cachedData;
@@ -148,6 +146,10 @@ if (cachedData && script.cachedDataRejected && process.env.SPINDLE_DEBUG === '1'
   process.stderr.write(\`spindle: the code cache \${cacheFile} does not fit this Node; compiled as usual\\n\`);
 if (process.env.${WRITE_CACHE} === '1')
   process.on('exit', (code) => code === 0 && writeFileSync(cacheFile, script.createCachedData()));
+// Once compiled, for \`spindle ${TIERED_COMMAND}\` on Node 20: twice V8's budget before it optimizes a
+// function (vite.config.ts, TIERING_FLAG: a short run ends before optimized code pays off)
+else if (process.argv[2] === '${TIERED_COMMAND}' && process.versions.v8.startsWith('${TIERED_V8}'))
+  setFlagsFromString('${TIERING_FLAG}');
 const module = { exports: {} };
 script.runInThisContext()(module.exports, require, module, file, dirname(file));
 `;

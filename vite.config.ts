@@ -129,7 +129,6 @@ const { readFileSync, writeFileSync } = require('node:fs');
 const { dirname } = require('node:path');
 const { fileURLToPath } = require('node:url');
 const { Script } = require('node:vm');
-const { setFlagsFromString } = require('node:v8');
 
 const file = fileURLToPath(new URL('./${BUNDLE}', import.meta.url));
 const cacheFile = fileURLToPath(new URL('./${cacheName}', import.meta.url));
@@ -149,7 +148,7 @@ if (process.env.${WRITE_CACHE} === '1')
 // Once compiled, for \`spindle ${TIERED_COMMAND}\` on Node 20: twice V8's budget before it optimizes a
 // function (vite.config.ts, TIERING_FLAG: a short run ends before optimized code pays off)
 else if (process.argv[2] === '${TIERED_COMMAND}' && process.versions.v8.startsWith('${TIERED_V8}'))
-  setFlagsFromString('${TIERING_FLAG}');
+  require('node:v8').setFlagsFromString('${TIERING_FLAG}');
 const module = { exports: {} };
 script.runInThisContext()(module.exports, require, module, file, dirname(file));
 `;

@@ -53,6 +53,26 @@ export interface Simulation extends WorkloadSimulation {
   state: SimState;
   /** each event kind's handler, registered by the layers (sim/loop.ts) */
   handlers: EventHandler<Simulation>[];
+  /** where the step loop ends, from the model once: one test of each an event (runStops) */
+  stops: RunStops;
+}
+
+/** The model's stops as numbers, Infinity for none. */
+interface RunStops {
+  /** no event after this time (stopNs) */
+  atNs: number;
+  /** completions at which the run ends: its stopRequests, or the engine's budget */
+  completions: number;
+  /** events at which the run ends: the engine's budget */
+  events: number;
+}
+
+function runStops(model: Model): RunStops {
+  return {
+    atNs: model.stopNs ?? Infinity,
+    completions: Math.min(model.stopRequests ?? Infinity, model.budget.requests),
+    events: model.budget.events,
+  };
 }
 
 /** The layers' handlers, lowest first; a kind belongs to one layer. */
@@ -76,6 +96,7 @@ export function createSimulation(model: Model, sink: TraceSink | null = null): S
     },
     reiserfsThreads: { writerEnded },
     handlers: createHandlerTable<Simulation>(LAYERS),
+    stops: runStops(model),
   } as unknown as Simulation;
   sim.ctx = createElevatorContext(sim);
   sim.state = doubleFields<SimState>(
@@ -110,15 +131,16 @@ export function peekTime(sim: Simulation): number {
 /** Process one event. Returns false once the run is over. */
 export function step(sim: Simulation): boolean {
   const st = sim.state;
-  if (st.done) return false;
+  if (st.done === true) return false; // compared: a truth test of a field runs V8's ToBoolean
   const ev = popEvent(st.heap);
   // `=== undefined`, not a truth test: V8 tests an object's truth against every falsy kind
   if (ev === undefined) {
     st.done = true;
     return false;
   }
-  if (sim.model.stopNs !== null && ev.t > sim.model.stopNs) {
-    st.now = sim.model.stopNs;
+  const stops = sim.stops;
+  if (ev.t > stops.atNs) {
+    st.now = stops.atNs;
     setContextTime(sim.ctx, st.now);
     st.done = true;
     return false;
@@ -129,17 +151,17 @@ export function step(sim: Simulation): boolean {
   // Read now: the handlers' pushes may reuse the event object.
   const { kind, a, rq, t } = ev;
   sim.handlers[kind]!(sim, a, rq, t);
-  if (sim.model.stopRequests !== null && st.metrics.iosCompleted >= sim.model.stopRequests)
-    st.done = true;
-  else if (
-    st.metrics.iosCompleted >= sim.model.budget.requests ||
-    st.steps >= sim.model.budget.events
-  ) {
-    // a run stopped by time alone that would go on for hours (issue 20 item 7)
-    st.done = true;
-    st.budgetReached = true;
-  }
-  return !st.done;
+  if (st.metrics.iosCompleted >= stops.completions || st.steps >= stops.events) endRun(sim);
+  return st.done !== true;
+}
+
+/** A stop reached after an event: the run's own (stopRequests), else the engine's budget. */
+function endRun(sim: Simulation): void {
+  const st = sim.state;
+  st.done = true;
+  const own = sim.model.stopRequests;
+  // a run stopped by time alone that would go on for hours (issue 20 item 7)
+  if (own === null || st.metrics.iosCompleted < own) st.budgetReached = true;
 }
 
 /** Run until the next event would be after tNs (or the run ends). */

@@ -273,36 +273,69 @@ describe('SPTF by cylinder chooses what the full search chooses', () => {
 });
 
 describe('startService takes the walk’s positioning only where it is the one it would work out', () => {
-  it('the same request, instant, arm and last write: once; anything else: no', () => {
-    const table = createRequestTable();
-    const drive: IndexedQueue = { queue: [], byCylinder: createCylinderIndex(cylinders) };
-    for (let k = 0; k < 16; k++) {
-      const rq = allocRequest(table, k, 0, 0, k % 3 === 0, k % 3 !== 0, 1000 * k, 8, 0);
-      rq.cylinder = (k * 131) % cylinders;
-      rq.head = k % surfaces;
-      rq.angle = (k * 0.37) % 1;
-      rq.eligibleNs = 0;
-      rq.dataReadyNs = 2e9;
-      drive.queue.push(rq.slot);
-    }
-    const arm = { cylinder: 700, head: 3, nextLbn: 0 };
-    const now = 2e9;
-    const choice = newSptfChoice();
-    const chosen = walkFrom(disk, table, drive, arm, now, choice);
-    const rq = requestAt(table, chosen);
-    const other = requestAt(table, drive.queue[drive.queue[0] === chosen ? 1 : 0]!);
-    const want = positionFor(disk, now, arm, rq, -1, { seekNs: 0, rotationNs: 0 });
-    const pos = { seekNs: -1, rotationNs: -1 };
-    const take = (r = rq, a = arm, t = now, w = -1) =>
-      usedPositioning({ ...choice }, r, a, t, w, pos);
-    expect(take(other)).toBe(false);
-    expect(take(rq, { ...arm, cylinder: arm.cylinder + 1 })).toBe(false);
-    expect(take(rq, { ...arm, head: arm.head + 1 })).toBe(false);
-    expect(take(rq, arm, now + 1)).toBe(false);
-    expect(take(rq, arm, now, rq.sector)).toBe(false);
-    expect(pos).toEqual({ seekNs: -1, rotationNs: -1 });
-    expect(usedPositioning(choice, rq, arm, now, -1, pos)).toBe(true);
-    expect(pos).toEqual(want);
-    expect(usedPositioning(choice, rq, arm, now, -1, pos)).toBe(false); // once
-  });
+  // The walk is given the drive's last write end; startService passes it for a write and −1
+  // for a read, whose positioning does not depend on it (no minimum seek)
+  it.each([
+    ['read', false],
+    ['write', true],
+  ])(
+    'a %s choice: the same request, instant and arm (a write: and last write end): once; else no',
+    (_, write) => {
+      const table = createRequestTable();
+      const drive: IndexedQueue = { queue: [], byCylinder: createCylinderIndex(cylinders) };
+      for (let k = 0; k < 16; k++) {
+        const rq = allocRequest(table, k, 0, 0, write, !write, 1000 * k, 8, 0);
+        rq.cylinder = (k * 131) % cylinders;
+        rq.head = k % surfaces;
+        rq.angle = (k * 0.37) % 1;
+        rq.eligibleNs = 0;
+        rq.dataReadyNs = 2e9;
+        drive.queue.push(rq.slot);
+      }
+      const arm = { cylinder: 700, head: 3, nextLbn: 0 };
+      const now = 2e9;
+      const lastWrite = 5000; // the drive's: request 5 would append to it
+      const choice = newSptfChoice();
+      const chosen = sptfByCylinder(
+        disk,
+        table,
+        drive.queue,
+        drive.byCylinder!,
+        false,
+        arm,
+        lastWrite,
+        now,
+        choice,
+      );
+      const rq = requestAt(table, chosen);
+      const other = requestAt(table, drive.queue[drive.queue[0] === chosen ? 1 : 0]!);
+      const served = write ? lastWrite : -1; // what startService passes
+      const want = positionFor(disk, now, arm, rq, served, { seekNs: 0, rotationNs: 0 });
+      const pos = { seekNs: -1, rotationNs: -1 };
+      const take = (r = rq, a = arm, t = now, w = served) =>
+        usedPositioning({ ...choice }, r, a, t, w, pos);
+      expect(take(other)).toBe(false);
+      expect(take(rq, { ...arm, cylinder: arm.cylinder + 1 })).toBe(false);
+      expect(take(rq, { ...arm, head: arm.head + 1 })).toBe(false);
+      expect(take(rq, arm, now + 1)).toBe(false);
+      if (write) {
+        // another last write: the write's minimum seek may differ
+        expect(take(rq, arm, now, lastWrite + 1)).toBe(false);
+        expect(take(rq, arm, now, -1)).toBe(false);
+      }
+      expect(pos).toEqual({ seekNs: -1, rotationNs: -1 });
+      if (!write) {
+        // a read: whatever the last write, the walk's positioning is positionFor's
+        expect(take(rq, arm, now, lastWrite + 1)).toBe(true);
+        expect(pos).toEqual(want);
+        expect(positionFor(disk, now, arm, rq, lastWrite, { seekNs: 0, rotationNs: 0 })).toEqual(
+          want,
+        );
+        pos.seekNs = pos.rotationNs = -1;
+      }
+      expect(usedPositioning(choice, rq, arm, now, served, pos)).toBe(true);
+      expect(pos).toEqual(want);
+      expect(usedPositioning(choice, rq, arm, now, served, pos)).toBe(false); // once
+    },
+  );
 });

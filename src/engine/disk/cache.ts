@@ -237,7 +237,9 @@ export function tryCacheRead(sim: DiskSimulation, rq: IoRequest, now: number): b
     }
   }
   const ws = drive.writeSegment;
-  if (dataAt < 0 && d.separateWriteSegment && lo >= ws.lo && hi <= ws.hi) dataAt = now;
+  // `=== true`, not a truth test: once a second simulation is built, V8 knows the field
+  // only as some value, and tests its truth against every falsy kind (on every miss)
+  if (dataAt < 0 && d.separateWriteSegment === true && lo >= ws.lo && hi <= ws.hi) dataAt = now;
   if (dataAt < 0 && partial >= 0) {
     dataAt = partialHitReadOn(sim, partial, hi, now);
     if (dataAt >= 0) {

@@ -139,6 +139,17 @@ function pickFromQueue(sim: DiskSimulation, now: number): void {
     startService(sim, chosen, now, sptfChoice);
     return;
   }
+  // One command waiting, eligible, nothing to estimate or record (FCFS at depth 1): the
+  // passes below would choose it alone (`lone`); taken here without gathering candidates
+  if (drive.queue.length === 1 && !sptf && drive.ranges === null && sim.sink === null) {
+    const only = requestAt(st.requests, drive.queue[0]!);
+    if (only.eligibleNs <= now) {
+      drive.decisions++;
+      dequeue(drive, 0, only);
+      startService(sim, only, now, null);
+      return;
+    }
+  }
   let n = 0;
   let nextEligible = Infinity;
   for (let pass = 0; pass < 2 && n === 0; pass++) {

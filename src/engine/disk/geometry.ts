@@ -404,7 +404,9 @@ export function trackStartAngle(g: Geometry, z: Zone, cylinder: number, head: nu
   // missed the cache on a random request's track, and the remainders cost more (StartAngles)
   const t = z.startAngles;
   // rare: no tables (yet, or false), a track off the zone, a surface order or slipped
-  // sectors, kept out (trackStartAngleAny) so that V8 inlines this in a transfer's walk
+  // sectors, kept out (trackStartAngleAny) so that V8 inlines this in a transfer's walk;
+  // `+` makes its result a number, so the table's angle stays a raw double where this is
+  // inlined (merged with a call's unknown result, it was boxed: a HeapNumber per locate)
   if (
     t === null ||
     t === false ||
@@ -415,7 +417,7 @@ export function trackStartAngle(g: Geometry, z: Zone, cylinder: number, head: nu
     head >= g.surfaces ||
     (z.sparing === SPARE_PER_TRACK && z.sectorSlips.length > 0)
   )
-    return trackStartAngleAny(g, z, cylinder, head);
+    return +trackStartAngleAny(g, z, cylinder, head);
   const spt = z.sectorsPerTrack;
   let r = t.byCylinder[cylinder - z.firstCylinder]! + t.byOrder[head]!;
   if (r >= spt) r -= spt;

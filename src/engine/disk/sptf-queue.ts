@@ -72,7 +72,9 @@ function chose(
  * Into `pos`, the positioning of `rq` from `arm` at `startNs` that the last SPTF walk
  * worked out, if it chose `rq` from there: true, the same numbers positionFor gives
  * (mechanics.ts, a function of these alone); false, positionFor must work it out (the walk
- * decided from another instant or arm: a read-ahead stopped in between moved it).
+ * decided from another instant or arm: a read-ahead stopped in between moved it). The last
+ * write's end counts only for a write (positionFor's minimum seek): startService passes −1
+ * for a read, the walk the drive's, and a read's positioning is the same either way.
  */
 export function usedPositioning(
   choice: SptfChoice,
@@ -88,7 +90,7 @@ export function usedPositioning(
     choice.startNs !== startNs ||
     choice.armCylinder !== arm.cylinder ||
     choice.armHead !== arm.head ||
-    choice.lastWriteEnd !== lastWriteEnd
+    (rq.write && choice.lastWriteEnd !== lastWriteEnd)
   )
     return false;
   choice.positioned = false; // once

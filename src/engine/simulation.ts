@@ -152,7 +152,7 @@ export function step(sim: Simulation): boolean {
   const { kind, a, rq, t } = ev;
   sim.handlers[kind]!(sim, a, rq, t);
   if (st.metrics.iosCompleted >= stops.completions || st.steps >= stops.events) endRun(sim);
-  return st.done !== true;
+  return st.done === false; // the handler or endRun may have ended it
 }
 
 /** A stop reached after an event: the run's own (stopRequests), else the engine's budget. */

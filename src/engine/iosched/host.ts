@@ -272,6 +272,9 @@ function leaveScheduler(sim: BlockSimulation, slot: number): void {
 export function hostRunQueue(sim: BlockSimulation, now: number): void {
   const e = sim.elevator;
   const h = sim.state.host;
+  // none, drained (after every completion at QD1): its dispatch would find nothing, and it
+  // never plugs; tested here, not by the caller, so V8 keeps this function out of line
+  if (e.passthrough === true && queueEmpty(sim)) return;
   if (h.blocked) return; // the device refused a command: wait for a completion or the delay
   if (h.plugged) {
     h.plugged = false; // running the queue removes the plug (blk_remove_plug)

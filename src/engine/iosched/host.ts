@@ -354,8 +354,11 @@ export function releaseRequest(sim: BlockSimulation, rq: IoRequest, now = sim.st
     mqRequestFreed(sim, c, now); // blk_mq_free_request puts the tag back
     return;
   }
-  h.allocated[c as 0 | 1]--;
-  requestFreed(sim, c, now);
+  const cls = c as 0 | 1;
+  h.allocated[cls]--;
+  // Only a full class or a sleeping process has anything to hear of it: tested here, so a
+  // pool that never fills costs no call where V8 leaves requestFreed out of line.
+  if (h.full[cls] === true || h.waiters[cls].length > 0) requestFreed(sim, c, now);
 }
 
 /** The scheduler's timer fired (anticipation, idle window, slice): let it act, then run. */

@@ -83,7 +83,7 @@ const LAYERS = [registerDiskEvents, registerBlockEvents, registerWorkloadEvents]
 // that holds an object: that widens the field's type from one shape to any value. Built by
 // a literal, the second simulation in a process deoptimized some 40 hot functions and every
 // later one ran code checking the shapes of sim.state, sim.model and the rest: FCFS QD1
-// 6,514 instructions a request against 6,270 built by these (valgrind, 2026-11-30). The
+// 6,514 instructions a request against 6,243 built by these (valgrind, 2026-11-30). The
 // fields are assigned in the constructors (`declare`: no class field set to undefined
 // first, which would widen them the same way).
 
